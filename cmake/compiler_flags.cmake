@@ -1,0 +1,17 @@
+# Warnings on for our own targets (not for generated or third-party code), and the sanitizer switch.
+add_library(wirebench_warnings INTERFACE)
+target_compile_options(wirebench_warnings INTERFACE -Wall -Wextra -Wpedantic)
+
+if(WIREBENCH_SANITIZE)
+  if(WIREBENCH_SANITIZE STREQUAL "address,undefined" OR WIREBENCH_SANITIZE STREQUAL "undefined,address")
+    set(_san_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  elseif(WIREBENCH_SANITIZE STREQUAL "thread")
+    set(_san_flags -fsanitize=thread -fno-omit-frame-pointer)
+  else()
+    message(FATAL_ERROR "WIREBENCH_SANITIZE='${WIREBENCH_SANITIZE}': use 'address,undefined' or 'thread'")
+  endif()
+  # Applied globally so that every object (ours and the test framework's) is instrumented alike.
+  add_compile_options(${_san_flags})
+  add_link_options(${_san_flags})
+  message(STATUS "wirebench: sanitizers ${WIREBENCH_SANITIZE}")
+endif()

@@ -1,0 +1,61 @@
+# Every dependency comes from a Debian 12 package. When one is missing, configuration stops with a
+# message naming the package to install (scripts/setup installs all of them).
+# How each one is found, and why, is recorded in ../shared/notes/deps.md.
+
+function(wirebench_require found what debian_package)
+  if(NOT ${found})
+    message(FATAL_ERROR "wirebench: ${what} not found. Install the Debian package '${debian_package}' "
+                        "(sudo apt-get install ${debian_package}), or run scripts/setup.")
+  endif()
+endfunction()
+
+find_package(Threads REQUIRED)
+find_package(PkgConfig QUIET)
+wirebench_require(PKG_CONFIG_FOUND "pkg-config" pkg-config)
+
+# Standalone asio: header-only, ships neither a CMake config nor a .pc file.
+find_path(ASIO_INCLUDE_DIR asio.hpp)
+wirebench_require(ASIO_INCLUDE_DIR "standalone asio (asio.hpp)" libasio-dev)
+
+# nghttp2 and hiredis ship only pkg-config files (hiredis's CMake config is broken in 0.14).
+pkg_check_modules(NGHTTP2 QUIET IMPORTED_TARGET libnghttp2)
+wirebench_require(NGHTTP2_FOUND "nghttp2 (libnghttp2.pc)" libnghttp2-dev)
+pkg_check_modules(HIREDIS QUIET IMPORTED_TARGET hiredis)
+wirebench_require(HIREDIS_FOUND "hiredis (hiredis.pc)" libhiredis-dev)
+
+# protobuf: module mode (Debian ships no protobuf-config.cmake).
+find_package(Protobuf QUIET)
+wirebench_require(Protobuf_FOUND "protobuf" "libprotobuf-dev protobuf-compiler")
+wirebench_require(Protobuf_PROTOC_EXECUTABLE "protoc" protobuf-compiler)
+
+# gRPC's config insists that the code generator plugins exist, hence protobuf-compiler-grpc.
+find_program(WIREBENCH_GRPC_CPP_PLUGIN grpc_cpp_plugin)
+wirebench_require(WIREBENCH_GRPC_CPP_PLUGIN "grpc_cpp_plugin" protobuf-compiler-grpc)
+find_package(gRPC CONFIG QUIET)
+wirebench_require(gRPC_FOUND "gRPC C++ (gRPCConfig.cmake)" libgrpc++-dev)
+
+# msgpack-cxx: header-only. Its CMake config drags Boost into every translation unit, so we use the
+# headers alone with MSGPACK_NO_BOOST (see deps.md, P8).
+find_path(MSGPACK_INCLUDE_DIR msgpack.hpp)
+wirebench_require(MSGPACK_INCLUDE_DIR "msgpack-cxx (msgpack.hpp)" libmsgpack-cxx-dev)
+
+find_package(OpenSSL QUIET)
+wirebench_require(OPENSSL_FOUND "OpenSSL" libssl-dev)
+
+if(WIREBENCH_BUILD_BENCH)
+  find_package(benchmark CONFIG QUIET)
+  wirebench_require(benchmark_FOUND "Google Benchmark" libbenchmark-dev)
+endif()
+if(WIREBENCH_BUILD_TESTS)
+  find_package(GTest CONFIG QUIET)
+  wirebench_require(GTest_FOUND "GoogleTest" "libgtest-dev libgmock-dev")
+endif()
+
+# Internal helper targets (not exported).
+add_library(wirebench_msgpack INTERFACE)
+target_compile_definitions(wirebench_msgpack INTERFACE MSGPACK_NO_BOOST MSGPACK_DEFAULT_API_VERSION=3)
+target_include_directories(wirebench_msgpack SYSTEM INTERFACE ${MSGPACK_INCLUDE_DIR})
+
+# Command-line parsing for the wirebench program (header-only; ships a CMake config).
+find_package(CLI11 CONFIG QUIET)
+wirebench_require(CLI11_FOUND "CLI11" libcli11-dev)

@@ -1,0 +1,30 @@
+#pragma once
+// The result every sans-IO decoder returns. Decoders are fed the *unconsumed* bytes of a stream:
+// the caller drops `consumed` bytes from the front before the next call and may append new bytes
+// at the end. A frame is a view into the caller's buffer, valid until the caller changes it.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace wirebench {
+
+enum class decode_status : std::uint8_t {
+  need_more,  // no complete frame yet; `consumed` bytes (possibly 0) may still be dropped
+  frame,      // `frame` is complete; drop `consumed` bytes (frame + framing) after using it
+  too_large,  // a frame over the limit (errc::frame_too_long); see oversize_policy
+  corrupt,    // bytes that cannot be a frame (errc::corrupt_frame); the stream is lost
+};
+
+// What a decoder does after a frame over its limit.
+enum class oversize_policy : std::uint8_t {
+  fail,     // report too_large and keep reporting it: the stream is lost (close the connection)
+  resync,   // report too_large once, discard the frame's bytes, then decode the next frame
+};
+
+struct decode_result {
+  decode_status status = decode_status::need_more;
+  std::size_t consumed = 0;
+  std::span<const std::byte> frame{};
+};
+
+}  // namespace wirebench

@@ -1,0 +1,38 @@
+#pragma once
+// Length-prefixed framing, sans-IO: a big-endian unsigned length of 1, 2, 4 or 8 bytes, then that
+// many payload bytes. Zero-length frames are valid. The length is checked against max_frame_bytes
+// from the header alone, before any byte of the payload is buffered; a length that cannot be
+// represented (header + length overflows, or >= 2^63) is corrupt and always fatal.
+#include <cstddef>
+#include <cstdint>
+
+#include "wirebench/codec/decode_result.hpp"
+
+namespace wirebench {
+
+struct length_prefix_config {
+  std::size_t header_bytes = 4;            // 1, 2, 4 or 8
+  std::size_t max_frame_bytes = 1 << 20;   // payload bytes, not counting the header
+  oversize_policy on_oversize = oversize_policy::fail;
+
+  // Throws std::invalid_argument naming the bad field (a start-up error).
+  void validate() const;
+};
+
+class length_prefix_decoder {
+ public:
+  explicit length_prefix_decoder(length_prefix_config config = {});
+
+  decode_result decode(std::span<const std::byte> data);
+
+  bool mid_frame() const { return skip_remaining_ > 0; }
+  bool failed() const { return failed_ != decode_status::need_more; }
+  const length_prefix_config& config() const { return config_; }
+
+ private:
+  length_prefix_config config_;
+  std::uint64_t skip_remaining_ = 0;               // resync: payload bytes still to discard
+  decode_status failed_ = decode_status::need_more;  // sticky error status once failed
+};
+
+}  // namespace wirebench

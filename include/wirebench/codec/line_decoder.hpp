@@ -1,0 +1,42 @@
+#pragma once
+// Newline framing, sans-IO. A frame is the bytes before a '\n'.
+//
+// CR policy: with strip_cr, one '\r' right before the '\n' is not part of the frame (so "a\r\n" and
+// "a\n" both give "a"); a '\r' anywhere else is data. Without strip_cr, '\r' is always data.
+// max_line_bytes bounds the frame as delivered (after stripping), not counting the delimiter.
+// A line is reported too_large as soon as the bytes seen prove it is over the limit, not when its
+// '\n' finally arrives, and the decoder never scans a byte twice (linear on byte-by-byte input).
+#include <cstddef>
+#include <system_error>
+
+#include "wirebench/codec/decode_result.hpp"
+
+namespace wirebench {
+
+struct line_decoder_config {
+  std::size_t max_line_bytes = 64 * 1024;
+  bool strip_cr = true;
+  oversize_policy on_oversize = oversize_policy::fail;
+};
+
+class line_decoder {
+ public:
+  explicit line_decoder(line_decoder_config config = {});
+
+  // `data` is every unconsumed byte of the stream (see decode_result.hpp).
+  decode_result decode(std::span<const std::byte> data);
+
+  // True when bytes of an unfinished line have been seen (used for read timeouts and for telling a
+  // clean end of stream from a truncated one).
+  bool mid_frame() const { return scanned_ > 0 || discarding_; }
+  bool failed() const { return failed_; }
+  const line_decoder_config& config() const { return config_; }
+
+ private:
+  line_decoder_config config_;
+  std::size_t scanned_ = 0;   // bytes of the current line already searched for '\n'
+  bool discarding_ = false;   // resync: dropping an oversize line up to its '\n'
+  bool failed_ = false;
+};
+
+}  // namespace wirebench

@@ -1,0 +1,89 @@
+#pragma once
+// The interface every protocol backend implements: a server and a client for the greet call
+// (request: a name; reply: "hello, <name>"). The harness only ever talks to these types; it never
+// branches on a protocol's name (h2load's Session interface, brpc's protocol table).
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "wirebench/codec/decode_result.hpp"
+#include "wirebench/transport/endpoint.hpp"
+#include "wirebench/transport/stream_server.hpp"
+
+namespace wirebench {
+
+using namespace std::chrono_literals;
+
+struct server_config {
+  endpoint listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  std::size_t threads = 1;         // event-loop threads; connections are spread over them
+  std::vector<int> cpus;           // pin server threads (empty: no pinning)
+  std::size_t max_frame_bytes = 64 * 1024;  // largest request accepted
+  oversize_policy on_oversize = oversize_policy::fail;  // resync: reply with an error and go on
+  std::size_t max_connections = 10000;  // past this, new connections are closed at once
+  std::chrono::steady_clock::duration idle_timeout = 300s;  // no traffic at all
+  std::chrono::steady_clock::duration read_timeout = 30s;   // a request started but not finished
+  std::chrono::steady_clock::duration write_timeout = 30s;  // a client not reading its replies
+  std::chrono::steady_clock::duration drain_timeout = 5s;   // graceful stop: then force-close
+};
+
+struct client_config {
+  endpoint connect = endpoint::parse_or_throw("tcp://127.0.0.1:7000");
+  std::size_t connections = 1;  // calls are spread round robin over the connections
+  std::size_t threads = 1;      // event-loop threads for the connections
+  std::vector<int> cpus;        // pin client threads (empty: no pinning)
+  std::size_t max_frame_bytes = 64 * 1024 + 64;  // largest reply accepted
+  std::chrono::steady_clock::duration connect_timeout = 5s;
+  // With calls pending and no byte from the server for this long, the connection is closed and
+  // its calls fail with errc::timeout.
+  std::chrono::steady_clock::duration reply_timeout = 10s;
+};
+
+class protocol_server {
+ public:
+  virtual ~protocol_server() = default;
+  // Where it listens (the actual port when asked for port 0).
+  virtual endpoint local_endpoint() const = 0;
+  // Graceful stop: no new connections; replies already due are flushed; then every connection
+  // closes (forced after drain_timeout) and every thread is joined. Idempotent.
+  virtual void stop() = 0;
+  virtual server_stats stats() const = 0;
+};
+
+// Runs exactly once, on one of the client's threads: with an empty error code and the reply text
+// (valid only during the call), or with an error and an empty reply.
+using call_completion = std::function<void(std::error_code, std::string_view reply)>;
+
+class protocol_client {
+ public:
+  virtual ~protocol_client() = default;
+  // One greet call; callable from any thread, including from inside a completion.
+  virtual void async_greet(std::string_view name, call_completion done) = 0;
+  // Closes every connection: pending calls fail with connection_closed. Joins the client's
+  // threads, so never call it from inside a completion. Idempotent; the destructor calls it.
+  virtual void close() = 0;
+};
+
+struct protocol {
+  std::string name;
+  std::string summary;
+  // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
+  std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
+  std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;
+};
+
+// The reply a correct server sends to a greet call, which the harness checks every reply against.
+inline std::string expected_greeting(std::string_view name) {
+  std::string reply = "hello, ";
+  reply.append(name);
+  return reply;
+}
+
+}  // namespace wirebench

@@ -1,0 +1,128 @@
+#pragma once
+// One stream connection (TCP or Unix) on one io_context thread: a bounded read buffer fed to a
+// sans-IO handler, one writer that gathers every reply queued in a loop turn into one writev,
+// idle/read/write timeouts on a single lazily re-armed timer, and a close reason.
+//
+// Threading: everything runs on the connection's own io_context thread, except close() and
+// shutdown_gracefully(), which may be called from anywhere. send() must be called on that thread
+// (for example from inside on_data, or from a handler posted to executor()).
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <asio/generic/stream_protocol.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "wirebench/codec/encoded_frame.hpp"
+#include "wirebench/core/gather_queue.hpp"
+#include "wirebench/transport/connection_tracker.hpp"
+
+namespace wirebench {
+
+class connection;
+using stream_socket = asio::generic::stream_protocol::socket;
+using duration = std::chrono::steady_clock::duration;
+
+struct connection_config {
+  std::size_t initial_read_bytes = 16 * 1024;
+  // The read buffer grows up to this and no further: the frame limit plus its framing bytes.
+  std::size_t max_read_bytes = (1 << 20) + 64;
+  duration idle_timeout{};   // no traffic either way for this long: close (0 = off)
+  duration read_timeout{};   // a frame started, or a reply awaited, and no byte for this long
+  duration write_timeout{};  // a write not taken by the peer for this long
+  // Backpressure: above pause_reading_above buffered output bytes we stop reading until the peer
+  // drains; above max_output_bytes the peer is dropped as a slow consumer.
+  std::size_t pause_reading_above = 1 << 20;
+  std::size_t max_output_bytes = 16 << 20;
+};
+
+// What a protocol plugs into a connection. All calls are on the connection's thread.
+class connection_handler {
+ public:
+  virtual ~connection_handler() = default;
+  // Called with every unconsumed byte (frames are views into the read buffer, valid only during
+  // the call). Returns how many bytes to drop from the front; set `error` to close the connection
+  // with that reason (after flushing what on_data queued).
+  virtual std::size_t on_data(connection& c, std::span<const std::byte> data,
+                              std::error_code& error) = 0;
+  // Exactly once, when the connection closes, with the first reason.
+  virtual void on_close(connection& c, std::error_code reason) = 0;
+  // True while the peer owes us bytes (a client with calls pending): the read timeout applies.
+  virtual bool awaiting_peer() const { return false; }
+  // True when the decoder holds part of a frame, so that EOF is a truncated frame, not a clean close.
+  virtual bool mid_frame() const { return false; }
+};
+
+class connection final : public std::enable_shared_from_this<connection>, private closable {
+ public:
+  connection(stream_socket socket, connection_config config,
+             std::unique_ptr<connection_handler> handler);
+  ~connection();
+
+  // Starts reading and the timers (on the connection's thread; callable from any thread).
+  void start();
+  // Closes now, with `reason` (first reason wins). Any thread; idempotent.
+  void close(std::error_code reason) override;
+  // Stops reading, flushes what is queued, then closes with errc::shutting_down. Any thread.
+  void shutdown_gracefully();
+
+  // Queue output (connection thread only). It goes out at the end of the current read turn, or
+  // on the next loop turn, gathered with everything else queued by then.
+  void send(const encoded_frame& frame);
+  void send(std::span<const std::byte> prefix, std::string&& payload,
+            std::span<const std::byte> suffix);
+  // Tells the connection the peer now owes us bytes: restarts the read-timeout clock.
+  void awaiting_from_now();
+
+  asio::any_io_executor executor() { return socket_.get_executor(); }
+  bool is_open() const { return !closed_; }
+  std::error_code close_reason() const { return reason_; }
+  connection_handler& handler() { return *handler_; }
+  std::size_t queued_output_bytes() const { return pending_.bytes() + writing_.bytes(); }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  void close_now(std::error_code reason);
+  void read_some();
+  void on_read(std::error_code ec, std::size_t n);
+  void process_input();
+  void schedule_flush();
+  void flush();
+  void on_written(std::error_code ec);
+  void arm_timer(clock::time_point when);
+  void on_timer();
+  bool expecting_bytes() const;
+  bool reading_paused() const;
+
+  stream_socket socket_;
+  connection_config config_;
+  std::unique_ptr<connection_handler> handler_;
+  asio::steady_timer timer_;
+
+  std::vector<std::byte> buffer_;
+  std::size_t begin_ = 0;  // unconsumed bytes are buffer_[begin_, end_)
+  std::size_t end_ = 0;
+
+  gather_queue pending_;  // queued, not yet handed to the socket
+  gather_queue writing_;  // the batch in the current writev
+  std::vector<asio::const_buffer> iov_;
+
+  clock::time_point last_activity_;
+  clock::time_point last_read_;
+  clock::time_point write_started_;
+  std::error_code reason_;
+  std::error_code deferred_error_;  // a handler error waiting for its replies to flush
+  bool started_ = false;
+  bool closed_ = false;
+  bool reading_ = false;
+  bool writing_now_ = false;
+  bool flush_posted_ = false;
+  bool in_input_ = false;
+  bool draining_ = false;  // graceful shutdown or a protocol error: no more reads
+};
+
+}  // namespace wirebench

@@ -1,0 +1,49 @@
+#pragma once
+// Accepts stream connections on one endpoint and hands each socket, already placed on the next
+// io_pool thread, to a callback. TCP sockets get TCP_NODELAY (request-response traffic).
+// When the process runs out of descriptors (EMFILE/ENFILE) accepting pauses briefly instead of
+// spinning, and the failures are counted.
+#include <atomic>
+#include <functional>
+#include <memory>
+
+#include <asio/generic/stream_protocol.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "wirebench/transport/connection.hpp"
+#include "wirebench/transport/endpoint.hpp"
+#include "wirebench/transport/io_pool.hpp"
+
+namespace wirebench {
+
+class listener {
+ public:
+  // Called on the thread the socket was placed on.
+  using accept_handler = std::function<void(stream_socket)>;
+
+  // Binds and listens; throws std::system_error naming the endpoint when that fails (start-up).
+  // A stale Unix socket file (nobody listening) is replaced; a live one is an error.
+  listener(io_pool& pool, const endpoint& where, accept_handler on_accept, int backlog = 4096);
+  ~listener();
+
+  endpoint local_endpoint() const { return local_; }
+  // Stops accepting and removes a Unix socket file. Any thread; idempotent.
+  void close();
+  std::uint64_t accept_errors() const { return accept_errors_.load(std::memory_order_relaxed); }
+
+ private:
+  struct state;
+  std::shared_ptr<state> state_;
+  endpoint local_;
+  std::atomic<std::uint64_t> accept_errors_{0};
+};
+
+// Connects to `where` on `ctx`; `done(ec, socket)` runs on ctx's thread exactly once. A connect
+// that has not finished after `timeout` fails with errc::connect_failed.
+void async_connect(asio::io_context& ctx, const endpoint& where, duration timeout,
+                   std::function<void(std::error_code, stream_socket)> done);
+
+// Sets the options we want on every stream socket (TCP_NODELAY for TCP).
+void tune_socket(stream_socket& socket);
+
+}  // namespace wirebench

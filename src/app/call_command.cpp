@@ -1,0 +1,69 @@
+// wirebench call: one greet call per word, all in flight at once, replies printed in word order.
+#include <chrono>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include "commands.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench::app {
+
+command_runner add_call_command(CLI::App& app) {
+  struct options {
+    std::string protocol;
+    std::string connect = "tcp://127.0.0.1:7000";
+    std::vector<std::string> words;
+    double timeout_s = 5;
+  };
+  auto o = std::make_shared<options>();
+  auto* cmd = app.add_subcommand("call", "Make one greet call per WORD and print each reply");
+  add_protocol_option(*cmd, o->protocol);
+  cmd->add_option("-c,--connect", o->connect, "Server endpoint")->capture_default_str();
+  cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("words", o->words, "Names to greet")->required();
+
+  return [o]() -> int {
+    client_config config;
+    std::string error;
+    auto where = endpoint::parse(o->connect, &error);
+    if (!where) return usage_error("--connect " + error);
+    config.connect = *where;
+    const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(o->timeout_s));
+    config.connect_timeout = timeout;
+    config.reply_timeout = timeout;
+    auto client = protocol_registry::builtin().find(o->protocol)->make_client(config);
+
+    struct outcome {
+      std::error_code ec;
+      std::string reply;
+    };
+    std::vector<std::promise<outcome>> results(o->words.size());
+    for (std::size_t i = 0; i < o->words.size(); ++i) {
+      client->async_greet(o->words[i], [&results, i](std::error_code ec, std::string_view reply) {
+        results[i].set_value({ec, std::string(reply)});
+      });
+    }
+    int status = 0;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      // Every call completes (with a reply or an error), so this wait ends.
+      outcome r = results[i].get_future().get();
+      if (r.ec) {
+        std::cerr << "wirebench: call '" << o->words[i] << "' failed: " << r.ec.message() << " ("
+                  << error_name(r.ec) << ")\n";
+        status = 1;
+      } else {
+        std::cout << r.reply << "\n";
+      }
+    }
+    client->close();
+    return status;
+  };
+}
+
+}  // namespace wirebench::app

@@ -1,0 +1,19 @@
+#pragma once
+// The wirebench program's subcommands. Each adds itself to the CLI11 app and returns the exit
+// status when run: 0 success, 1 a call failed, 2 a usage or start-up error.
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace wirebench::app {
+
+using command_runner = std::function<int()>;
+
+command_runner add_serve_command(CLI::App& app);
+command_runner add_call_command(CLI::App& app);
+
+// Shared option helpers.
+void add_protocol_option(CLI::App& cmd, std::string& protocol);
+int usage_error(const std::string& message);  // prints "wirebench: <message>", returns 2
+
+}  // namespace wirebench::app

@@ -1,0 +1,69 @@
+// wirebench: serve, call and (later) load-test every registered protocol the same way.
+#include <iostream>
+
+#include "commands.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench::app {
+
+int usage_error(const std::string& message) {
+  std::cerr << "wirebench: " << message << "\n";
+  return 2;
+}
+
+void add_protocol_option(CLI::App& cmd, std::string& protocol) {
+  cmd.add_option("-p,--protocol", protocol, "Protocol name (see `wirebench list`)")
+      ->required()
+      ->check([](const std::string& name) -> std::string {
+        if (protocol_registry::builtin().find(name) != nullptr) return {};
+        std::string known;
+        for (const auto& p : protocol_registry::builtin().all())
+          known += (known.empty() ? "" : ", ") + p.name;
+        return "unknown protocol '" + name + "' (known: " + known + ")";
+      });
+}
+
+}  // namespace wirebench::app
+
+int main(int argc, char** argv) {
+  using namespace wirebench;
+  CLI::App app{
+      "wirebench: measure request-response protocols the same way.\n"
+      "Endpoints: tcp://127.0.0.1:7000, tcp://[::1]:7000, unix:/path/sock, unix:@abstract-name"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+
+  auto* list = app.add_subcommand("list", "Print the registered protocols");
+  auto serve = app::add_serve_command(app);
+  auto call = app::add_call_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // Subcommand --help arrives here too, as a CallForHelp raised inside the subcommand.
+    if (e.get_exit_code() == 0) {
+      for (auto* sub : app.get_subcommands()) std::cout << sub->help();
+      return 0;
+    }
+    return app::usage_error(std::string(e.what()) + " (see wirebench --help)");
+  }
+
+  try {
+    if (list->parsed()) {
+      for (const auto& p : protocol_registry::builtin().all())
+        std::cout << p.name << "\t" << p.summary << "\n";
+      return 0;
+    }
+    if (app.got_subcommand("serve")) return serve();
+    if (app.got_subcommand("call")) return call();
+  } catch (const std::exception& e) {
+    return app::usage_error(e.what());
+  }
+  return 2;
+}

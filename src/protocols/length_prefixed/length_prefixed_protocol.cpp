@@ -1,0 +1,40 @@
+// `length-prefixed`: the greet call in frames of a 4-byte big-endian length + payload.
+// Ordered replies (FIFO).
+#include "../framed/fifo_client.hpp"
+#include "../framed/greet_server.hpp"
+#include "wirebench/codec/length_prefix_decoder.hpp"
+#include "wirebench/codec/length_prefix_encoder.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+struct length_prefixed_framing {
+  using decoder = length_prefix_decoder;
+  using encoder = length_prefix_encoder;
+  static constexpr std::size_t max_framing_bytes = 4;
+  static decoder make_decoder(std::size_t max, oversize_policy policy) {
+    return length_prefix_decoder(
+        {.header_bytes = 4, .max_frame_bytes = max, .on_oversize = policy});
+  }
+  static encoder make_encoder(std::size_t max) {
+    return length_prefix_encoder({.header_bytes = 4, .max_frame_bytes = max});
+  }
+};
+
+}  // namespace
+
+void register_length_prefixed_protocol(protocol_registry& registry) {
+  registry.add({
+      .name = "length-prefixed",
+      .summary = "4-byte big-endian length + name -> length + \"hello, name\", replies in order",
+      .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
+        return std::make_unique<framed_greet_server<length_prefixed_framing>>(c);
+      },
+      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
+        return std::make_unique<fifo_greet_client<length_prefixed_framing>>(c);
+      },
+  });
+}
+
+}  // namespace wirebench

@@ -1,0 +1,39 @@
+// `line`: the plain TCP protocol of the comparisons this project grew from.
+// Request "name\n", reply "hello, name\n"; "\r\n" accepted on input. Ordered replies (FIFO).
+#include "../framed/fifo_client.hpp"
+#include "../framed/greet_server.hpp"
+#include "wirebench/codec/line_decoder.hpp"
+#include "wirebench/codec/line_encoder.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+struct line_framing {
+  using decoder = line_decoder;
+  using encoder = line_encoder;
+  static constexpr std::size_t max_framing_bytes = 2;  // "\r\n"
+  static decoder make_decoder(std::size_t max, oversize_policy policy) {
+    return line_decoder({.max_line_bytes = max, .strip_cr = true, .on_oversize = policy});
+  }
+  static encoder make_encoder(std::size_t max) {
+    return line_encoder({.max_line_bytes = max, .crlf = false});
+  }
+};
+
+}  // namespace
+
+void register_line_protocol(protocol_registry& registry) {
+  registry.add({
+      .name = "line",
+      .summary = "newline-delimited: \"name\\n\" -> \"hello, name\\n\", replies in order",
+      .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
+        return std::make_unique<framed_greet_server<line_framing>>(c);
+      },
+      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
+        return std::make_unique<fifo_greet_client<line_framing>>(c);
+      },
+  });
+}
+
+}  // namespace wirebench

@@ -1,0 +1,34 @@
+#include "wirebench/protocols/registry.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace wirebench {
+
+void protocol_registry::add(protocol p) {
+  if (find(p.name) != nullptr)
+    throw std::invalid_argument("protocol '" + p.name + "' is registered twice");
+  protocols_.push_back(std::move(p));
+}
+
+const protocol* protocol_registry::find(std::string_view name) const {
+  for (const auto& p : protocols_)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const protocol_registry& protocol_registry::builtin() {
+  static const protocol_registry registry = [] {
+    protocol_registry r;
+    register_builtin_protocols(r);
+    return r;
+  }();
+  return registry;
+}
+
+void register_builtin_protocols(protocol_registry& registry) {
+  register_line_protocol(registry);
+  register_length_prefixed_protocol(registry);
+}
+
+}  // namespace wirebench

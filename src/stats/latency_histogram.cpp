@@ -1,0 +1,77 @@
+#include "wirebench/stats/latency_histogram.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace wirebench {
+
+latency_histogram::latency_histogram() : counts_(counts_size, 0) {}
+
+// Bucket b holds values in [2^(b+10), 2^(b+11)) (bucket 0 also holds [0, 2^11)), split into
+// 1024 sub-buckets of width 2^b: the relative error is at most 1/1024 (HdrHistogram's layout).
+std::size_t latency_histogram::index_of(std::uint64_t v) {
+  const int pow2_ceiling = 64 - std::countl_zero(v | (sub_bucket_count - 1));
+  const int bucket = pow2_ceiling - sub_bucket_bits;
+  const std::uint64_t sub = v >> bucket;  // in [1024, 2048) except in bucket 0
+  return (static_cast<std::size_t>(bucket + 1) << (sub_bucket_bits - 1)) + sub - sub_bucket_half;
+}
+
+std::uint64_t latency_histogram::highest_equivalent(std::size_t index) {
+  std::size_t bucket = index >> (sub_bucket_bits - 1);
+  std::uint64_t sub = (index & (sub_bucket_half - 1)) + sub_bucket_half;
+  if (bucket == 0) {  // the first half-bucket run is [0, 1024): width 1
+    sub -= sub_bucket_half;
+  } else {
+    bucket -= 1;
+  }
+  const std::uint64_t lowest = sub << bucket;
+  return lowest + (std::uint64_t{1} << bucket) - 1;
+}
+
+void latency_histogram::record(std::uint64_t ns) {
+  if (ns > highest_trackable_ns) {
+    ns = highest_trackable_ns;
+    ++saturated_;
+  }
+  ++counts_[index_of(ns)];
+  ++total_;
+  min_ = std::min(min_, ns);
+  max_ = std::max(max_, ns);
+  sum_ += static_cast<long double>(ns);
+}
+
+void latency_histogram::merge(const latency_histogram& other) {
+  for (std::size_t i = 0; i < counts_size; ++i) counts_[i] += other.counts_[i];
+  total_ += other.total_;
+  saturated_ += other.saturated_;
+  min_ = std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+  sum_ += other.sum_;
+}
+
+void latency_histogram::reset() {
+  std::fill(counts_.begin(), counts_.end(), 0);
+  total_ = saturated_ = max_ = 0;
+  min_ = UINT64_MAX;
+  sum_ = 0;
+}
+
+double latency_histogram::mean() const {
+  return total_ ? static_cast<double>(sum_ / static_cast<long double>(total_)) : 0.0;
+}
+
+std::uint64_t latency_histogram::percentile(double percent) const {
+  if (total_ == 0) return 0;
+  percent = std::clamp(percent, 0.0, 100.0);
+  const auto wanted = std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(std::ceil(percent / 100.0 * static_cast<double>(total_))));
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < counts_size; ++i) {
+    seen += counts_[i];
+    if (seen >= wanted) return std::min(highest_equivalent(i), max_);
+  }
+  return max_;
+}
+
+}  // namespace wirebench

@@ -1,0 +1,234 @@
+#include "wirebench/transport/connection.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <asio/dispatch.hpp>
+#include <asio/post.hpp>
+#include <asio/write.hpp>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+namespace {
+// Compact the read buffer once less than this much room is left at its end.
+constexpr std::size_t min_read_room = 4096;
+}  // namespace
+
+connection::connection(stream_socket socket, connection_config config,
+                       std::unique_ptr<connection_handler> handler)
+    : socket_(std::move(socket)),
+      config_(config),
+      handler_(std::move(handler)),
+      timer_(socket_.get_executor()) {
+  buffer_.resize(std::max<std::size_t>(1, std::min(config_.initial_read_bytes, config_.max_read_bytes)));
+}
+
+connection::~connection() = default;
+
+void connection::start() {
+  asio::dispatch(socket_.get_executor(), [self = shared_from_this()] {
+    if (self->closed_ || self->started_) return;
+    self->started_ = true;
+    auto& ctx = asio::query(self->socket_.get_executor(), asio::execution::context);
+    asio::use_service<connection_tracker>(ctx).add(self.get());
+    self->last_activity_ = self->last_read_ = clock::now();
+    const auto t = self->config_;
+    if (t.idle_timeout.count() || t.read_timeout.count() || t.write_timeout.count()) self->on_timer();
+    self->read_some();
+  });
+}
+
+void connection::close(std::error_code reason) {
+  asio::dispatch(socket_.get_executor(),
+                 [self = shared_from_this(), reason] { self->close_now(reason); });
+}
+
+void connection::shutdown_gracefully() {
+  asio::dispatch(socket_.get_executor(), [self = shared_from_this()] {
+    if (self->closed_) return;
+    self->draining_ = true;
+    if (!self->writing_now_ && self->pending_.empty())
+      self->close_now(errc::shutting_down);
+    else
+      self->flush();
+  });
+}
+
+void connection::close_now(std::error_code reason) {
+  if (closed_) return;
+  closed_ = true;
+  reason_ = reason;
+  timer_.cancel();
+  if (started_) {
+    auto& ctx = asio::query(socket_.get_executor(), asio::execution::context);
+    asio::use_service<connection_tracker>(ctx).remove(this);
+  }
+  asio::error_code ignored;
+  socket_.shutdown(asio::socket_base::shutdown_both, ignored);
+  socket_.close(ignored);
+  handler_->on_close(*this, reason);
+}
+
+bool connection::reading_paused() const {
+  return queued_output_bytes() > config_.pause_reading_above;
+}
+
+bool connection::expecting_bytes() const {
+  return end_ > begin_ || handler_->awaiting_peer() || handler_->mid_frame();
+}
+
+void connection::awaiting_from_now() {
+  if (!expecting_bytes()) last_read_ = clock::now();
+}
+
+void connection::read_some() {
+  if (closed_ || draining_ || reading_ || reading_paused()) return;
+  if (begin_ == end_) begin_ = end_ = 0;
+  if (buffer_.size() - end_ < min_read_room && begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buffer_.size()) {
+    // Full of one unfinished frame: grow, but never past the limit.
+    if (buffer_.size() >= config_.max_read_bytes) {
+      close_now(errc::frame_too_long);
+      return;
+    }
+    buffer_.resize(std::min(buffer_.size() * 2, config_.max_read_bytes));
+  }
+  reading_ = true;
+  socket_.async_read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_),
+                          [self = shared_from_this()](std::error_code ec, std::size_t n) {
+                            self->on_read(ec, n);
+                          });
+}
+
+void connection::on_read(std::error_code ec, std::size_t n) {
+  reading_ = false;
+  if (closed_) return;
+  if (ec) {
+    if (ec == asio::error::eof)
+      close_now(end_ > begin_ || handler_->mid_frame() ? errc::truncated_frame : errc::peer_closed);
+    else
+      close_now(ec);
+    return;
+  }
+  if (draining_) return;  // shutting down: what arrives now is not served
+  last_read_ = last_activity_ = clock::now();
+  end_ += n;
+  process_input();
+  read_some();
+}
+
+void connection::process_input() {
+  in_input_ = true;
+  std::error_code error;
+  const std::size_t available = end_ - begin_;
+  const std::size_t consumed = handler_->on_data(
+      *this, std::span<const std::byte>(buffer_.data() + begin_, available), error);
+  begin_ += std::min(consumed, available);
+  in_input_ = false;
+  if (closed_) return;
+  if (error) {
+    // Replies to the frames before the bad one still go out; then we close with the reason.
+    deferred_error_ = error;
+    draining_ = true;
+  }
+  if (!pending_.empty())
+    flush();
+  else if (draining_ && !writing_now_)
+    close_now(deferred_error_ ? deferred_error_ : make_error_code(errc::shutting_down));
+}
+
+void connection::send(const encoded_frame& frame) {
+  if (closed_) return;
+  pending_.append(frame);
+  schedule_flush();
+}
+
+void connection::send(std::span<const std::byte> prefix, std::string&& payload,
+                      std::span<const std::byte> suffix) {
+  if (closed_) return;
+  pending_.append(prefix, std::move(payload), suffix);
+  schedule_flush();
+}
+
+void connection::schedule_flush() {
+  if (queued_output_bytes() > config_.max_output_bytes) {
+    close_now(errc::slow_consumer);
+    return;
+  }
+  // Inside on_data, or with a write in flight, the flush happens when that ends; otherwise on the
+  // next loop turn, so that everything queued during this turn shares one writev.
+  if (in_input_ || writing_now_ || flush_posted_) return;
+  flush_posted_ = true;
+  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+    self->flush_posted_ = false;
+    self->flush();
+  });
+}
+
+void connection::flush() {
+  if (closed_ || writing_now_ || pending_.empty()) return;
+  std::swap(pending_, writing_);
+  iov_.clear();
+  writing_.for_each_segment(
+      [this](std::span<const std::byte> s) { iov_.emplace_back(s.data(), s.size()); });
+  writing_now_ = true;
+  write_started_ = clock::now();
+  asio::async_write(socket_, iov_, [self = shared_from_this()](std::error_code ec, std::size_t) {
+    self->on_written(ec);
+  });
+}
+
+void connection::on_written(std::error_code ec) {
+  writing_now_ = false;
+  writing_.clear();
+  if (closed_) return;
+  if (ec) {
+    close_now(ec);
+    return;
+  }
+  last_activity_ = clock::now();
+  if (!pending_.empty()) {
+    flush();
+  } else if (draining_) {
+    close_now(deferred_error_ ? deferred_error_ : make_error_code(errc::shutting_down));
+    return;
+  }
+  read_some();  // resumes reading if backpressure had paused it
+}
+
+void connection::arm_timer(clock::time_point when) {
+  timer_.expires_at(when);
+  timer_.async_wait([self = shared_from_this()](std::error_code ec) {
+    if (!ec) self->on_timer();
+  });
+}
+
+// One timer per connection, re-armed only when it fires: activity just moves the reference times,
+// and the timer, when it fires early, computes the next deadline again.
+void connection::on_timer() {
+  if (closed_) return;
+  const auto now = clock::now();
+  const bool expecting = expecting_bytes();
+  const bool idle_applies = !expecting && !writing_now_;
+  auto earliest = clock::time_point::max();
+  auto check = [&](duration limit, clock::time_point since, bool applies, errc why) {
+    if (limit.count() == 0) return false;
+    if (applies && now - since >= limit) {
+      close_now(why);
+      return true;
+    }
+    earliest = std::min(earliest, (applies ? since : now) + limit);
+    return false;
+  };
+  if (check(config_.write_timeout, write_started_, writing_now_, errc::write_timeout)) return;
+  if (check(config_.read_timeout, last_read_, expecting, errc::read_timeout)) return;
+  if (check(config_.idle_timeout, last_activity_, idle_applies, errc::idle_timeout)) return;
+  if (earliest != clock::time_point::max()) arm_timer(earliest);
+}
+
+}  // namespace wirebench

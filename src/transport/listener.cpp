@@ -1,0 +1,167 @@
+#include "wirebench/transport/listener.hpp"
+
+#include <chrono>
+#include <future>
+#include <mutex>
+
+#include <asio/basic_socket_acceptor.hpp>
+#include <asio/dispatch.hpp>
+#include <asio/post.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/local/stream_protocol.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+
+void tune_socket(stream_socket& socket) {
+  if (socket.is_open() && (socket.local_endpoint().protocol().family() == AF_INET ||
+                           socket.local_endpoint().protocol().family() == AF_INET6)) {
+    asio::error_code ignored;
+    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+  }
+}
+
+struct listener::state : std::enable_shared_from_this<listener::state> {
+  state(io_pool& p, asio::io_context& ctx) : pool(p), acceptor(ctx), retry(ctx) {}
+  io_pool& pool;
+  asio::basic_socket_acceptor<asio::generic::stream_protocol> acceptor;
+  asio::steady_timer retry;
+  accept_handler on_accept;
+  std::atomic<std::uint64_t>* errors = nullptr;
+  bool closed = false;
+  std::string unix_path;  // file to remove on close
+
+  void accept_next() {
+    if (closed) return;
+    asio::io_context& target = pool.next();
+    acceptor.async_accept(target, [self = shared_from_this()](std::error_code ec,
+                                                              stream_socket socket) {
+      if (self->closed) return;
+      if (ec) {
+        self->errors->fetch_add(1, std::memory_order_relaxed);
+        // Out of descriptors (or another transient failure): wait a little rather than spin.
+        self->retry.expires_after(std::chrono::milliseconds(50));
+        self->retry.async_wait([self](std::error_code wait_ec) {
+          if (!wait_ec) self->accept_next();
+        });
+        return;
+      }
+      tune_socket(socket);
+      asio::dispatch(socket.get_executor(),
+                     [self, s = std::move(socket)]() mutable { self->on_accept(std::move(s)); });
+      self->accept_next();
+    });
+  }
+};
+
+namespace {
+
+// A Unix socket file nobody listens on is left over from a dead process: remove it so we can bind.
+void remove_stale_socket_file(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return;
+  asio::io_context probe_ctx;
+  asio::local::stream_protocol::socket probe(probe_ctx);
+  asio::error_code ec;
+  probe.connect(asio::local::stream_protocol::endpoint(path), ec);
+  if (ec == asio::error::connection_refused) ::unlink(path.c_str());
+}
+
+}  // namespace
+
+listener::listener(io_pool& pool, const endpoint& where, accept_handler on_accept, int backlog)
+    : state_(std::make_shared<state>(pool, pool.context(0))) {
+  state_->on_accept = std::move(on_accept);
+  state_->errors = &accept_errors_;
+  auto& acceptor = state_->acceptor;
+  const auto ep = where.to_asio();
+  auto fail = [&](const char* what, std::error_code ec) {
+    throw std::system_error(ec, std::string("cannot ") + what + " " + where.to_string());
+  };
+  std::error_code ec;
+  if (where.type == endpoint::kind::unix_path) remove_stale_socket_file(where.address);
+  acceptor.open(ep.protocol(), ec);
+  if (ec) fail("open a socket for", ec);
+  if (where.is_tcp()) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  acceptor.bind(ep, ec);
+  if (ec) fail("bind", ec);
+  acceptor.listen(backlog, ec);
+  if (ec) fail("listen on", ec);
+  local_ = endpoint::from_asio(acceptor.local_endpoint());
+  if (where.type == endpoint::kind::unix_path) state_->unix_path = where.address;
+  asio::dispatch(acceptor.get_executor(), [s = state_] { s->accept_next(); });
+}
+
+listener::~listener() { close(); }
+
+void listener::close() {
+  // The acceptor belongs to pool thread 0; close it there. If that loop has already stopped, the
+  // posted work never runs, and closing here directly is safe because nothing else touches it.
+  auto s = state_;
+  if (s->pool.context(0).stopped()) {
+    if (!s->closed) {
+      s->closed = true;
+      asio::error_code ignored;
+      s->acceptor.close(ignored);
+      if (!s->unix_path.empty()) ::unlink(s->unix_path.c_str());
+    }
+    return;
+  }
+  std::promise<void> done;
+  auto finished = done.get_future();
+  asio::dispatch(s->acceptor.get_executor(), [s, &done] {
+    if (!s->closed) {
+      s->closed = true;
+      asio::error_code ignored;
+      s->acceptor.close(ignored);
+      s->retry.cancel();
+      if (!s->unix_path.empty()) ::unlink(s->unix_path.c_str());
+    }
+    done.set_value();
+  });
+  if (!s->pool.running_in_pool()) finished.wait();
+}
+
+void async_connect(asio::io_context& ctx, const endpoint& where, duration timeout,
+                   std::function<void(std::error_code, stream_socket)> done) {
+  struct op {
+    op(asio::io_context& c) : socket(c), timer(c) {}
+    stream_socket socket;
+    asio::steady_timer timer;
+    std::function<void(std::error_code, stream_socket)> done;
+    bool finished = false;
+  };
+  auto o = std::make_shared<op>(ctx);
+  o->done = std::move(done);
+  asio::generic::stream_protocol::endpoint ep;
+  try {
+    ep = where.to_asio();
+  } catch (const std::system_error& e) {
+    asio::post(ctx, [o, ec = e.code()] { o->done(ec, std::move(o->socket)); });
+    return;
+  }
+  asio::dispatch(ctx, [o, ep, timeout] {
+    if (timeout.count() > 0) {
+      o->timer.expires_after(timeout);
+      o->timer.async_wait([o](std::error_code ec) {
+        if (ec || o->finished) return;
+        o->finished = true;
+        asio::error_code ignored;
+        o->socket.close(ignored);
+        o->done(errc::connect_failed, stream_socket(o->socket.get_executor()));
+      });
+    }
+    o->socket.async_connect(ep, [o](std::error_code ec) {
+      if (o->finished) return;
+      o->finished = true;
+      o->timer.cancel();
+      if (!ec) tune_socket(o->socket);
+      o->done(ec, std::move(o->socket));
+    });
+  });
+}
+
+}  // namespace wirebench
