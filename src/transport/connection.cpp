@@ -117,6 +117,7 @@ void connection::on_read(std::error_code ec, std::size_t n) {
   }
   if (draining_) return;  // shutting down: what arrives now is not served
   last_read_ = last_activity_ = clock::now();
+  ++read_count_;
   end_ += n;
   process_input();
   read_some();
@@ -177,6 +178,7 @@ void connection::flush() {
   writing_.for_each_segment(
       [this](std::span<const std::byte> s) { iov_.emplace_back(s.data(), s.size()); });
   writing_now_ = true;
+  ++write_count_;
   write_started_ = clock::now();
   asio::async_write(socket_, iov_, [self = shared_from_this()](std::error_code ec, std::size_t) {
     self->on_written(ec);

@@ -72,19 +72,22 @@ std::vector<int> parse_cpu_list(std::string_view text) {
                                   "': expected numbers like 0,1 or 0-3");
     return v;
   };
-  while (!text.empty()) {
-    auto comma = text.find(',');
-    std::string_view part = text.substr(0, comma);
-    auto dash = part.find('-');
+  if (text.empty()) throw std::invalid_argument("empty CPU list");
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = text.find(',', start);
+    const std::string_view part = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    const auto dash = part.find('-');
     if (dash == std::string_view::npos) {
       cpus.push_back(number(part));
     } else {
-      int lo = number(part.substr(0, dash)), hi = number(part.substr(dash + 1));
+      const int lo = number(part.substr(0, dash));
+      const int hi = number(part.substr(dash + 1));
       if (hi < lo) throw std::invalid_argument("bad CPU range '" + std::string(part) + "'");
       for (int c = lo; c <= hi; ++c) cpus.push_back(c);
     }
     if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
+    start = comma + 1;
   }
   return cpus;
 }

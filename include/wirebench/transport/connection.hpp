@@ -83,6 +83,10 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   std::error_code close_reason() const { return reason_; }
   connection_handler& handler() { return *handler_; }
   std::size_t queued_output_bytes() const { return pending_.bytes() + writing_.bytes(); }
+  // How many reads completed and how many writes were started: writes never outnumber the loop
+  // turns that queued output, which is what gathering buys (tests check it).
+  std::uint64_t read_count() const { return read_count_; }
+  std::uint64_t write_count() const { return write_count_; }
 
  private:
   using clock = std::chrono::steady_clock;
@@ -114,6 +118,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   clock::time_point last_activity_;
   clock::time_point last_read_;
   clock::time_point write_started_;
+  std::uint64_t read_count_ = 0;
+  std::uint64_t write_count_ = 0;
   std::error_code reason_;
   std::error_code deferred_error_;  // a handler error waiting for its replies to flush
   bool started_ = false;

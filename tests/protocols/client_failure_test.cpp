@@ -1,0 +1,161 @@
+// The client side of failure: a server that dies or goes silent with calls pending. Every call
+// completes exactly once, with a typed error, and nothing hangs.
+#include <atomic>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/protocol_cases.hpp"
+#include "support/raw_socket.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A server that accepts one connection, reads what arrives and never answers; the test decides
+// when it dies (closing the socket, as a killed process's kernel would).
+class silent_server {
+ public:
+  silent_server() {
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
+    ::listen(listen_fd_, 16);
+    socklen_t len = sizeof(a);
+    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    where_ = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(ntohs(a.sin_port)));
+    reader_ = std::thread([this] {
+      conn_fd_ = ::accept(listen_fd_, nullptr, nullptr);
+      char buf[65536];
+      while (conn_fd_ >= 0 && ::recv(conn_fd_, buf, sizeof(buf), 0) > 0) bytes_ += 1;
+    });
+  }
+  ~silent_server() {
+    kill();
+    ::shutdown(listen_fd_, SHUT_RDWR);
+    ::close(listen_fd_);
+    reader_.join();
+  }
+  void kill() {
+    if (conn_fd_ >= 0) ::shutdown(conn_fd_, SHUT_RDWR);
+  }
+  endpoint where() const { return where_; }
+
+ private:
+  int listen_fd_ = -1;
+  std::atomic<int> conn_fd_{-1};
+  std::atomic<int> bytes_{0};
+  endpoint where_;
+  std::thread reader_;
+};
+
+class client_failure : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::unique_ptr<protocol_client> client(const endpoint& where,
+                                          std::chrono::milliseconds reply_timeout = 10s) {
+    client_config cc;
+    cc.connect = where;
+    cc.reply_timeout = reply_timeout;
+    cc.connect_timeout = 2s;
+    return protocol_registry::builtin().find(GetParam())->make_client(cc);
+  }
+};
+
+// Counts completions per call: each must be exactly one, with the expected error.
+struct tally {
+  explicit tally(int n) : per_call(n) {}
+  std::vector<std::atomic<int>> per_call;
+  std::atomic<int> done{0};
+  std::mutex m;
+  std::map<std::string, int> errors;
+  void complete(int i, std::error_code ec) {
+    ++per_call[i];
+    {
+      std::lock_guard lock(m);
+      ++errors[std::string(error_name(ec))];
+    }
+    ++done;
+  }
+  bool wait_all(std::chrono::seconds cap) {
+    auto until = std::chrono::steady_clock::now() + cap;
+    while (done.load() < static_cast<int>(per_call.size()) && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(2ms);
+    return done.load() == static_cast<int>(per_call.size());
+  }
+};
+
+TEST_P(client_failure, server_killed_mid_call_fails_every_pending_call_once) {
+  silent_server server;
+  auto c = client(server.where());
+  constexpr int n = 10000;
+  tally t(n);
+  for (int i = 0; i < n; ++i)
+    c->async_greet("x" + std::to_string(i), [&t, i](std::error_code ec, std::string_view) {
+      t.complete(i, ec);
+    });
+  std::this_thread::sleep_for(100ms);  // let the calls reach the wire
+  server.kill();
+  ASSERT_TRUE(t.wait_all(10s)) << t.done.load() << " of " << n << " completed";
+  for (auto& k : t.per_call) ASSERT_EQ(k.load(), 1);
+  EXPECT_EQ(t.errors["connection_closed"], n);
+}
+
+TEST_P(client_failure, silent_server_fails_pending_calls_with_timeout) {
+  silent_server server;
+  auto c = client(server.where(), 200ms);
+  tally t(50);
+  for (int i = 0; i < 50; ++i)
+    c->async_greet("slow", [&t, i](std::error_code ec, std::string_view) { t.complete(i, ec); });
+  ASSERT_TRUE(t.wait_all(10s));
+  EXPECT_EQ(t.errors["timeout"], 50);
+}
+
+TEST_P(client_failure, nobody_listening_is_connect_failed) {
+  endpoint nowhere;
+  {
+    // A port that was just free: bind one, note it, release it.
+    silent_server s;
+    nowhere = s.where();
+  }
+  auto c = client(nowhere);
+  auto r = test::greet_sync(*c, "x");
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.ec, errc::connect_failed);
+}
+
+TEST_P(client_failure, close_with_calls_pending_completes_them) {
+  silent_server server;
+  auto c = client(server.where());
+  tally t(100);
+  for (int i = 0; i < 100; ++i)
+    c->async_greet("x", [&t, i](std::error_code ec, std::string_view) { t.complete(i, ec); });
+  std::this_thread::sleep_for(50ms);
+  c->close();
+  ASSERT_TRUE(t.wait_all(5s));
+  EXPECT_EQ(t.errors["connection_closed"], 100);
+}
+
+INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed"),
+                         [](const auto& info) {
+                           return info.param == "line" ? std::string("line")
+                                                       : std::string("length_prefixed");
+                         });
+
+TEST(line_client, a_name_holding_a_newline_is_refused_not_sent) {
+  server_config sc;
+  auto server = protocol_registry::builtin().find("line")->make_server(sc);
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  auto c = protocol_registry::builtin().find("line")->make_client(cc);
+  auto r = test::greet_sync(*c, "two\nlines");
+  EXPECT_EQ(r.ec, errc::invalid_argument);
+  EXPECT_EQ(test::greet_sync(*c, "one").reply, "hello, one");
+}
+
+}  // namespace
+}  // namespace wirebench

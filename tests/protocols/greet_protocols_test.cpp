@@ -1,0 +1,126 @@
+// Every registered protocol, over every transport: round trips, exact bytes on the wire, calls
+// from many threads at once, each completing exactly once.
+#include <atomic>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/protocol_cases.hpp"
+#include "support/raw_socket.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct greet_case {
+  std::string protocol;
+  std::string transport;
+};
+
+class greet : public ::testing::TestWithParam<greet_case> {
+ protected:
+  void SetUp() override {
+    proto_ = protocol_registry::builtin().find(GetParam().protocol);
+    ASSERT_NE(proto_, nullptr);
+    server_config sc;
+    sc.listen = endpoint::parse_or_throw(test::transport_endpoint(GetParam().transport));
+    sc.threads = 2;
+    server_ = proto_->make_server(sc);
+  }
+  std::unique_ptr<protocol_client> client(std::size_t connections, std::size_t threads = 1) {
+    client_config cc;
+    cc.connect = server_->local_endpoint();
+    cc.connections = connections;
+    cc.threads = threads;
+    return proto_->make_client(cc);
+  }
+  const protocol* proto_ = nullptr;
+  std::unique_ptr<protocol_server> server_;
+};
+
+TEST_P(greet, round_trip) {
+  auto c = client(1);
+  for (const char* name : {"alice", "b", "with space", "ünïcödé", ""}) {
+    auto r = test::greet_sync(*c, name);
+    ASSERT_TRUE(r.completed);
+    EXPECT_FALSE(r.ec) << r.ec.message();
+    EXPECT_EQ(r.reply, expected_greeting(name));
+  }
+  EXPECT_EQ(server_->stats().requests, 5u);
+}
+
+TEST_P(greet, exact_bytes_on_the_wire) {
+  test::raw_socket peer(server_->local_endpoint());
+  ASSERT_TRUE(peer.ok());
+  const std::string request = test::frame_for(GetParam().protocol, "bob");
+  const std::string reply = test::frame_for(GetParam().protocol, "hello, bob");
+  ASSERT_TRUE(peer.send_all(request + request));
+  EXPECT_EQ(peer.read_for(5s, 2 * reply.size()), reply + reply);
+}
+
+TEST_P(greet, pipelined_calls_from_many_threads_each_complete_once_in_order) {
+  auto c = client(3, 2);
+  constexpr int threads = 4, per_thread = 500;
+  std::vector<std::atomic<int>> completions(threads * per_thread);
+  std::atomic<int> wrong{0}, done{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < threads; ++t)
+    callers.emplace_back([&, t] {
+      for (int i = 0; i < per_thread; ++i) {
+        const int id = t * per_thread + i;
+        const std::string name = "n" + std::to_string(id);
+        c->async_greet(name, [&, id, name](std::error_code ec, std::string_view reply) {
+          if (ec || reply != expected_greeting(name)) ++wrong;
+          ++completions[id];
+          ++done;
+        });
+      }
+    });
+  for (auto& t : callers) t.join();
+  for (int i = 0; i < 2000 && done.load() < threads * per_thread; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(done.load(), threads * per_thread);
+  EXPECT_EQ(wrong.load(), 0);
+  for (auto& n : completions) EXPECT_EQ(n.load(), 1);
+}
+
+TEST_P(greet, graceful_stop_answers_what_it_received_then_closes) {
+  auto c = client(1);
+  EXPECT_EQ(test::greet_sync(*c, "before").reply, "hello, before");
+  server_->stop();
+  server_->stop();  // idempotent
+  auto after = test::greet_sync(*c, "after");
+  ASSERT_TRUE(after.completed);
+  EXPECT_EQ(after.ec, errc::connection_closed);
+  EXPECT_EQ(server_->stats().close_reasons.at("shutting_down"), 1u);
+}
+
+std::vector<greet_case> all_cases() {
+  std::vector<greet_case> cases;
+  for (const auto& p : protocol_registry::builtin().all())
+    for (const char* t : {"tcp", "tcp6", "unix", "abstract"}) cases.push_back({p.name, t});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(all, greet, ::testing::ValuesIn(all_cases()),
+                         [](const auto& info) {
+                           std::string n = info.param.protocol + "_" + info.param.transport;
+                           for (auto& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+TEST(registry, lists_both_foundation_protocols_and_refuses_duplicates) {
+  const auto& r = protocol_registry::builtin();
+  EXPECT_NE(r.find("line"), nullptr);
+  EXPECT_NE(r.find("length-prefixed"), nullptr);
+  EXPECT_EQ(r.find("nope"), nullptr);
+  protocol_registry mine;
+  register_line_protocol(mine);
+  EXPECT_THROW(register_line_protocol(mine), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace wirebench

@@ -1,0 +1,269 @@
+// The connection and server skeleton, driven by small test handlers and raw peer sockets:
+// gathered writes, the bounded read buffer, the three timeouts, close reasons, graceful stop.
+#include "wirebench/transport/connection.hpp"
+
+#include <future>
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "support/raw_socket.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/codec/line_decoder.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/transport/stream_server.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+// What a handler saw, readable from the test thread once the connection has closed.
+struct observed {
+  std::promise<void> closed;  // the first connection to close fills in the rest
+  std::atomic<bool> any_closed{false};
+  std::error_code reason;
+  std::uint64_t reads = 0;
+  std::uint64_t writes = 0;
+  std::atomic<int> frames{0};
+};
+
+// Echoes each line; on a line "burst" queues three replies at once.
+class echo_handler final : public connection_handler {
+ public:
+  explicit echo_handler(std::shared_ptr<observed> seen) : seen_(std::move(seen)) {}
+  std::size_t on_data(connection& c, std::span<const std::byte> data,
+                      std::error_code& error) override {
+    std::size_t consumed = 0;
+    for (;;) {
+      auto r = decoder_.decode(data.subspan(consumed));
+      consumed += r.consumed;
+      if (r.status == decode_status::need_more) break;
+      if (r.status != decode_status::frame) {
+        error = errc::frame_too_long;
+        break;
+      }
+      ++seen_->frames;
+      std::string line(as_text(r.frame));
+      if (line == "burst") {
+        for (const char* s : {"one\n", "two\n", "three\n"}) c.send({}, std::string(s), {});
+      } else if (line == "flood") {
+        for (int i = 0; i < 256; ++i) c.send({}, std::string(256 * 1024, 'x'), {});
+      } else {
+        c.send({}, line + "\n", {});
+      }
+    }
+    return consumed;
+  }
+  void on_close(connection& c, std::error_code reason) override {
+    if (seen_->any_closed.exchange(true)) return;
+    seen_->reason = reason;
+    seen_->reads = c.read_count();
+    seen_->writes = c.write_count();
+    seen_->closed.set_value();
+  }
+  bool mid_frame() const override { return decoder_.mid_frame(); }
+
+ private:
+  std::shared_ptr<observed> seen_;
+  line_decoder decoder_{line_decoder_config{1024, true, oversize_policy::fail}};
+};
+
+// Never consumes a byte: the read buffer must stop growing at its limit.
+class hoarding_handler final : public connection_handler {
+ public:
+  explicit hoarding_handler(std::shared_ptr<observed> seen) : seen_(std::move(seen)) {}
+  std::size_t on_data(connection&, std::span<const std::byte>, std::error_code&) override {
+    return 0;
+  }
+  void on_close(connection&, std::error_code reason) override {
+    if (seen_->any_closed.exchange(true)) return;
+    seen_->reason = reason;
+    seen_->closed.set_value();
+  }
+
+ private:
+  std::shared_ptr<observed> seen_;
+};
+
+struct server_fixture {
+  explicit server_fixture(connection_config cc = {}, bool hoard = false,
+                          std::string listen = "tcp://127.0.0.1:0") {
+    stream_server_config config;
+    config.listen = endpoint::parse_or_throw(listen);
+    config.connection = cc;
+    config.drain_timeout = 2s;
+    server = std::make_unique<stream_server>(config, [this, hoard]() -> std::unique_ptr<connection_handler> {
+      if (hoard) return std::make_unique<hoarding_handler>(seen);
+      return std::make_unique<echo_handler>(seen);
+    });
+  }
+  // The first connection's observations, once it has closed.
+  observed& wait_closed() {
+    EXPECT_EQ(seen->closed.get_future().wait_for(10s), std::future_status::ready);
+    return *seen;
+  }
+  std::shared_ptr<observed> seen = std::make_shared<observed>();
+  std::unique_ptr<stream_server> server;
+};
+
+TEST(connection, replies_queued_in_one_turn_go_out_in_one_write) {
+  server_fixture f;
+  test::raw_socket peer(f.server->local_endpoint());
+  ASSERT_TRUE(peer.ok());
+  ASSERT_TRUE(peer.send_all("burst\n"));
+  EXPECT_EQ(peer.read_for(5s, 14), "one\ntwo\nthree\n");
+  peer.close();
+  auto& seen = f.wait_closed();
+  EXPECT_EQ(seen.reason, errc::peer_closed);
+  EXPECT_EQ(seen.writes, 1u);  // three replies, one writev
+}
+
+TEST(connection, pipelined_requests_never_cost_more_writes_than_reads) {
+  server_fixture f;
+  test::raw_socket peer(f.server->local_endpoint());
+  std::string requests, expected;
+  for (int i = 0; i < 500; ++i) {
+    requests += "r" + std::to_string(i) + "\n";
+    expected += "r" + std::to_string(i) + "\n";
+  }
+  ASSERT_TRUE(peer.send_all(requests));
+  EXPECT_EQ(peer.read_for(5s, expected.size()), expected);
+  peer.close();
+  auto& seen = f.wait_closed();
+  EXPECT_EQ(seen.frames.load(), 500);
+  EXPECT_LE(seen.writes, seen.reads);
+}
+
+TEST(connection, read_buffer_stops_at_its_limit) {
+  connection_config cc;
+  cc.initial_read_bytes = 1024;
+  cc.max_read_bytes = 8192;
+  server_fixture f(cc, /*hoard=*/true);
+  test::raw_socket peer(f.server->local_endpoint());
+  peer.send_all(std::string(100000, 'a'));  // may fail part way once the server closes
+  EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  EXPECT_EQ(f.wait_closed().reason, errc::frame_too_long);
+}
+
+TEST(connection, idle_peer_is_closed_with_idle_timeout) {
+  connection_config cc;
+  cc.idle_timeout = 150ms;
+  server_fixture f(cc);
+  test::raw_socket peer(f.server->local_endpoint());
+  EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  EXPECT_EQ(f.wait_closed().reason, errc::idle_timeout);
+  EXPECT_EQ(f.server->stats().close_reasons.at("idle_timeout"), 1u);
+}
+
+TEST(connection, half_a_frame_then_silence_is_a_read_timeout) {
+  connection_config cc;
+  cc.read_timeout = 150ms;
+  cc.idle_timeout = 60s;
+  server_fixture f(cc);
+  test::raw_socket peer(f.server->local_endpoint());
+  peer.send_all("ok\nhalf-a-li");
+  EXPECT_EQ(peer.read_for(5s, 3), "ok\n");
+  EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  EXPECT_EQ(f.wait_closed().reason, errc::read_timeout);
+}
+
+TEST(connection, half_a_frame_then_close_is_a_truncated_frame) {
+  server_fixture f;
+  test::raw_socket peer(f.server->local_endpoint());
+  peer.send_all("half-a-li");
+  peer.close();
+  EXPECT_EQ(f.wait_closed().reason, errc::truncated_frame);
+}
+
+TEST(connection, peer_that_does_not_read_hits_the_write_timeout) {
+  connection_config cc;
+  cc.write_timeout = 200ms;
+  cc.max_output_bytes = 256 << 20;
+  cc.pause_reading_above = 256 << 20;
+  server_fixture f(cc);
+  test::raw_socket peer(f.server->local_endpoint());
+  peer.send_all("flood\n");  // 64 MiB of replies that we never read
+  EXPECT_EQ(f.wait_closed().reason, errc::write_timeout);
+}
+
+TEST(connection, output_over_the_limit_drops_a_slow_consumer) {
+  connection_config cc;
+  cc.max_output_bytes = 1 << 20;
+  server_fixture f(cc);
+  test::raw_socket peer(f.server->local_endpoint());
+  peer.send_all("flood\n");
+  EXPECT_EQ(f.wait_closed().reason, errc::slow_consumer);
+}
+
+TEST(connection, graceful_stop_flushes_then_closes_with_shutting_down) {
+  server_fixture f;
+  test::raw_socket peer(f.server->local_endpoint());
+  peer.send_all("hello\n");
+  EXPECT_EQ(peer.read_for(5s, 6), "hello\n");
+  f.server->stop();
+  EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  EXPECT_EQ(f.wait_closed().reason, errc::shutting_down);
+  f.server->stop();  // idempotent
+}
+
+TEST(stream_server, serves_unix_path_and_abstract_sockets) {
+  const std::string path = "/tmp/wirebench-test-" + std::to_string(::getpid()) + ".sock";
+  for (std::string where : {"unix:" + path, "unix:@wirebench-test-" + std::to_string(::getpid())}) {
+    server_fixture f({}, false, where);
+    EXPECT_EQ(f.server->local_endpoint().to_string(), where);
+    test::raw_socket peer(f.server->local_endpoint());
+    ASSERT_TRUE(peer.ok()) << where;
+    peer.send_all("unix\n");
+    EXPECT_EQ(peer.read_for(5s, 5), "unix\n");
+  }
+  EXPECT_NE(::access(path.c_str(), F_OK), 0) << "the socket file is removed on stop";
+}
+
+TEST(stream_server, replaces_a_stale_unix_socket_but_not_a_live_one) {
+  const std::string where = "unix:/tmp/wirebench-stale-" + std::to_string(::getpid()) + ".sock";
+  {
+    server_fixture live({}, false, where);
+    EXPECT_THROW(server_fixture({}, false, where), std::system_error);
+  }
+  // Leave a stale file behind, as a crashed server would.
+  int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  auto ep = endpoint::parse_or_throw(where).to_asio();
+  ASSERT_EQ(::bind(fd, ep.data(), static_cast<socklen_t>(ep.size())), 0);
+  ::close(fd);
+  server_fixture again({}, false, where);
+  test::raw_socket peer(again.server->local_endpoint());
+  EXPECT_TRUE(peer.ok());
+}
+
+TEST(stream_server, bind_failure_names_the_endpoint) {
+  server_fixture first;
+  const auto taken = first.server->local_endpoint().to_string();
+  try {
+    server_fixture second({}, false, taken);
+    FAIL() << "binding a taken port must throw";
+  } catch (const std::system_error& e) {
+    EXPECT_NE(std::string(e.what()).find(taken), std::string::npos) << e.what();
+  }
+}
+
+TEST(stream_server, connections_over_the_cap_are_closed_at_once) {
+  stream_server_config config;
+  config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  config.max_connections = 2;
+  auto seen = std::make_shared<observed>();
+  stream_server server(config, [seen] { return std::make_unique<echo_handler>(seen); });
+  test::raw_socket a(server.local_endpoint()), b(server.local_endpoint());
+  a.send_all("a\n");
+  b.send_all("b\n");
+  EXPECT_EQ(a.read_for(5s, 2), "a\n");
+  EXPECT_EQ(b.read_for(5s, 2), "b\n");
+  test::raw_socket c(server.local_endpoint());
+  EXPECT_TRUE(c.closed_by_peer_within(5s));
+  EXPECT_EQ(server.stats().rejected_connections, 1u);
+  a.send_all("still\n");
+  EXPECT_EQ(a.read_for(5s, 6), "still\n");
+}
+
+}  // namespace
+}  // namespace wirebench
