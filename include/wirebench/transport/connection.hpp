@@ -91,8 +91,10 @@ class connection final : public std::enable_shared_from_this<connection>, privat
  private:
   using clock = std::chrono::steady_clock;
   void close_now(std::error_code reason);
-  void read_some();
-  void on_read(std::error_code ec, std::size_t n);
+  bool make_room();
+  void read_loop();
+  void wait_readable();
+  void on_read_error(std::error_code ec);
   void process_input();
   void schedule_flush();
   void flush();
@@ -124,7 +126,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   std::error_code deferred_error_;  // a handler error waiting for its replies to flush
   bool started_ = false;
   bool closed_ = false;
-  bool reading_ = false;
+  bool waiting_read_ = false;
   bool writing_now_ = false;
   bool flush_posted_ = false;
   bool in_input_ = false;

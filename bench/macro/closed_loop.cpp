@@ -1,0 +1,74 @@
+#include "macro/closed_loop.hpp"
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench::bench {
+
+closed_loop::closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes)
+    : client_(client), workers_(workers) {
+  for (std::size_t w = 0; w < workers; ++w) {
+    std::string name = "w" + std::to_string(w) + "-";
+    name.resize(std::max(payload_bytes, name.size()), 'x');
+    workers_[w].expected = expected_greeting(name);
+    workers_[w].name = std::move(name);
+  }
+}
+
+void closed_loop::run(std::uint64_t calls) {
+  all_done_ = std::promise<void>();
+  auto done = all_done_.get_future();
+  const std::size_t starting = std::min<std::uint64_t>(workers_.size(), calls);
+  if (starting == 0) return;
+  to_issue_.store(static_cast<std::int64_t>(calls));
+  active_.store(starting);
+  for (std::size_t w = 0; w < starting; ++w) issue(w);
+  done.wait();
+}
+
+void closed_loop::issue(std::size_t w) {
+  if (to_issue_.fetch_sub(1, std::memory_order_acq_rel) <= 0) {
+    if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) all_done_.set_value();
+    return;
+  }
+  workers_[w].started = std::chrono::steady_clock::now();
+  client_.async_greet(workers_[w].name, [this, w](std::error_code ec, std::string_view reply) {
+    on_reply(w, ec, reply);
+  });
+}
+
+void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view reply) {
+  worker& k = workers_[w];
+  const auto elapsed = std::chrono::steady_clock::now() - k.started;
+  if (!ec && reply != k.expected) ec = errc::wrong_reply;
+  if (ec) {
+    failed_.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard lock(failures_mutex_);
+    ++failures_[std::string(error_name(ec))];
+  } else {
+    k.histogram.record(static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()));
+  }
+  completed_.fetch_add(1, std::memory_order_relaxed);
+  issue(w);
+}
+
+void closed_loop::reset() {
+  for (auto& k : workers_) k.histogram.reset();
+  completed_ = 0;
+  failed_ = 0;
+  std::lock_guard lock(failures_mutex_);
+  failures_.clear();
+}
+
+latency_histogram closed_loop::latencies() const {
+  latency_histogram merged;
+  for (const auto& k : workers_) merged.merge(k.histogram);
+  return merged;
+}
+
+std::map<std::string, std::uint64_t> closed_loop::failures() const {
+  std::lock_guard lock(failures_mutex_);
+  return failures_;
+}
+
+}  // namespace wirebench::bench

@@ -1,0 +1,52 @@
+#pragma once
+// Closed-loop load: W workers, each issuing its next call as soon as its last one completes
+// (the job/worker pattern). Every reply is checked against the expected greeting; latencies go
+// into one histogram per worker (no sharing on the completion path), merged when read.
+#include <atomic>
+#include <cstdint>
+#include <future>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "wirebench/protocols/protocol.hpp"
+#include "wirebench/stats/latency_histogram.hpp"
+
+namespace wirebench::bench {
+
+class closed_loop {
+ public:
+  closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes = 5);
+
+  // Issues exactly `calls` calls, `workers` at a time; returns when every one has completed.
+  void run(std::uint64_t calls);
+  void reset();  // forget the latencies and outcomes recorded so far (after a warm-up)
+
+  latency_histogram latencies() const;
+  std::uint64_t completed() const { return completed_.load(); }
+  std::uint64_t failed() const { return failed_.load(); }
+  std::map<std::string, std::uint64_t> failures() const;
+
+ private:
+  struct worker {
+    std::string name;
+    std::string expected;
+    latency_histogram histogram;
+    std::chrono::steady_clock::time_point started;
+  };
+  void issue(std::size_t w);
+  void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
+
+  protocol_client& client_;
+  std::vector<worker> workers_;
+  std::atomic<std::int64_t> to_issue_{0};
+  std::atomic<std::size_t> active_{0};
+  std::promise<void> all_done_;
+  std::atomic<std::uint64_t> completed_{0};
+  std::atomic<std::uint64_t> failed_{0};
+  mutable std::mutex failures_mutex_;
+  std::map<std::string, std::uint64_t> failures_;
+};
+
+}  // namespace wirebench::bench

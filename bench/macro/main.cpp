@@ -1,0 +1,34 @@
+// wirebench_macro: end-to-end benchmarks. Cases are registered from the protocol registry, so a
+// new protocol joins the sweep by registering itself; the CPU placement goes into the context.
+#include <iostream>
+
+#include <benchmark/benchmark.h>
+
+#include "macro/placement.hpp"
+
+namespace wirebench::bench {
+void register_greet_benchmarks();
+void register_raw_pingpong_benchmarks();
+}  // namespace wirebench::bench
+
+int main(int argc, char** argv) {
+  using namespace wirebench::bench;
+  placement where;
+  try {
+    where = placement::from_env();
+  } catch (const std::exception& e) {
+    std::cerr << "wirebench_macro: " << e.what() << "\n";
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::AddCustomContext("server_cpus", placement::describe(where.server_cpus));
+  benchmark::AddCustomContext("client_cpus", placement::describe(where.client_cpus));
+  benchmark::AddCustomContext("server_threads", std::to_string(where.server_threads));
+  benchmark::AddCustomContext("client_threads", std::to_string(where.client_threads));
+  register_raw_pingpong_benchmarks();
+  register_greet_benchmarks();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
