@@ -158,8 +158,19 @@ void async_connect(asio::io_context& ctx, const endpoint& where, duration timeou
       if (o->finished) return;
       o->finished = true;
       o->timer.cancel();
-      if (!ec) tune_socket(o->socket);
-      o->done(ec, std::move(o->socket));
+      if (ec) {
+        o->done(ec, std::move(o->socket));
+        return;
+      }
+      // The connect left EPOLLOUT in asio's registration of this descriptor, and asio re-arms
+      // every registered event on each wait: the kernel would then report a useless "writable"
+      // event after every request. A fresh registration watches reads only.
+      auto protocol = o->socket.local_endpoint().protocol();
+      stream_socket fresh(o->socket.get_executor());
+      std::error_code assign_ec;
+      fresh.assign(protocol, o->socket.release(), assign_ec);
+      if (!assign_ec) tune_socket(fresh);
+      o->done(assign_ec, std::move(fresh));
     });
   });
 }

@@ -98,7 +98,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void process_input();
   void schedule_flush();
   void flush();
-  void on_written(std::error_code ec);
+  void write_done();
   void arm_timer(clock::time_point when);
   void on_timer();
   bool expecting_bytes() const;
@@ -130,6 +130,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   bool writing_now_ = false;
   bool flush_posted_ = false;
   bool in_input_ = false;
+  bool in_read_loop_ = false;
   bool draining_ = false;  // graceful shutdown or a protocol error: no more reads
 };
 

@@ -1,0 +1,198 @@
+"""Turns a scripts/bench results directory into a table (stdout and table.txt), results.csv and
+plots. Every figure is the median over the run's repetitions; ratios compare cases measured in
+the same run, which on a small noisy machine is the only comparison worth making."""
+import csv
+import json
+import os
+import re
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    """Median rows of a Google Benchmark JSON file, keyed by case name (without /real_time)."""
+    if not os.path.exists(path):
+        return {}, {}
+    with open(path) as f:
+        data = json.load(f)
+    rows = {}
+    cv = {}
+    for b in data["benchmarks"]:
+        name = re.sub(r"/real_time$", "", b["run_name"])
+        if b.get("error_occurred"):
+            rows[name] = {"error": b.get("error_message", "error")}
+            continue
+        kind = b.get("aggregate_name", "")
+        if kind == "median" or b.get("run_type") == "iteration":
+            rows[name] = b
+        elif kind == "cv" and "rps" in b:
+            cv[name] = b["rps"]
+    return rows, data.get("context", {})
+
+
+def fmt(x, unit=""):
+    if x is None:
+        return "-"
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g}{suffix}{unit}"
+    return f"{x:.3g}{unit}"
+
+
+def table(title, header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    lines = [title, "  ".join(h.ljust(w) for h, w in zip(header, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def main(out):
+    micro, micro_ctx = load(os.path.join(out, "micro.json"))
+    sweep, sweep_ctx = load(os.path.join(out, "sweep.json"))
+    sweep_cv = load_cv(os.path.join(out, "sweep.json"))
+    floors = {p: load(os.path.join(out, f"floor-{p}.json"))[0] for p in ("same-cpu", "cross-cpu")}
+    ctx = sweep_ctx or micro_ctx
+    text = []
+    text.append(
+        f"wirebench results {out}\nmachine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
+        f"load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}; server threads "
+        f"{ctx.get('server_threads')}, client threads {ctx.get('client_threads')}; "
+        f"sweep unpinned; medians of {ctx.get('repetitions', '?')} repetitions "
+        f"(Debian's libbenchmark is a debug build: its warning is cosmetic, the timed loops are ours)\n")
+
+    # Codec decode vs memchr.
+    sizes = sorted({int(m.group(1)) for n in micro for m in [re.search(r"frame_bytes:(\d+)", n)] if m})
+    rows = []
+    for s in sizes:
+        get = lambda k: micro.get(f"{k}/frame_bytes:{s}", {}).get("bytes_per_second")
+        line, lp, floor = get("line_decode"), get("length_prefix_decode"), get("memchr_scan")
+        rows.append([s, fmt(line, "B/s"), fmt(lp, "B/s"), fmt(floor, "B/s"),
+                     f"{floor / line:.2f}x" if line and floor else "-"])
+    if rows:
+        text.append(table("Decode throughput (bytes/s) beside a memchr-only scan",
+                          ["frame_bytes", "line", "length-prefix", "memchr floor", "floor/line"], rows))
+
+    # The sweep.
+    cases = defaultdict(dict)
+    for name, b in sweep.items():
+        m = re.match(r"greet/([^/]+)/([^/]+)/workers:(\d+)$", name)
+        if m:
+            cases[(m.group(1), m.group(2))][int(m.group(3))] = b
+    rows = []
+    for (proto, transport), by_workers in sorted(cases.items()):
+        for w, b in sorted(by_workers.items()):
+            if "error" in b:
+                rows.append([proto, transport, w, "ERROR: " + b["error"], "", "", "", "", ""])
+                continue
+            cv = sweep_cv.get(f"greet/{proto}/{transport}/workers:{w}")
+            rows.append([proto, transport, w, fmt(b["rps"]), f"{cv * 100:.0f}%" if cv is not None else "-",
+                         f"{1e6 / b['rps'] * w:.1f}", f"{b['p50_us']:.1f}", f"{b['p99_us']:.1f}",
+                         f"{b['max_us']:.0f}"])
+    if rows:
+        text.append(table("Closed loop, one connection per worker (latency in µs)",
+                          ["protocol", "transport", "workers", "req/s", "cv", "µs/req/worker",
+                           "p50", "p99", "max"], rows))
+        scale = []
+        for (proto, transport), by_workers in sorted(cases.items()):
+            one, sixteen = by_workers.get(1, {}).get("rps"), by_workers.get(16, {}).get("rps")
+            if one and sixteen:
+                scale.append([proto, transport, fmt(one), fmt(sixteen), f"{sixteen / one:.2f}x"])
+        text.append(table("Scaling: 16 workers against 1 (unpinned)",
+                          ["protocol", "transport", "1 worker", "16 workers", "ratio"], scale))
+
+    # One connection against the raw floor.
+    rows = []
+    for placement, rows_in in floors.items():
+        for transport in ("tcp", "unix"):
+            raw = rows_in.get(f"raw_pingpong/{transport}", {}).get("p50_us")
+            for name, b in sorted(rows_in.items()):
+                m = re.match(rf"greet/([^/]+)/{transport}/workers:1$", name)
+                if m and raw and "p50_us" in b:
+                    rows.append([placement, transport, m.group(1), f"{raw:.2f}", f"{b['p50_us']:.2f}",
+                                 f"{b['p50_us'] / raw:.2f}x"])
+    if rows:
+        text.append(table("One connection, p50 round trip (µs) against a raw blocking-socket ping-pong",
+                          ["placement", "transport", "protocol", "raw p50", "ours p50", "ours/raw"], rows))
+
+    report = "\n".join(text)
+    print(report)
+    with open(os.path.join(out, "table.txt"), "w") as f:
+        f.write(report)
+    write_csv(out, micro, sweep, floors)
+    plot(out, cases, micro, sizes)
+
+
+def load_cv(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        data = json.load(f)
+    return {re.sub(r"/real_time$", "", b["run_name"]): b["rps"]
+            for b in data["benchmarks"] if b.get("aggregate_name") == "cv" and "rps" in b}
+
+
+def write_csv(out, micro, sweep, floors):
+    fields = ["source", "name", "real_time", "time_unit", "rps", "p50_us", "p90_us", "p99_us",
+              "max_us", "bytes_per_second", "frames_per_s", "error"]
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for source, rows in [("micro", micro), ("sweep", sweep)] + [(f"floor-{k}", v) for k, v in floors.items()]:
+            for name, b in sorted(rows.items()):
+                w.writerow({"source": source, "name": name, **b})
+
+
+def plot(out, cases, micro, sizes):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("scripts/report: no matplotlib (apt-get install python3-matplotlib): no plots", file=sys.stderr)
+        return
+    if cases:
+        fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
+        for (proto, transport), by_workers in sorted(cases.items()):
+            ws = [w for w in sorted(by_workers) if "rps" in by_workers[w]]
+            label = f"{proto} / {transport}"
+            axes[0].plot(ws, [by_workers[w]["rps"] for w in ws], marker="o", label=label)
+            axes[1].plot(ws, [1e6 / by_workers[w]["rps"] for w in ws], marker="o", label=label)
+            axes[2].plot(ws, [by_workers[w]["p99_us"] for w in ws], marker="o", label=label)
+        titles = ["Requests per second", "Time per request (µs, wall / requests)", "p99 latency (µs)"]
+        for ax, title in zip(axes, titles):
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("workers (one connection each)")
+            ax.set_title(title)
+            ax.grid(True, alpha=0.3)
+        axes[2].set_yscale("log")
+        axes[0].legend(fontsize=8)
+        fig.suptitle("Closed-loop greet, server and client on one machine (loopback)")
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(os.path.join(out, f"sweep.{ext}"), dpi=110)
+        plt.close(fig)
+    if sizes:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for key, label in [("line_decode", "newline decoder"), ("length_prefix_decode", "length-prefix decoder"),
+                           ("memchr_scan", "memchr floor")]:
+            ys = [micro.get(f"{key}/frame_bytes:{s}", {}).get("bytes_per_second") for s in sizes]
+            ax.plot(sizes, [y / 1e9 if y else None for y in ys], marker="o", label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("frame bytes")
+        ax.set_ylabel("GB/s")
+        ax.set_title("Decode throughput")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(os.path.join(out, f"decode.{ext}"), dpi=110)
+        plt.close(fig)
+    print(f"scripts/report: wrote {out}/table.txt, results.csv, sweep.png/svg, decode.png/svg")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: scripts/report RESULTS_DIR")
+    main(sys.argv[1])
