@@ -13,7 +13,8 @@ decode_result line_decoder::decode(std::span<const std::byte> data) {
 
   std::size_t dropped = 0;  // bytes of an oversize line discarded in this call (resync)
   if (discarding_) {
-    const void* nl = std::memchr(data.data(), '\n', data.size());
+    // memchr on an empty span would be given a null pointer: undefined behaviour.
+    const void* nl = data.empty() ? nullptr : std::memchr(data.data(), '\n', data.size());
     if (nl == nullptr) return {decode_status::need_more, data.size(), {}};
     dropped = static_cast<std::size_t>(static_cast<const std::byte*>(nl) - data.data()) + 1;
     discarding_ = false;

@@ -8,7 +8,8 @@ namespace wirebench {
 
 std::error_code line_encoder::encode(std::span<const std::byte> payload, encoded_frame& out) const {
   if (payload.size() > config_.max_line_bytes) return errc::frame_too_long;
-  if (std::memchr(payload.data(), '\n', payload.size()) != nullptr) return errc::invalid_argument;
+  if (!payload.empty() && std::memchr(payload.data(), '\n', payload.size()) != nullptr)
+    return errc::invalid_argument;
   out = encoded_frame{};
   out.payload = payload;
   if (config_.crlf) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 namespace wirebench {
 
@@ -63,9 +64,16 @@ double latency_histogram::mean() const {
 
 std::uint64_t latency_histogram::percentile(double percent) const {
   if (total_ == 0) return 0;
+  if (std::isnan(percent)) percent = 100.0;  // NaN would make the cast below undefined
   percent = std::clamp(percent, 0.0, 100.0);
-  const auto wanted = std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::ceil(percent / 100.0 * static_cast<double>(total_))));
+  // The rank of the wanted value, ceil(percent% of total). In floating point the product can land
+  // a hair above an exact integer (7.0 / 100 * 100 == 7.000000000000001) and ceil() would then skip
+  // to the next value (percentile(7) of 1..100 answered 8): nudge it down by a few ulps first, as
+  // HdrHistogram does.
+  const double rank = percent * static_cast<double>(total_) / 100.0;
+  const double nudged = rank * (1.0 - 4 * std::numeric_limits<double>::epsilon());
+  const auto wanted = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::ceil(nudged)), 1,
+                                                total_);
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < counts_size; ++i) {
     seen += counts_[i];

@@ -25,6 +25,8 @@ class length_prefix_decoder {
 
   decode_result decode(std::span<const std::byte> data);
 
+  // True only while discarding an oversize frame: a partial frame of normal size is simply
+  // unconsumed bytes, which the caller (the connection) sees for itself.
   bool mid_frame() const { return skip_remaining_ > 0; }
   bool failed() const { return failed_ != decode_status::need_more; }
   const length_prefix_config& config() const { return config_; }

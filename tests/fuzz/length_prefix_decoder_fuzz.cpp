@@ -1,0 +1,50 @@
+// libFuzzer target for length_prefix_decoder. Input: [limit][flags][pattern][seed] then the stream.
+//   limit:   max_frame_bytes (0..127, or (limit & 0x7f) * 61 when the top bit is set)
+//   flags:   bits 0-1 header width (1, 2, 4, 8), bit 2 resync instead of fail
+//   pattern, seed: how the stream is split for the second run (see split_feeder.hpp)
+// The stream is decoded whole and split; the two outcomes (frames, errors, unconsumed bytes) must
+// be identical, no frame may exceed the limit, consumed never exceeds the bytes given, the frames
+// plus their headers never add up to more than the stream, and the frames must be those of the
+// reference model (split_feeder.hpp). Any failure aborts.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "codec/split_feeder.hpp"
+#include "wirebench/codec/length_prefix_decoder.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace wirebench;
+  auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
+  const std::uint8_t limit = byte(0), flags = byte(1), pattern = byte(2), seed = byte(3);
+  const std::string_view stream =
+      size > 4 ? std::string_view(reinterpret_cast<const char*>(data) + 4, size - 4) : std::string_view();
+
+  length_prefix_config config;
+  config.max_frame_bytes = (limit & 0x80) ? std::size_t{limit & 0x7fu} * 61 : limit;
+  config.header_bytes = std::size_t{1} << (flags & 3);
+  config.on_oversize = (flags & 4) ? oversize_policy::resync : oversize_policy::fail;
+
+  test::outcome whole;
+  std::string problem =
+      test::compare_two_splits(length_prefix_decoder(config), config.max_frame_bytes, stream,
+                               test::pattern_cuts(pattern, seed, stream.size()), &whole);
+  if (problem.empty()) {
+    std::size_t framed = whole.unconsumed.size();
+    for (const auto& e : whole.events)
+      if (e.status == decode_status::frame) framed += config.header_bytes + e.bytes.size();
+    if (framed > stream.size())
+      problem = "frames + headers + unconsumed = " + std::to_string(framed) + " > " +
+                std::to_string(stream.size());
+  }
+  if (problem.empty()) {
+    const auto expected = test::length_prefix_model(config, stream);
+    if (whole.events != expected) problem = "vs the model: " + test::describe_difference(whole.events, expected);
+  }
+  if (problem.empty()) return 0;
+  std::fprintf(stderr, "length_prefix_decoder fuzz (width=%zu max=%zu resync=%d, %zu bytes): %s\n",
+               config.header_bytes, config.max_frame_bytes, (flags & 4) ? 1 : 0, stream.size(),
+               problem.c_str());
+  std::abort();
+}

@@ -1,0 +1,45 @@
+// libFuzzer target for line_decoder. Input: [limit][flags][pattern][seed] then the stream.
+//   limit:   max_line_bytes (0..127, or (limit & 0x7f) * 61 when the top bit is set)
+//   flags:   bit 0 strip_cr, bit 1 resync instead of fail
+//   pattern, seed: how the stream is split for the second run (see split_feeder.hpp)
+// The stream is decoded whole and split; the two outcomes (frames, errors, unconsumed bytes) must
+// be identical, no frame may exceed the limit or hold a '\n', consumed never exceeds the bytes
+// given, and the frames must be those of the reference model (split_feeder.hpp). Any failure aborts.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "codec/split_feeder.hpp"
+#include "wirebench/codec/line_decoder.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace wirebench;
+  auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
+  const std::uint8_t limit = byte(0), flags = byte(1), pattern = byte(2), seed = byte(3);
+  const std::string_view stream =
+      size > 4 ? std::string_view(reinterpret_cast<const char*>(data) + 4, size - 4) : std::string_view();
+
+  line_decoder_config config;
+  config.max_line_bytes = (limit & 0x80) ? std::size_t{limit & 0x7fu} * 61 : limit;
+  config.strip_cr = (flags & 1) != 0;
+  config.on_oversize = (flags & 2) ? oversize_policy::resync : oversize_policy::fail;
+
+  test::outcome whole;
+  std::string problem = test::compare_two_splits(line_decoder(config), config.max_line_bytes,
+                                                 stream, test::pattern_cuts(pattern, seed, stream.size()),
+                                                 &whole);
+  if (problem.empty()) {
+    for (const auto& e : whole.events)
+      if (e.bytes.find('\n') != std::string::npos) problem = "a frame holds a '\\n'";
+  }
+  if (problem.empty()) {
+    const auto expected = test::line_model(config, stream);
+    if (whole.events != expected) problem = "vs the model: " + test::describe_difference(whole.events, expected);
+  }
+  if (problem.empty()) return 0;
+  std::fprintf(stderr, "line_decoder fuzz (max=%zu strip_cr=%d resync=%d, %zu bytes): %s\n",
+               config.max_line_bytes, config.strip_cr ? 1 : 0, (flags & 2) ? 1 : 0, stream.size(),
+               problem.c_str());
+  std::abort();
+}
