@@ -10,7 +10,13 @@ trap cleanup EXIT
 failures=0 passed=0
 check() {  # check NAME COMMAND...: passes when the command succeeds
   local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $name" >&2; failures=$((failures + 1)); fi
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $name" >&2
+    [ -s "$work/err" ] && sed 's/^/  stderr: /' "$work/err" >&2
+    failures=$((failures + 1))
+  fi
 }
 exit_is() { local want=$1; shift; "$@" >"$work/out" 2>"$work/err"; [ $? -eq "$want" ]; }
 one_line_error() { [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^wirebench: .*$1" "$work/err"; }
@@ -59,7 +65,8 @@ check "serve for the bind test" start_server line "tcp://127.0.0.1:0"
 check "a taken port exits 2" exit_is 2 "$wb" serve --protocol line --listen "$bound"
 check "a taken port is one line naming it" one_line_error "cannot bind $bound"
 check "SIGINT exits 0" stop_server INT
-check "calling a dead endpoint exits 1" exit_is 1 "$wb" call -p line -c "$bound" x
+# A socket path nobody can be listening on (a freed TCP port may be taken by a parallel test).
+check "calling a dead endpoint exits 1" exit_is 1 "$wb" call -p line -c "unix:$work/nobody.sock" x
 check "a failed call says why" grep -q "could not connect" "$work/err"
 
 echo "$passed passed, $failures failed"
