@@ -116,12 +116,9 @@ TEST_P(client_failure, silent_server_fails_pending_calls_with_timeout) {
 }
 
 TEST_P(client_failure, nobody_listening_is_connect_failed) {
-  endpoint nowhere;
-  {
-    // A port that was just free: bind one, note it, release it.
-    silent_server s;
-    nowhere = s.where();
-  }
+  // A socket path that does not exist: unlike a just-freed TCP port, no parallel test can take it.
+  const auto nowhere = endpoint::parse_or_throw("unix:/tmp/wirebench-nobody-" +
+                                                std::to_string(::getpid()) + ".sock");
   auto c = client(nowhere);
   auto r = test::greet_sync(*c, "x");
   ASSERT_TRUE(r.completed);
