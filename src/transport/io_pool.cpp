@@ -47,9 +47,10 @@ bool io_pool::running_in_pool() const {
 }
 
 void io_pool::stop() {
+  // Checked before call_once: an exception thrown inside std::call_once can leave the flag locked
+  // (libstdc++ on pthread_once, GCC bug 66146; it hangs under ThreadSanitizer).
+  if (running_in_pool()) throw std::logic_error("io_pool::stop() called from one of its own threads");
   std::call_once(stopped_, [this] {
-    if (running_in_pool())
-      throw std::logic_error("io_pool::stop() called from one of its own threads");
     for (auto& s : slots_) {
       asio::post(s->context, [ctx = &s->context] {
         asio::use_service<connection_tracker>(*ctx).close_all(errc::shutting_down);

@@ -76,6 +76,8 @@ class fifo_greet_client final : public protocol_client {
   struct slot {
     asio::io_context* ctx = nullptr;
     slot_state state = slot_state::connecting;
+    // Why the slot is closed: what a call made after that completes with.
+    std::error_code closed_reason = errc::connection_closed;
     std::shared_ptr<connection> conn;
     std::deque<call_completion>* pending = nullptr;  // the connection handler's FIFO
     std::vector<waiting_call> waiting;               // calls made before the connect finished
@@ -139,6 +141,7 @@ class fifo_greet_client final : public protocol_client {
                     if (s.state == slot_state::closed) return;
                     if (ec) {
                       s.state = slot_state::closed;
+                      s.closed_reason = errc::connect_failed;
                       fail_all(s.waiting, errc::connect_failed);
                       return;
                     }
@@ -164,7 +167,7 @@ class fifo_greet_client final : public protocol_client {
     }
     if (s.state == slot_state::closed || s.pending == nullptr) {
       // Posted, not called: a closed-loop caller that retries at once must not recurse.
-      asio::post(*s.ctx, [d = std::move(done)] { d(errc::connection_closed, {}); });
+      asio::post(*s.ctx, [d = std::move(done), ec = s.closed_reason] { d(ec, {}); });
       return;
     }
     encoded_frame frame;
