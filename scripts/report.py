@@ -58,7 +58,7 @@ def main(out):
         f"wirebench results {out}\nmachine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
         f"load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}; server threads "
         f"{ctx.get('server_threads')}, client threads {ctx.get('client_threads')}; "
-        f"sweep unpinned; medians of {ctx.get('repetitions', '?')} repetitions "
+        f"sweep unpinned; medians of {repetitions(sweep or micro)} repetitions "
         f"(Debian's libbenchmark is a debug build: its warning is cosmetic, the timed loops are ours)\n")
 
     # Codec decode vs memchr.
@@ -123,6 +123,11 @@ def main(out):
     plot(out, cases, micro, sizes)
 
 
+def repetitions(rows):
+    counts = {b.get("repetitions") for b in rows.values() if isinstance(b, dict) and "repetitions" in b}
+    return "/".join(str(c) for c in sorted(counts)) or "?"
+
+
 def load_cv(path):
     if not os.path.exists(path):
         return {}
@@ -160,8 +165,10 @@ def plot(out, cases, micro, sizes):
             axes[1].plot(ws, [1e6 / by_workers[w]["rps"] for w in ws], marker="o", label=label)
             axes[2].plot(ws, [by_workers[w]["p99_us"] for w in ws], marker="o", label=label)
         titles = ["Requests per second", "Time per request (µs, wall / requests)", "p99 latency (µs)"]
+        all_workers = sorted({w for by_workers in cases.values() for w in by_workers})
         for ax, title in zip(axes, titles):
             ax.set_xscale("log", base=2)
+            ax.set_xticks(all_workers, [str(w) for w in all_workers])
             ax.set_xlabel("workers (one connection each)")
             ax.set_title(title)
             ax.grid(True, alpha=0.3)
@@ -179,6 +186,7 @@ def plot(out, cases, micro, sizes):
             ys = [micro.get(f"{key}/frame_bytes:{s}", {}).get("bytes_per_second") for s in sizes]
             ax.plot(sizes, [y / 1e9 if y else None for y in ys], marker="o", label=label)
         ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes, [str(x) for x in sizes])
         ax.set_yscale("log")
         ax.set_xlabel("frame bytes")
         ax.set_ylabel("GB/s")
