@@ -77,6 +77,11 @@ void connection::close_now(std::error_code reason) {
   handler_->on_close(*this, reason);
 }
 
+// Why a draining connection closes: the protocol error that started the drain, or a shutdown.
+std::error_code connection::drain_reason() const {
+  return deferred_error_ ? deferred_error_ : make_error_code(errc::shutting_down);
+}
+
 bool connection::reading_paused() const {
   return queued_output_bytes() > config_.pause_reading_above;
 }
@@ -184,7 +189,7 @@ void connection::process_input() {
   if (!pending_.empty())
     flush();
   else if (draining_ && !writing_now_)
-    close_now(deferred_error_ ? deferred_error_ : make_error_code(errc::shutting_down));
+    close_now(drain_reason());
 }
 
 void connection::send(const encoded_frame& frame) {
@@ -266,7 +271,7 @@ void connection::write_done() {
     return;
   }
   if (draining_) {
-    close_now(deferred_error_ ? deferred_error_ : make_error_code(errc::shutting_down));
+    close_now(drain_reason());
     return;
   }
   // Resume reading if backpressure had paused it (inside read_loop, the loop itself goes on).

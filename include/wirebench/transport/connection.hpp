@@ -103,6 +103,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void on_timer();
   bool expecting_bytes() const;
   bool reading_paused() const;
+  std::error_code drain_reason() const;
 
   stream_socket socket_;
   connection_config config_;
