@@ -7,6 +7,7 @@ install(TARGETS wirebench_framing EXPORT wirebench_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/wirebench/core include/wirebench/codec include/wirebench/transport
+                  include/wirebench/mux
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/wirebench)
 install(EXPORT wirebench_targets NAMESPACE wirebench::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/wirebench)

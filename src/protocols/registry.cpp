@@ -29,6 +29,7 @@ const protocol_registry& protocol_registry::builtin() {
 void register_builtin_protocols(protocol_registry& registry) {
   register_line_protocol(registry);
   register_length_prefixed_protocol(registry);
+  register_mux_protocol(registry);
 }
 
 }  // namespace wirebench

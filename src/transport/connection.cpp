@@ -53,13 +53,17 @@ void connection::close(std::error_code reason) {
 
 void connection::shutdown_gracefully() {
   asio::dispatch(socket_.get_executor(), [self = shared_from_this()] {
-    if (self->closed_) return;
+    if (self->closed_ || self->draining_) return;
+    self->handler_->on_drain(*self);
     self->draining_ = true;
-    if (!self->writing_now_ && self->pending_.empty())
-      self->close_now(errc::shutting_down);
-    else
-      self->flush();
+    self->flush();
+    self->work_finished();
   });
+}
+
+void connection::work_finished() {
+  if (draining_ && !closed_ && !writing_now_ && pending_.empty() && !handler_->busy())
+    close_now(drain_reason());
 }
 
 void connection::close_now(std::error_code reason) {
@@ -188,8 +192,8 @@ void connection::process_input() {
   }
   if (!pending_.empty())
     flush();
-  else if (draining_ && !writing_now_)
-    close_now(drain_reason());
+  else
+    work_finished();
 }
 
 void connection::send(const encoded_frame& frame) {
@@ -271,7 +275,7 @@ void connection::write_done() {
     return;
   }
   if (draining_) {
-    close_now(drain_reason());
+    work_finished();
     return;
   }
   // Resume reading if backpressure had paused it (inside read_loop, the loop itself goes on).

@@ -19,6 +19,8 @@ class stream_server::counted_handler final : public connection_handler {
   }
   bool awaiting_peer() const override { return inner_->awaiting_peer(); }
   bool mid_frame() const override { return inner_->mid_frame(); }
+  bool busy() const override { return inner_->busy(); }
+  void on_drain(connection& c) override { inner_->on_drain(c); }
 
  private:
   stream_server& server_;

@@ -7,6 +7,7 @@
 
 #include "support/protocol_cases.hpp"
 #include "support/raw_socket.hpp"
+#include "support/silent_server.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
 
@@ -14,45 +15,6 @@ namespace wirebench {
 namespace {
 
 using namespace std::chrono_literals;
-
-// A server that accepts one connection, reads what arrives and never answers; the test decides
-// when it dies (closing the socket, as a killed process's kernel would).
-class silent_server {
- public:
-  silent_server() {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
-    ::listen(listen_fd_, 16);
-    socklen_t len = sizeof(a);
-    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    where_ = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(ntohs(a.sin_port)));
-    reader_ = std::thread([this] {
-      conn_fd_ = ::accept(listen_fd_, nullptr, nullptr);
-      char buf[65536];
-      while (conn_fd_ >= 0 && ::recv(conn_fd_, buf, sizeof(buf), 0) > 0) bytes_ += 1;
-    });
-  }
-  ~silent_server() {
-    kill();
-    ::shutdown(listen_fd_, SHUT_RDWR);
-    ::close(listen_fd_);
-    reader_.join();
-  }
-  void kill() {
-    if (conn_fd_ >= 0) ::shutdown(conn_fd_, SHUT_RDWR);
-  }
-  endpoint where() const { return where_; }
-
- private:
-  int listen_fd_ = -1;
-  std::atomic<int> conn_fd_{-1};
-  std::atomic<int> bytes_{0};
-  endpoint where_;
-  std::thread reader_;
-};
 
 class client_failure : public ::testing::TestWithParam<std::string> {
  protected:
@@ -90,7 +52,7 @@ struct tally {
 };
 
 TEST_P(client_failure, server_killed_mid_call_fails_every_pending_call_once) {
-  silent_server server;
+  test::silent_server server;
   auto c = client(server.where());
   constexpr int n = 10000;
   tally t(n);
@@ -102,11 +64,16 @@ TEST_P(client_failure, server_killed_mid_call_fails_every_pending_call_once) {
   server.kill();
   ASSERT_TRUE(t.wait_all(10s)) << t.done.load() << " of " << n << " completed";
   for (auto& k : t.per_call) ASSERT_EQ(k.load(), 1);
-  EXPECT_EQ(t.errors["connection_closed"], n);
+  // Clients with an in-flight cap (mux) refuse what exceeds it and their queue: rejected.
+  EXPECT_GT(t.errors["connection_closed"], 0);
+  EXPECT_EQ(t.errors["connection_closed"] + t.errors["rejected"], n);
+  if (GetParam() != "mux") {
+    EXPECT_EQ(t.errors["connection_closed"], n);
+  }
 }
 
 TEST_P(client_failure, silent_server_fails_pending_calls_with_timeout) {
-  silent_server server;
+  test::silent_server server;
   auto c = client(server.where(), 200ms);
   tally t(50);
   for (int i = 0; i < 50; ++i)
@@ -126,7 +93,7 @@ TEST_P(client_failure, nobody_listening_is_connect_failed) {
 }
 
 TEST_P(client_failure, close_with_calls_pending_completes_them) {
-  silent_server server;
+  test::silent_server server;
   auto c = client(server.where());
   tally t(100);
   for (int i = 0; i < 100; ++i)
@@ -137,10 +104,12 @@ TEST_P(client_failure, close_with_calls_pending_completes_them) {
   EXPECT_EQ(t.errors["connection_closed"], 100);
 }
 
-INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed"),
+INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed", "mux"),
                          [](const auto& info) {
-                           return info.param == "line" ? std::string("line")
-                                                       : std::string("length_prefixed");
+                           std::string n = info.param;
+                           for (auto& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
                          });
 
 TEST(line_client, a_name_holding_a_newline_is_refused_not_sent) {

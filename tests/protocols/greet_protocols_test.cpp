@@ -55,10 +55,12 @@ TEST_P(greet, round_trip) {
 TEST_P(greet, exact_bytes_on_the_wire) {
   test::raw_socket peer(server_->local_endpoint());
   ASSERT_TRUE(peer.ok());
-  const std::string request = test::frame_for(GetParam().protocol, "bob");
-  const std::string reply = test::frame_for(GetParam().protocol, "hello, bob");
-  ASSERT_TRUE(peer.send_all(request + request));
-  EXPECT_EQ(peer.read_for(5s, 2 * reply.size()), reply + reply);
+  const auto& p = GetParam().protocol;
+  const std::string requests = test::frame_for(p, "bob", 1, 7) + test::frame_for(p, "bob", 1, 8);
+  const std::string replies =
+      test::frame_for(p, "hello, bob", 2, 7) + test::frame_for(p, "hello, bob", 2, 8);
+  ASSERT_TRUE(peer.send_all(requests));
+  EXPECT_EQ(peer.read_for(5s, replies.size()), replies);
 }
 
 TEST_P(greet, pipelined_calls_from_many_threads_each_complete_once_in_order) {

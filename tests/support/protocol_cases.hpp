@@ -17,16 +17,20 @@ inline std::string transport_endpoint(const std::string& transport) {
   return "unix:@wirebench-" + unique;
 }
 
-// The bytes of a greet request for `name`, and of the reply to it, in the protocol's framing.
-inline std::string frame_for(const std::string& protocol, const std::string& payload) {
+inline std::string big_endian32(std::uint32_t n) {
+  return {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
+          static_cast<char>(n)};
+}
+
+// The bytes of a greet request (or its reply) in the protocol's framing, as a foreign peer would
+// write them. For mux, `mux_type` is 1 (request) or 2 (reply) and `id` the request id.
+inline std::string frame_for(const std::string& protocol, const std::string& payload,
+                             char mux_type = 1, std::uint32_t id = 1) {
   if (protocol == "line") return payload + "\n";
-  std::string out(4, '\0');
-  const auto n = static_cast<std::uint32_t>(payload.size());
-  out[0] = static_cast<char>(n >> 24);
-  out[1] = static_cast<char>(n >> 16);
-  out[2] = static_cast<char>(n >> 8);
-  out[3] = static_cast<char>(n);
-  return out + payload;
+  if (protocol == "mux")
+    return big_endian32(static_cast<std::uint32_t>(payload.size() + 5)) + mux_type +
+           big_endian32(id) + payload;
+  return big_endian32(static_cast<std::uint32_t>(payload.size())) + payload;
 }
 
 }  // namespace wirebench::test

@@ -9,7 +9,7 @@
 namespace wirebench {
 
 struct encoded_frame {
-  std::array<std::byte, 8> prefix_bytes{};
+  std::array<std::byte, 16> prefix_bytes{};  // framing header(s): length, mux header, ...
   std::uint8_t prefix_size = 0;
   std::array<std::byte, 2> suffix_bytes{};
   std::uint8_t suffix_size = 0;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "wirebench/codec/decode_result.hpp"
+#include "wirebench/core/call_completion.hpp"
+#include "wirebench/mux/service_time.hpp"
 #include "wirebench/transport/endpoint.hpp"
 #include "wirebench/transport/stream_server.hpp"
 
@@ -24,6 +26,9 @@ using namespace std::chrono_literals;
 struct server_config {
   endpoint listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   std::size_t threads = 1;         // event-loop threads; connections are spread over them
+  // Backends that hand requests to a worker pool (mux, msgpack-rpc) honour these two.
+  std::size_t workers = 1;
+  service_time_model service_time;  // added time per request (none by default)
   std::vector<int> cpus;           // pin server threads (empty: no pinning)
   std::size_t max_frame_bytes = 64 * 1024;  // largest request accepted
   oversize_policy on_oversize = oversize_policy::fail;  // resync: reply with an error and go on
@@ -57,9 +62,6 @@ class protocol_server {
   virtual server_stats stats() const = 0;
 };
 
-// Runs exactly once, on one of the client's threads: with an empty error code and the reply text
-// (valid only during the call), or with an error and an empty reply.
-using call_completion = std::function<void(std::error_code, std::string_view reply)>;
 
 class protocol_client {
  public:

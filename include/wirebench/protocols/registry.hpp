@@ -28,5 +28,6 @@ void register_builtin_protocols(protocol_registry& registry);
 // One-call-per-backend registration hooks, defined in each protocol's folder.
 void register_line_protocol(protocol_registry& registry);
 void register_length_prefixed_protocol(protocol_registry& registry);
+void register_mux_protocol(protocol_registry& registry);
 
 }  // namespace wirebench

@@ -55,6 +55,11 @@ class connection_handler {
   virtual bool awaiting_peer() const { return false; }
   // True when the decoder holds part of a frame, so that EOF is a truncated frame, not a clean close.
   virtual bool mid_frame() const { return false; }
+  // True while work started for this connection will still queue output (replies computed on
+  // other threads): a graceful shutdown waits for it.
+  virtual bool busy() const { return false; }
+  // When a graceful shutdown begins, before reading stops: the protocol may tell the peer.
+  virtual void on_drain(connection&) {}
 };
 
 class connection final : public std::enable_shared_from_this<connection>, private closable {
@@ -67,7 +72,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void start();
   // Closes now, with `reason` (first reason wins). Any thread; idempotent.
   void close(std::error_code reason) override;
-  // Stops reading, flushes what is queued, then closes with errc::shutting_down. Any thread.
+  // Stops reading, waits for the handler's in-flight work (busy()) and for what is queued to be
+  // flushed, then closes with errc::shutting_down. Any thread.
   void shutdown_gracefully();
 
   // Queue output (connection thread only). It goes out at the end of the current read turn, or
@@ -75,6 +81,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void send(const encoded_frame& frame);
   void send(std::span<const std::byte> prefix, std::string&& payload,
             std::span<const std::byte> suffix);
+  // After the handler's in-flight work finished during a drain: close if nothing is left.
+  void work_finished();
   // Tells the connection the peer now owes us bytes: restarts the read-timeout clock.
   void awaiting_from_now();
 

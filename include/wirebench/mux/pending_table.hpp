@@ -1,0 +1,69 @@
+#pragma once
+// Calls in flight on one multiplexed connection, by request id.
+//
+// Ids: a 32-bit counter (0 is never used) that skips every id still reserved, pending or
+// abandoned (timed out or canceled, its reply possibly still on the way), so an id is never
+// handed out while the server may still answer it, across the 2^32 wrap-around too.
+// Lookup: slot = id & mask, in an array at least twice the reserved ids, so allocation probes a
+// couple of slots and lookup is one. Deadlines: an intrusive list in deadline order, inserted from
+// the tail, so with one timeout for all calls insert, remove and expire are O(1), and one timer per
+// connection (armed at next_deadline()) replaces a timer per call.
+#include <deque>
+#include <vector>
+
+#include "wirebench/mux/call_matcher.hpp"
+
+namespace wirebench {
+
+struct pending_table_config {
+  std::size_t max_in_flight = 1024;  // pending calls per connection
+  // Timed-out or canceled ids kept reserved for their late replies; past this the oldest is
+  // released (its reply, should it come, then counts as unknown rather than late).
+  std::size_t max_abandoned = 4096;
+};
+
+class pending_table final : public call_matcher {
+ public:
+  explicit pending_table(pending_table_config config = {});
+
+  std::optional<std::uint32_t> add(call_completion done, clock::time_point deadline,
+                                   const void* token) override;
+  reply_match complete(std::uint32_t id, std::error_code ec, std::string_view reply) override;
+  bool cancel(std::uint32_t id, const void* token) override;
+  std::size_t expire(clock::time_point now) override;
+  std::optional<clock::time_point> next_deadline() const override;
+  void fail_all(std::error_code ec) override;
+  std::size_t in_flight() const override { return pending_; }
+  std::size_t abandoned() const { return abandoned_count_; }
+
+  // Where the id counter continues from (tests use it to cross the 2^32 wrap-around).
+  void set_next_id(std::uint32_t id) { next_id_ = id; }
+
+ private:
+  enum class state : std::uint8_t { free, pending, abandoned };
+  struct slot {
+    std::uint32_t id = 0;
+    state st = state::free;
+    std::int32_t prev = -1;  // deadline list neighbours (pending slots only)
+    std::int32_t next = -1;
+    clock::time_point deadline{};
+    const void* token = nullptr;
+    call_completion done;
+  };
+  slot* find(std::uint32_t id, state st);
+  void link_by_deadline(std::int32_t index);
+  void unlink(std::int32_t index);
+  void abandon(std::int32_t index);  // pending -> abandoned, completion moved out by the caller
+
+  pending_table_config config_;
+  std::vector<slot> slots_;
+  std::uint32_t mask_;
+  std::uint32_t next_id_ = 1;
+  std::size_t pending_ = 0;
+  std::int32_t head_ = -1;  // earliest deadline
+  std::int32_t tail_ = -1;  // latest deadline
+  std::deque<std::uint32_t> abandoned_;  // oldest first (may hold ids since answered late)
+  std::size_t abandoned_count_ = 0;
+};
+
+}  // namespace wirebench

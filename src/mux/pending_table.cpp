@@ -1,0 +1,150 @@
+#include "wirebench/mux/pending_table.hpp"
+
+#include <bit>
+#include <stdexcept>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+
+pending_table::pending_table(pending_table_config config) : config_(config) {
+  if (config_.max_in_flight == 0) throw std::invalid_argument("pending_table: max_in_flight is 0");
+  const std::size_t reserved = config_.max_in_flight + config_.max_abandoned;
+  if (reserved > (1u << 28)) throw std::invalid_argument("pending_table: limits too large");
+  const std::size_t size = std::bit_ceil(std::max<std::size_t>(16, 2 * reserved));
+  slots_.resize(size);
+  mask_ = static_cast<std::uint32_t>(size - 1);
+}
+
+pending_table::slot* pending_table::find(std::uint32_t id, state st) {
+  slot& s = slots_[id & mask_];
+  return s.id == id && s.st == st ? &s : nullptr;
+}
+
+std::optional<std::uint32_t> pending_table::add(call_completion done, clock::time_point deadline,
+                                                const void* token) {
+  if (pending_ >= config_.max_in_flight) return std::nullopt;
+  // At least half the slots are free, so this ends after ~2 probes on average. Id 0 is skipped.
+  std::uint32_t id;
+  for (;;) {
+    id = next_id_++;
+    if (id != 0 && slots_[id & mask_].st == state::free) break;
+  }
+  const auto index = static_cast<std::int32_t>(id & mask_);
+  slot& s = slots_[static_cast<std::size_t>(index)];
+  s.id = id;
+  s.st = state::pending;
+  s.deadline = deadline;
+  s.token = token;
+  s.done = std::move(done);
+  link_by_deadline(index);
+  ++pending_;
+  return id;
+}
+
+void pending_table::link_by_deadline(std::int32_t index) {
+  slot& s = slots_[static_cast<std::size_t>(index)];
+  // Walk back from the tail past later deadlines: O(1) when every call has the same timeout.
+  std::int32_t after = tail_;
+  while (after != -1 && slots_[static_cast<std::size_t>(after)].deadline > s.deadline)
+    after = slots_[static_cast<std::size_t>(after)].prev;
+  s.prev = after;
+  s.next = after == -1 ? head_ : slots_[static_cast<std::size_t>(after)].next;
+  if (s.prev == -1) head_ = index; else slots_[static_cast<std::size_t>(s.prev)].next = index;
+  if (s.next == -1) tail_ = index; else slots_[static_cast<std::size_t>(s.next)].prev = index;
+}
+
+void pending_table::unlink(std::int32_t index) {
+  slot& s = slots_[static_cast<std::size_t>(index)];
+  if (s.prev == -1) head_ = s.next; else slots_[static_cast<std::size_t>(s.prev)].next = s.next;
+  if (s.next == -1) tail_ = s.prev; else slots_[static_cast<std::size_t>(s.next)].prev = s.prev;
+  s.prev = s.next = -1;
+}
+
+void pending_table::abandon(std::int32_t index) {
+  slot& s = slots_[static_cast<std::size_t>(index)];
+  unlink(index);
+  s.st = state::abandoned;
+  s.token = nullptr;
+  --pending_;
+  abandoned_.push_back(s.id);
+  ++abandoned_count_;
+  // Past the limit, release the oldest abandoned id (skipping entries already answered late).
+  while (abandoned_count_ > config_.max_abandoned && !abandoned_.empty()) {
+    const std::uint32_t old = abandoned_.front();
+    abandoned_.pop_front();
+    if (slot* o = find(old, state::abandoned)) {
+      o->st = state::free;
+      --abandoned_count_;
+    }
+  }
+}
+
+reply_match pending_table::complete(std::uint32_t id, std::error_code ec, std::string_view reply) {
+  slot& s = slots_[id & mask_];
+  if (s.id != id || s.st == state::free) {
+    ++unknown_;
+    return reply_match::unknown;
+  }
+  if (s.st == state::abandoned) {
+    s.st = state::free;  // its entry in abandoned_ is skipped when reached
+    --abandoned_count_;
+    ++late_;
+    return reply_match::late;
+  }
+  unlink(static_cast<std::int32_t>(id & mask_));
+  call_completion done = std::move(s.done);
+  s.done = nullptr;
+  s.st = state::free;
+  --pending_;
+  done(ec, reply);  // after the slot is free: the completion may add a call
+  return reply_match::completed;
+}
+
+bool pending_table::cancel(std::uint32_t id, const void* token) {
+  slot* s = find(id, state::pending);
+  if (s == nullptr || s->token != token) return false;
+  call_completion done = std::move(s->done);
+  s->done = nullptr;
+  abandon(static_cast<std::int32_t>(id & mask_));
+  done(errc::canceled, {});
+  return true;
+}
+
+std::size_t pending_table::expire(clock::time_point now) {
+  std::size_t expired = 0;
+  while (head_ != -1 && slots_[static_cast<std::size_t>(head_)].deadline <= now) {
+    const std::int32_t index = head_;
+    call_completion done = std::move(slots_[static_cast<std::size_t>(index)].done);
+    slots_[static_cast<std::size_t>(index)].done = nullptr;
+    abandon(index);
+    ++expired;
+    done(errc::timeout, {});
+  }
+  return expired;
+}
+
+std::optional<call_matcher::clock::time_point> pending_table::next_deadline() const {
+  if (head_ == -1) return std::nullopt;
+  return slots_[static_cast<std::size_t>(head_)].deadline;
+}
+
+void pending_table::fail_all(std::error_code ec) {
+  std::vector<call_completion> failed;
+  failed.reserve(pending_);
+  for (std::int32_t i = head_; i != -1; i = slots_[static_cast<std::size_t>(i)].next)
+    failed.push_back(std::move(slots_[static_cast<std::size_t>(i)].done));
+  for (slot& s : slots_) {
+    s.st = state::free;
+    s.done = nullptr;
+    s.prev = s.next = -1;
+    s.token = nullptr;
+  }
+  head_ = tail_ = -1;
+  pending_ = 0;
+  abandoned_.clear();
+  abandoned_count_ = 0;
+  for (auto& done : failed) done(ec, {});
+}
+
+}  // namespace wirebench

@@ -1,0 +1,81 @@
+// `mux`: the greet call over our multiplexed protocol (docs/PROTOCOLS.md): many calls in flight
+// on one connection, answered in completion order and matched by request id.
+#include "wirebench/mux/mux_client.hpp"
+#include "wirebench/mux/mux_server.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+class mux_greet_server final : public protocol_server {
+ public:
+  explicit mux_greet_server(const server_config& c)
+      : server_(make_config(c), [](std::string_view name, std::error_code&) {
+          std::string reply = "hello, ";
+          reply.append(name);
+          return reply;
+        }) {}
+  endpoint local_endpoint() const override { return server_.local_endpoint(); }
+  void stop() override { server_.stop(); }
+  server_stats stats() const override { return server_.stats(); }
+
+ private:
+  static mux_server_config make_config(const server_config& c) {
+    mux_server_config m;
+    m.listen = c.listen;
+    m.threads = c.threads;
+    m.workers = c.workers;
+    m.cpus = c.cpus;
+    m.service_time = c.service_time;
+    m.max_frame_bytes = c.max_frame_bytes;
+    m.max_connections = c.max_connections;
+    m.idle_timeout = c.idle_timeout;
+    m.read_timeout = c.read_timeout;
+    m.write_timeout = c.write_timeout;
+    m.drain_timeout = c.drain_timeout;
+    return m;
+  }
+  mux_server server_;
+};
+
+class mux_greet_client final : public protocol_client {
+ public:
+  explicit mux_greet_client(const client_config& c)
+      : timeout_(c.reply_timeout), client_(make_config(c)) {}
+  void async_greet(std::string_view name, call_completion done) override {
+    client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_,
+                       std::move(done));
+  }
+  void close() override { client_.close(); }
+
+ private:
+  static mux_client_config make_config(const client_config& c) {
+    mux_client_config m;
+    m.connect = c.connect;
+    m.connections = c.connections;
+    m.threads = c.threads;
+    m.cpus = c.cpus;
+    m.max_frame_bytes = c.max_frame_bytes;
+    m.connect_timeout = c.connect_timeout;
+    return m;
+  }
+  std::chrono::steady_clock::duration timeout_;
+  mux_client client_;
+};
+
+}  // namespace
+
+void register_mux_protocol(protocol_registry& registry) {
+  registry.add({
+      .name = "mux",
+      .summary = "length-prefixed frames with request ids: many calls in flight, any order",
+      .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
+        return std::make_unique<mux_greet_server>(c);
+      },
+      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
+        return std::make_unique<mux_greet_client>(c);
+      },
+  });
+}
+
+}  // namespace wirebench

@@ -1,0 +1,297 @@
+// The multiplexed client and server end to end: out-of-order replies, deadlines and late replies,
+// cancel before and after send, the in-flight cap, drain, disconnect with 10 000 calls pending.
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/raw_socket.hpp"
+#include "support/silent_server.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/mux/mux_client.hpp"
+#include "wirebench/mux/mux_server.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+using clock_type = std::chrono::steady_clock;
+
+// "sleep:MS:TEXT" answers TEXT after MS ms; "error" is an error reply; anything else is greeted.
+std::string test_handler(std::string_view request, std::error_code& error) {
+  if (request.starts_with("sleep:")) {
+    const auto colon = request.find(':', 6);
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(std::string(request.substr(6, colon - 6)))));
+    return std::string(request.substr(colon + 1));
+  }
+  if (request == "error") {
+    error = errc::rejected;
+    return {};
+  }
+  return "hello, " + std::string(request);
+}
+
+struct result {
+  std::error_code ec;
+  std::string reply;
+};
+
+// Collects completions; each call must complete exactly once.
+struct collector {
+  std::mutex m;
+  std::vector<std::string> order;
+  std::map<std::string, result> by_tag;
+  std::map<std::string, int> times;
+  call_completion track(const std::string& tag) {
+    return [this, tag](std::error_code ec, std::string_view reply) {
+      std::lock_guard lock(m);
+      order.push_back(tag);
+      by_tag[tag] = {ec, std::string(reply)};
+      ++times[tag];
+    };
+  }
+  bool wait_for(std::size_t n, std::chrono::milliseconds cap = 10s) {
+    const auto until = clock_type::now() + cap;
+    while (clock_type::now() < until) {
+      {
+        std::lock_guard lock(m);
+        if (order.size() >= n) return true;
+      }
+      std::this_thread::sleep_for(1ms);
+    }
+    return false;
+  }
+  result get(const std::string& tag) {
+    std::lock_guard lock(m);
+    EXPECT_EQ(times[tag], 1) << tag << " must complete exactly once";
+    return by_tag[tag];
+  }
+};
+
+struct mux_pair {
+  explicit mux_pair(mux_client_config cc = {}, mux_server_config sc = {}) {
+    sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+    if (sc.workers < 4) sc.workers = 4;
+    server = std::make_unique<mux_server>(sc, test_handler);
+    cc.connect = server->local_endpoint();
+    client = std::make_unique<mux_client>(cc);
+  }
+  clock_type::time_point in(std::chrono::milliseconds d) { return clock_type::now() + d; }
+  std::unique_ptr<mux_server> server;
+  std::unique_ptr<mux_client> client;
+};
+
+template <class F>
+bool eventually(F f, std::chrono::milliseconds cap = 5s) {
+  const auto until = clock_type::now() + cap;
+  while (clock_type::now() < until) {
+    if (f()) return true;
+    std::this_thread::sleep_for(2ms);
+  }
+  return f();
+}
+
+TEST(mux, replies_come_back_out_of_order_on_one_connection) {
+  mux_pair p;
+  collector c;
+  p.client->async_call("sleep:300:slow", p.in(10s), c.track("slow"));
+  p.client->async_call("fast1", p.in(10s), c.track("fast1"));
+  p.client->async_call("fast2", p.in(10s), c.track("fast2"));
+  ASSERT_TRUE(c.wait_for(3));
+  EXPECT_EQ(c.order.back(), "slow");
+  EXPECT_EQ(c.get("fast1").reply, "hello, fast1");
+  EXPECT_EQ(c.get("slow").reply, "slow");
+}
+
+TEST(mux, ordered_mode_holds_fast_replies_behind_a_slow_one) {
+  mux_client_config cc;
+  cc.ordered = true;
+  mux_server_config sc;
+  sc.ordered = true;
+  mux_pair p(cc, sc);
+  collector c;
+  p.client->async_call("sleep:200:slow", p.in(10s), c.track("slow"));
+  p.client->async_call("fast", p.in(10s), c.track("fast"));
+  ASSERT_TRUE(c.wait_for(2));
+  EXPECT_EQ(c.order, (std::vector<std::string>{"slow", "fast"}));
+  EXPECT_EQ(c.get("fast").reply, "hello, fast");
+}
+
+TEST(mux, deadline_expires_then_the_late_reply_is_counted) {
+  mux_pair p;
+  collector c;
+  const auto t0 = clock_type::now();
+  p.client->async_call("sleep:300:late", p.in(50ms), c.track("late"));
+  ASSERT_TRUE(c.wait_for(1));
+  EXPECT_EQ(c.get("late").ec, errc::timeout);
+  EXPECT_LT(clock_type::now() - t0, 250ms) << "the deadline, not the reply, ended the call";
+  EXPECT_TRUE(eventually([&] { return p.client->stats().late == 1; }));
+  EXPECT_EQ(p.client->stats().unknown, 0u);
+}
+
+TEST(mux, cancel_before_send_never_reaches_the_server) {
+  mux_client_config cc;
+  cc.max_in_flight = 1;
+  mux_pair p(cc);
+  collector c;
+  p.client->async_call("sleep:200:first", p.in(10s), c.track("first"));
+  auto queued = p.client->async_call_cancelable("second", p.in(10s), c.track("second"));
+  queued.cancel();
+  ASSERT_TRUE(c.wait_for(2));
+  EXPECT_EQ(c.order.front(), "second");
+  EXPECT_EQ(c.get("second").ec, errc::canceled);
+  EXPECT_EQ(c.get("first").reply, "first");
+  EXPECT_EQ(p.server->stats().requests, 1u);
+  queued.cancel();  // after completion: nothing happens
+}
+
+TEST(mux, cancel_after_send_completes_at_once_and_the_server_drops_the_reply) {
+  mux_pair p;
+  collector c;
+  auto call = p.client->async_call_cancelable("sleep:500:x", p.in(10s), c.track("x"));
+  ASSERT_TRUE(eventually([&] { return p.server->stats().requests == 1; }));
+  const auto t0 = clock_type::now();
+  call.cancel();
+  ASSERT_TRUE(c.wait_for(1));
+  EXPECT_EQ(c.get("x").ec, errc::canceled);
+  EXPECT_LT(clock_type::now() - t0, 200ms);
+  // The reply is computed but not sent: no late reply ever shows up.
+  std::this_thread::sleep_for(700ms);
+  EXPECT_EQ(p.client->stats().late, 0u);
+  EXPECT_EQ(p.client->stats().unknown, 0u);
+  EXPECT_EQ(c.get("x").ec, errc::canceled);
+}
+
+TEST(mux, over_the_cap_calls_queue_then_are_rejected) {
+  mux_client_config cc;
+  cc.max_in_flight = 1;
+  cc.max_queued = 1;
+  mux_pair p(cc);
+  collector c;
+  p.client->async_call("sleep:100:a", p.in(10s), c.track("a"));
+  p.client->async_call("b", p.in(10s), c.track("b"));
+  p.client->async_call("c", p.in(10s), c.track("c"));
+  ASSERT_TRUE(c.wait_for(3));
+  EXPECT_EQ(c.get("c").ec, errc::rejected);
+  EXPECT_EQ(c.get("a").reply, "a");
+  EXPECT_EQ(c.get("b").reply, "hello, b");
+  EXPECT_EQ(p.client->stats().rejected, 1u);
+}
+
+TEST(mux, without_a_queue_a_call_over_the_cap_fails_at_once) {
+  mux_client_config cc;
+  cc.max_in_flight = 1;
+  cc.max_queued = 0;
+  mux_pair p(cc);
+  collector c;
+  p.client->async_call("sleep:100:a", p.in(10s), c.track("a"));
+  p.client->async_call("b", p.in(10s), c.track("b"));
+  ASSERT_TRUE(c.wait_for(2));
+  EXPECT_EQ(c.order.front(), "b");
+  EXPECT_EQ(c.get("b").ec, errc::rejected);
+}
+
+TEST(mux, a_queued_call_times_out_without_being_sent) {
+  mux_client_config cc;
+  cc.max_in_flight = 1;
+  mux_pair p(cc);
+  collector c;
+  p.client->async_call("sleep:300:a", p.in(10s), c.track("a"));
+  p.client->async_call("b", p.in(50ms), c.track("b"));
+  ASSERT_TRUE(c.wait_for(2));
+  EXPECT_EQ(c.get("b").ec, errc::timeout);
+  EXPECT_EQ(p.server->stats().requests, 1u);
+}
+
+TEST(mux, error_replies_carry_the_servers_reason) {
+  mux_pair p;
+  collector c;
+  p.client->async_call("error", p.in(10s), c.track("e"));
+  ASSERT_TRUE(c.wait_for(1));
+  EXPECT_EQ(c.get("e").ec, errc::remote_error);
+  EXPECT_NE(c.get("e").reply.find("rejected"), std::string::npos) << c.get("e").reply;
+}
+
+TEST(mux, calls_from_many_threads_share_one_connection) {
+  mux_pair p;
+  constexpr int threads = 4, each = 500;
+  std::atomic<int> right{0}, done{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < threads; ++t)
+    callers.emplace_back([&, t] {
+      for (int i = 0; i < each; ++i) {
+        std::string name = std::to_string(t) + "-" + std::to_string(i);
+        p.client->async_call(name, p.in(10s), [&, name](std::error_code ec, std::string_view r) {
+          right += !ec && r == "hello, " + name;
+          ++done;
+        });
+      }
+    });
+  for (auto& t : callers) t.join();
+  ASSERT_TRUE(eventually([&] { return done == threads * each; }, 10s));
+  EXPECT_EQ(right.load(), threads * each);
+  EXPECT_EQ(p.server->stats().accepted, 1u);
+}
+
+TEST(mux, drain_answers_what_is_in_flight_then_closes) {
+  mux_pair p;
+  collector c;
+  for (const char* tag : {"a", "b", "c"})
+    p.client->async_call(std::string("sleep:150:") + tag, p.in(10s), c.track(tag));
+  ASSERT_TRUE(eventually([&] { return p.server->stats().requests == 3; }));
+  p.server->stop();  // returns once drained
+  ASSERT_TRUE(c.wait_for(3));
+  for (const char* tag : {"a", "b", "c"}) {
+    EXPECT_FALSE(c.get(tag).ec) << tag << ": " << c.get(tag).ec.message();
+    EXPECT_EQ(c.get(tag).reply, tag);
+  }
+  p.client->async_call("after", p.in(10s), c.track("after"));
+  ASSERT_TRUE(c.wait_for(4));
+  EXPECT_EQ(c.get("after").ec, errc::connection_closed);
+  EXPECT_EQ(p.server->stats().close_reasons.at("shutting_down"), 1u);
+}
+
+TEST(mux, disconnect_with_ten_thousand_calls_pending_fails_each_once) {
+  test::silent_server server;
+  mux_client_config cc;
+  cc.connect = server.where();
+  cc.max_in_flight = 20000;
+  mux_client client(cc);
+  constexpr int n = 10000;
+  std::vector<std::atomic<int>> completions(n);
+  std::atomic<int> closed{0}, done{0};
+  for (int i = 0; i < n; ++i)
+    client.async_call("x", clock_type::now() + 60s, [&, i](std::error_code ec, std::string_view) {
+      ++completions[i];
+      closed += ec == errc::connection_closed;
+      ++done;
+    });
+  std::this_thread::sleep_for(100ms);
+  server.kill();
+  ASSERT_TRUE(eventually([&] { return done == n; }, 10s)) << done.load();
+  EXPECT_EQ(closed.load(), n);
+  for (auto& k : completions) ASSERT_EQ(k.load(), 1);
+}
+
+TEST(mux, malformed_frames_close_that_connection_only) {
+  mux_pair p;
+  collector c;
+  for (std::string bad : {std::string("\x00\x00\x00\x05\x09\x00\x00\x00\x01", 9),  // type 9
+                          std::string("\x00\x00\x00\x02\x01\x00", 6),              // short header
+                          std::string("\x7f\xff\xff\xff", 4)}) {                    // 2 GiB frame
+    test::raw_socket peer(p.server->local_endpoint());
+    peer.send_all(bad);
+    EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  }
+  p.client->async_call("good", p.in(10s), c.track("good"));
+  ASSERT_TRUE(c.wait_for(1));
+  EXPECT_EQ(c.get("good").reply, "hello, good");
+  auto reasons = p.server->stats().close_reasons;
+  EXPECT_EQ(reasons["protocol_error"], 2u);
+  EXPECT_EQ(reasons["frame_too_long"], 1u);
+}
+
+}  // namespace
+}  // namespace wirebench

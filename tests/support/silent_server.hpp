@@ -1,0 +1,54 @@
+#pragma once
+// A server that accepts one connection, reads whatever arrives and never answers; the test decides
+// when it dies (shutting the socket down, as a killed process's kernel would).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "wirebench/transport/endpoint.hpp"
+
+namespace wirebench::test {
+
+class silent_server {
+ public:
+  silent_server() {
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
+    ::listen(listen_fd_, 16);
+    socklen_t len = sizeof(a);
+    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    where_ = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(ntohs(a.sin_port)));
+    reader_ = std::thread([this] {
+      conn_fd_ = ::accept(listen_fd_, nullptr, nullptr);
+      char buf[65536];
+      while (conn_fd_ >= 0 && ::recv(conn_fd_, buf, sizeof(buf), 0) > 0) bytes_ += 1;
+    });
+  }
+  ~silent_server() {
+    kill();
+    ::shutdown(listen_fd_, SHUT_RDWR);
+    ::close(listen_fd_);
+    reader_.join();
+  }
+  void kill() {
+    if (conn_fd_ >= 0) ::shutdown(conn_fd_, SHUT_RDWR);
+  }
+  endpoint where() const { return where_; }
+
+ private:
+  int listen_fd_ = -1;
+  std::atomic<int> conn_fd_{-1};
+  std::atomic<int> bytes_{0};
+  endpoint where_;
+  std::thread reader_;
+};
+
+}  // namespace wirebench::test
