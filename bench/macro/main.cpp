@@ -9,6 +9,7 @@
 namespace wirebench::bench {
 void register_greet_benchmarks();
 void register_raw_pingpong_benchmarks();
+void register_mux_depth_benchmarks();
 }  // namespace wirebench::bench
 
 int main(int argc, char** argv) {
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("client_threads", std::to_string(where.client_threads));
   register_raw_pingpong_benchmarks();
   register_greet_benchmarks();
+  register_mux_depth_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -16,7 +16,8 @@
 namespace wirebench {
 
 struct mux_server::impl {
-  impl(mux_server_config c, request_handler h) : config(std::move(c)), handler(std::move(h)), workers(config.workers) {}
+  impl(mux_server_config c, request_handler h)
+      : config(std::move(c)), handler(std::move(h)), workers(std::max<std::size_t>(1, config.workers)) {}
   mux_server_config config;
   request_handler handler;
   asio::thread_pool workers;
@@ -95,6 +96,22 @@ class mux_server::session final : public connection_handler {
     ++in_flight_;
     const std::uint64_t seq = next_seq_++;
     auto conn = c.shared_from_this();
+    if (server_.config.workers == 0) {
+      // Inline: the reply is computed here; a service time still runs on a timer, on this thread.
+      std::error_code ec;
+      std::string body = server_.handler(request, ec);
+      ready_reply reply{id, !ec, ec ? ec.message() : std::move(body)};
+      const auto delay = server_.config.service_time.sample(rng_);
+      if (delay.count() == 0) {
+        deliver(c, seq, std::move(reply));
+        return;
+      }
+      auto timer = std::make_shared<asio::steady_timer>(c.executor(), delay);
+      timer->async_wait([this, conn, seq, timer, r = std::move(reply)](std::error_code) mutable {
+        deliver(*conn, seq, std::move(r));
+      });
+      return;
+    }
     asio::post(server_.workers, [this, conn, seq, id, req = std::string(request)] {
       std::error_code ec;
       std::string body = server_.handler(req, ec);
@@ -152,11 +169,11 @@ class mux_server::session final : public connection_handler {
   std::uint64_t next_to_send_ = 0;
   std::map<std::uint64_t, ready_reply> held_;
   std::unordered_set<std::uint32_t> canceled_;
+  std::mt19937_64 rng_{std::random_device{}()};  // service times sampled on this thread (inline)
 };
 
 mux_server::mux_server(mux_server_config config, request_handler handler)
     : impl_(std::make_unique<impl>(std::move(config), std::move(handler))) {
-  if (impl_->config.workers == 0) throw std::invalid_argument("mux_server: workers must be >= 1");
   stream_server_config sc;
   sc.listen = impl_->config.listen;
   sc.pool = {impl_->config.threads, impl_->config.cpus, "mux-srv"};

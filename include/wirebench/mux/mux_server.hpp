@@ -20,7 +20,9 @@ namespace wirebench {
 struct mux_server_config {
   endpoint listen;
   std::size_t threads = 1;   // event-loop threads (connections spread over them)
-  std::size_t workers = 1;   // worker threads computing replies
+  // Worker threads computing replies; 0 computes them on the event-loop thread (no hand-off:
+  // the lowest latency for cheap requests).
+  std::size_t workers = 1;
   std::vector<int> cpus;     // pin event-loop and worker threads (empty: no pinning)
   bool ordered = false;      // send replies in request order (FIFO) instead of completion order
   service_time_model service_time;

@@ -26,8 +26,9 @@ using namespace std::chrono_literals;
 struct server_config {
   endpoint listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   std::size_t threads = 1;         // event-loop threads; connections are spread over them
-  // Backends that hand requests to a worker pool (mux, msgpack-rpc) honour these two.
-  std::size_t workers = 1;
+  // Backends that can hand requests to a worker pool (mux, msgpack-rpc) honour these two.
+  // workers = 0: replies are computed on the event-loop thread, as the other backends do.
+  std::size_t workers = 0;
   service_time_model service_time;  // added time per request (none by default)
   std::vector<int> cpus;           // pin server threads (empty: no pinning)
   std::size_t max_frame_bytes = 64 * 1024;  // largest request accepted

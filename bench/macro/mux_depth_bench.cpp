@@ -1,0 +1,98 @@
+// mux_depth/<fifo|mux>/<model>/depth:K — one connection, K calls in flight, against a server whose
+// service time follows a model. `mux` answers in completion order and matches by id; `fifo` is
+// the same server and client in ordered mode (replies in request order): the difference is what
+// head-of-line blocking costs. Models: none, fixed (50 µs), exp (mean 50 µs), skewed (1 request
+// in 100 takes 5 ms).
+#include <benchmark/benchmark.h>
+
+#include "macro/closed_loop.hpp"
+#include "macro/placement.hpp"
+#include "macro/report.hpp"
+#include "wirebench/mux/mux_client.hpp"
+#include "wirebench/mux/mux_server.hpp"
+
+namespace wirebench::bench {
+namespace {
+
+// The mux client behind the protocol_client interface the closed loop drives.
+class mux_adapter final : public protocol_client {
+ public:
+  explicit mux_adapter(mux_client_config c) : client_(std::move(c)) {}
+  void async_greet(std::string_view name, call_completion done) override {
+    client_.async_call(std::string(name), std::chrono::steady_clock::now() + std::chrono::seconds(30),
+                       std::move(done));
+  }
+  void close() override { client_.close(); }
+  mux_client_stats stats() const { return client_.stats(); }
+
+ private:
+  mux_client client_;
+};
+
+struct model {
+  const char* name;
+  const char* spec;
+};
+constexpr model models[] = {{"none", "none"},
+                            {"fixed", "fixed:50us"},
+                            {"exp", "exp:50us"},
+                            {"skewed", "skewed:100:5ms"}};
+
+void mux_depth(benchmark::State& state, bool ordered, const model& m, std::size_t depth) {
+  const placement where = placement::from_env();
+  mux_server_config sc;
+  sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  sc.threads = 1;
+  sc.workers = 0;  // replies computed on the event-loop thread; the service time is a timer
+  sc.cpus = where.server_cpus;
+  sc.ordered = ordered;
+  sc.service_time = service_time_model::parse(m.spec);
+  mux_server server(sc, [](std::string_view name, std::error_code&) {
+    std::string reply = "hello, ";
+    reply.append(name);
+    return reply;
+  });
+
+  mux_client_config cc;
+  cc.connect = server.local_endpoint();
+  cc.connections = 1;
+  cc.threads = 1;
+  cc.cpus = where.client_cpus;
+  cc.ordered = ordered;
+  cc.max_in_flight = std::max<std::size_t>(depth, 1);
+  mux_adapter client(cc);
+  pin_current_thread(where.client_cpus);
+
+  closed_loop loop(client, depth);
+  loop.run(std::max<std::uint64_t>(100, depth * 4));  // connect and warm up
+  loop.reset();
+  const std::uint64_t batch = std::max<std::uint64_t>(500, depth * 20);
+  for (auto _ : state) loop.run(batch);
+  if (loop.failed() != 0) {
+    std::string why;
+    for (const auto& [name, n] : loop.failures()) why += name + "=" + std::to_string(n) + " ";
+    state.SkipWithError(("calls failed: " + why).c_str());
+  }
+  report_latency(state, loop.latencies(), loop.completed());
+  state.counters["late"] = static_cast<double>(client.stats().late);
+  client.close();
+  server.stop();
+}
+
+}  // namespace
+
+void register_mux_depth_benchmarks() {
+  for (bool ordered : {true, false})
+    for (const model& m : models)
+      for (std::size_t depth : {1, 4, 16, 64, 256})
+        benchmark::RegisterBenchmark((std::string("mux_depth/") + (ordered ? "fifo" : "mux") + "/" +
+                                      m.name + "/depth:" + std::to_string(depth))
+                                         .c_str(),
+                                     [ordered, &m, depth](benchmark::State& s) {
+                                       mux_depth(s, ordered, m, depth);
+                                     })
+            ->UseRealTime()
+            ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace wirebench::bench
