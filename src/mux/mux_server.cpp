@@ -1,6 +1,7 @@
 #include "wirebench/mux/mux_server.hpp"
 
 #include <map>
+#include <optional>
 #include <random>
 #include <unordered_set>
 
@@ -12,15 +13,21 @@
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/mux_frame.hpp"
+#include "wirebench/mux/request_dispatcher.hpp"
 
 namespace wirebench {
 
 struct mux_server::impl {
-  impl(mux_server_config c, request_handler h)
-      : config(std::move(c)), handler(std::move(h)), workers(std::max<std::size_t>(1, config.workers)) {}
+  impl(mux_server_config c, request_handler h) : config(std::move(c)) {
+    if (config.workers != 0) workers.emplace(config.workers);
+    dispatch.handler = std::move(h);
+    dispatch.pool = workers ? &*workers : nullptr;
+    dispatch.service_time = config.service_time;
+    dispatch.ordered = config.ordered;
+  }
   mux_server_config config;
-  request_handler handler;
-  asio::thread_pool workers;
+  std::optional<asio::thread_pool> workers;  // none: replies computed inline
+  dispatch_settings dispatch;
   std::unique_ptr<stream_server> server;
   std::once_flag stopped;
 };
@@ -32,14 +39,20 @@ class mux_server::session final : public connection_handler {
  public:
   explicit session(impl& server)
       : server_(server),
-        decoder_({4, server.config.max_frame_bytes + mux_header_bytes, oversize_policy::fail}) {}
+        decoder_({4, server.config.max_frame_bytes + mux_header_bytes, oversize_policy::fail}),
+        dispatcher_(server.dispatch, [](connection& c, std::uint64_t id, bool ok, std::string&& body) {
+          encoded_frame f;
+          if (!encode_mux_frame(ok ? mux_frame_type::reply : mux_frame_type::error_reply,
+                                static_cast<std::uint32_t>(id), as_bytes(body), SIZE_MAX, f))
+            c.send(f.prefix(), std::move(body), {});
+        }) {}
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
     std::size_t consumed = 0;
     std::uint64_t requests = 0;
     // Backpressure: with max_in_flight requests being worked on, leave the rest unread for now.
-    while (in_flight_ < server_.config.max_in_flight) {
+    while (dispatcher_.in_flight() < server_.config.max_in_flight) {
       const decode_result r = decoder_.decode(data.subspan(consumed));
       consumed += r.consumed;
       if (r.status == decode_status::need_more) break;
@@ -54,11 +67,11 @@ class mux_server::session final : public connection_handler {
       }
       switch (f->type) {
         case mux_frame_type::request:
-          start(c, f->id, as_text(f->payload));
+          dispatcher_.start(c, f->id, as_text(f->payload));
           ++requests;
           break;
         case mux_frame_type::cancel:
-          canceled_.insert(f->id);
+          dispatcher_.cancel(f->id);
           break;
         case mux_frame_type::ping: {
           encoded_frame pong;
@@ -79,97 +92,16 @@ class mux_server::session final : public connection_handler {
 
   void on_close(connection&, std::error_code) override {}
   bool mid_frame() const override { return decoder_.mid_frame(); }
-  bool busy() const override { return in_flight_ != 0; }
+  bool busy() const override { return dispatcher_.in_flight() != 0; }
   void on_drain(connection& c) override {
     encoded_frame f;
     if (!encode_mux_frame(mux_frame_type::drain, 0, {}, 0, f)) c.send(f);
   }
 
  private:
-  struct ready_reply {
-    std::uint32_t id;
-    bool ok;
-    std::string body;
-  };
-
-  void start(connection& c, std::uint32_t id, std::string_view request) {
-    ++in_flight_;
-    const std::uint64_t seq = next_seq_++;
-    auto conn = c.shared_from_this();
-    if (server_.config.workers == 0) {
-      // Inline: the reply is computed here; a service time still runs on a timer, on this thread.
-      std::error_code ec;
-      std::string body = server_.handler(request, ec);
-      ready_reply reply{id, !ec, ec ? ec.message() : std::move(body)};
-      const auto delay = server_.config.service_time.sample(rng_);
-      if (delay.count() == 0) {
-        deliver(c, seq, std::move(reply));
-        return;
-      }
-      auto timer = std::make_shared<asio::steady_timer>(c.executor(), delay);
-      timer->async_wait([this, conn, seq, timer, r = std::move(reply)](std::error_code) mutable {
-        deliver(*conn, seq, std::move(r));
-      });
-      return;
-    }
-    asio::post(server_.workers, [this, conn, seq, id, req = std::string(request)] {
-      std::error_code ec;
-      std::string body = server_.handler(req, ec);
-      ready_reply reply{id, !ec, ec ? ec.message() : std::move(body)};
-      thread_local std::mt19937_64 rng{std::random_device{}()};
-      const auto delay = server_.config.service_time.sample(rng);
-      if (delay.count() == 0) {
-        finish(conn, seq, std::move(reply));
-        return;
-      }
-      // The service time holds no thread: a timer on the worker pool.
-      auto timer = std::make_shared<asio::steady_timer>(server_.workers, delay);
-      timer->async_wait([this, conn, seq, timer, r = std::move(reply)](std::error_code) mutable {
-        finish(conn, seq, std::move(r));
-      });
-    });
-  }
-
-  // Any thread: hands the reply back to the connection's thread.
-  void finish(const std::shared_ptr<connection>& conn, std::uint64_t seq, ready_reply reply) {
-    asio::post(conn->executor(), [this, conn, seq, r = std::move(reply)]() mutable {
-      deliver(*conn, seq, std::move(r));
-    });
-  }
-
-  void deliver(connection& c, std::uint64_t seq, ready_reply reply) {
-    --in_flight_;
-    if (!server_.config.ordered) {
-      send(c, std::move(reply));
-    } else {
-      // Ordered: hold replies until every earlier one has gone.
-      held_.emplace(seq, std::move(reply));
-      while (!held_.empty() && held_.begin()->first == next_to_send_) {
-        send(c, std::move(held_.begin()->second));
-        held_.erase(held_.begin());
-        ++next_to_send_;
-      }
-    }
-    c.work_finished();
-  }
-
-  void send(connection& c, ready_reply reply) {
-    if (canceled_.erase(reply.id) != 0) return;  // the client gave up on it
-    encoded_frame f;
-    if (encode_mux_frame(reply.ok ? mux_frame_type::reply : mux_frame_type::error_reply, reply.id,
-                         as_bytes(reply.body), SIZE_MAX, f))
-      return;
-    c.send(f.prefix(), std::move(reply.body), {});
-  }
-
   impl& server_;
   length_prefix_decoder decoder_;
-  std::size_t in_flight_ = 0;
-  std::uint64_t next_seq_ = 0;
-  std::uint64_t next_to_send_ = 0;
-  std::map<std::uint64_t, ready_reply> held_;
-  std::unordered_set<std::uint32_t> canceled_;
-  std::mt19937_64 rng_{std::random_device{}()};  // service times sampled on this thread (inline)
+  request_dispatcher dispatcher_;
 };
 
 mux_server::mux_server(mux_server_config config, request_handler handler)
@@ -194,7 +126,7 @@ endpoint mux_server::local_endpoint() const { return impl_->server->local_endpoi
 void mux_server::stop() {
   std::call_once(impl_->stopped, [this] {
     impl_->server->stop();  // drains: in-flight work finishes and its replies go out
-    impl_->workers.join();
+    if (impl_->workers) impl_->workers->join();
   });
 }
 

@@ -1,0 +1,70 @@
+#pragma once
+// The server half of request multiplexing, for one connection: each request is computed (on the
+// event-loop thread, or on a worker pool), optionally delayed by a service-time model (a timer,
+// holding no thread), and its reply handed back to the connection's thread to be written in
+// completion order — or, when `ordered`, held until every earlier reply has gone. Cancels drop a
+// reply not yet written. Protocols supply the reply encoding; mux and msgpack-rpc share this.
+//
+// Lives on its connection's thread (it is part of the connection's handler); work on the pool
+// keeps the connection, and so the dispatcher, alive through a shared_ptr.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_set>
+
+#include <asio/thread_pool.hpp>
+
+#include "wirebench/mux/service_time.hpp"
+#include "wirebench/transport/connection.hpp"
+
+namespace wirebench {
+
+struct dispatch_settings {
+  // Computes the reply body, or sets `error` (on a worker thread, or inline).
+  std::function<std::string(std::string_view request, std::error_code& error)> handler;
+  asio::thread_pool* pool = nullptr;  // null: compute on the event-loop thread
+  service_time_model service_time;
+  bool ordered = false;
+};
+
+class request_dispatcher {
+ public:
+  // Writes one reply on the connection (on its thread). `ok` false: `body` is the error's text.
+  using reply_writer =
+      std::function<void(connection& c, std::uint64_t key, bool ok, std::string&& body)>;
+
+  request_dispatcher(const dispatch_settings& settings, reply_writer write)
+      : settings_(settings), write_(std::move(write)) {}
+
+  // Starts one request; `key` is what the reply must carry (request id, msgid).
+  void start(connection& c, std::uint64_t key, std::string_view request);
+  // The reply for `key`, if not yet written, will not be.
+  void cancel(std::uint64_t key) { canceled_.insert(key); }
+  std::size_t in_flight() const { return in_flight_; }
+
+ private:
+  struct ready_reply {
+    std::uint64_t key;
+    bool ok;
+    std::string body;
+  };
+  ready_reply compute(std::string_view request, std::uint64_t key) const;
+  void finish(const std::shared_ptr<connection>& conn, std::uint64_t seq, ready_reply reply);
+  void deliver(connection& c, std::uint64_t seq, ready_reply reply);
+  void write(connection& c, ready_reply reply);
+
+  const dispatch_settings& settings_;
+  reply_writer write_;
+  std::size_t in_flight_ = 0;
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t next_to_write_ = 0;
+  std::map<std::uint64_t, ready_reply> held_;  // ordered: replies waiting for earlier ones
+  std::unordered_set<std::uint64_t> canceled_;
+  std::mt19937_64 rng_{std::random_device{}()};  // service times sampled inline
+};
+
+}  // namespace wirebench
