@@ -7,11 +7,9 @@
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 
-#include "wirebench/codec/bytes.hpp"
-#include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/fifo_matcher.hpp"
-#include "wirebench/mux/mux_frame.hpp"
+#include "wirebench/mux/client_wire.hpp"
 #include "wirebench/mux/pending_table.hpp"
 #include "wirebench/transport/connection.hpp"
 #include "wirebench/transport/listener.hpp"
@@ -42,59 +40,21 @@ struct mux_client::slot {
   std::error_code closed_reason = errc::connection_closed;
   std::shared_ptr<connection> conn;
   std::unique_ptr<call_matcher> matcher;
+  std::unique_ptr<client_wire> wire;
   std::deque<call> queue;  // over the in-flight cap, or waiting for the connect
   std::unique_ptr<asio::steady_timer> timer;
   std::optional<clock::time_point> armed;
   std::atomic<std::uint64_t> late{0}, unknown{0}, rejected{0};
 };
 
-class mux_client::reply_handler final : public connection_handler {
+// The connection's handler: the wire decodes, this matches replies to calls.
+class mux_client::reply_handler final : public connection_handler, private reply_sink {
  public:
-  reply_handler(mux_client& client, slot& s)
-      : client_(client),
-        slot_(s),
-        decoder_({4, client.config_.max_frame_bytes + mux_header_bytes, oversize_policy::fail}) {}
+  reply_handler(mux_client& client, slot& s) : client_(client), slot_(s) {}
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
-    std::size_t consumed = 0;
-    for (;;) {
-      const decode_result r = decoder_.decode(data.subspan(consumed));
-      consumed += r.consumed;
-      if (r.status == decode_status::need_more) break;
-      if (r.status != decode_status::frame) {
-        error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
-        break;
-      }
-      const auto f = parse_mux_frame(r.frame);
-      if (!f) {
-        error = errc::protocol_error;
-        break;
-      }
-      if (f->type == mux_frame_type::reply || f->type == mux_frame_type::error_reply) {
-        const std::error_code ec =
-            f->type == mux_frame_type::reply ? std::error_code{} : make_error_code(errc::remote_error);
-        switch (slot_.matcher->complete(f->id, ec, as_text(f->payload))) {
-          case reply_match::completed: break;
-          case reply_match::late: slot_.late.fetch_add(1, std::memory_order_relaxed); break;
-          case reply_match::unknown:
-            slot_.unknown.fetch_add(1, std::memory_order_relaxed);
-            // Ordered replies out of order: the stream cannot be matched any more.
-            if (client_.config_.ordered) error = errc::protocol_error;
-            break;
-        }
-        if (error) break;
-      } else if (f->type == mux_frame_type::ping) {
-        encoded_frame pong;
-        if (!encode_mux_frame(mux_frame_type::pong, f->id, f->payload, SIZE_MAX, pong)) c.send(pong);
-      } else if (f->type == mux_frame_type::drain) {
-        slot_.draining = true;
-        client_.fail_queued(slot_, errc::connection_closed);
-      } else if (f->type != mux_frame_type::pong) {
-        error = errc::protocol_error;  // requests and cancels do not flow to clients
-        break;
-      }
-    }
+    const std::size_t consumed = slot_.wire->decode(c, data, *this, error);
     client_.pump(slot_);  // replies freed in-flight room
     return consumed;
   }
@@ -106,12 +66,26 @@ class mux_client::reply_handler final : public connection_handler {
     client_.fail_queued(slot_, errc::connection_closed);
   }
   bool awaiting_peer() const override { return false; }  // deadlines are per call, not per read
-  bool mid_frame() const override { return decoder_.mid_frame(); }
+  bool mid_frame() const override { return slot_.wire->mid_frame(); }
 
  private:
+  bool reply(std::uint32_t id, std::error_code ec, std::string_view body) override {
+    switch (slot_.matcher->complete(id, ec, body)) {
+      case reply_match::completed: return true;
+      case reply_match::late: slot_.late.fetch_add(1, std::memory_order_relaxed); return true;
+      case reply_match::unknown: break;
+    }
+    slot_.unknown.fetch_add(1, std::memory_order_relaxed);
+    // Ordered replies out of order: the stream cannot be matched any more.
+    return !client_.config_.ordered;
+  }
+  void drain() override {
+    slot_.draining = true;
+    client_.fail_queued(slot_, errc::connection_closed);
+  }
+
   mux_client& client_;
   slot& slot_;
-  length_prefix_decoder decoder_;
 };
 
 mux_client::mux_client(mux_client_config config)
@@ -121,6 +95,7 @@ mux_client::mux_client(mux_client_config config)
     auto s = std::make_unique<slot>();
     s->ctx = &pool_.context(i % pool_.size());
     s->timer = std::make_unique<asio::steady_timer>(*s->ctx);
+    s->wire = config_.wire ? config_.wire() : make_mux_client_wire(config_.max_frame_bytes);
     if (config_.ordered)
       s->matcher = std::make_unique<fifo_matcher>(config_.max_in_flight);
     else
@@ -144,7 +119,7 @@ void mux_client::connect(slot& s) {
                     return;
                   }
                   connection_config cc;
-                  cc.max_read_bytes = config_.max_frame_bytes + mux_header_bytes + 4;
+                  cc.max_read_bytes = s.wire->max_frame_bytes();
                   s.conn = std::make_shared<connection>(std::move(socket), cc,
                                                         std::make_unique<reply_handler>(*this, s));
                   s.ph = slot::phase::open;
@@ -198,10 +173,8 @@ void mux_client::cancel(const std::shared_ptr<call_handle::state>& st) {
     } else if (st->ph == call_handle::state::phase::sent) {
       // After send: complete now; tell the server, which may drop the work.
       const std::uint32_t id = st->id;
-      if (s.matcher->cancel(id, st.get()) && s.ph == slot::phase::open) {
-        encoded_frame f;
-        if (!encode_mux_frame(mux_frame_type::cancel, id, {}, 0, f)) s.conn->send(f);
-      }
+      if (s.matcher->cancel(id, st.get()) && s.ph == slot::phase::open)
+        s.wire->write_cancel(*s.conn, id);
     }
   });
 }
@@ -240,9 +213,7 @@ void mux_client::send(slot& s, call c) {
     c.token->ph = call_handle::state::phase::sent;
     c.token->id = *id;
   }
-  encoded_frame f;
-  encode_mux_frame(mux_frame_type::request, *id, as_bytes(c.payload), config_.max_frame_bytes, f);
-  s.conn->send(f.prefix(), std::move(c.payload), {});
+  s.wire->write_request(*s.conn, *id, std::move(c.payload));
   arm_deadline(s, c.deadline);
 }
 

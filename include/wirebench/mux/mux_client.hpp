@@ -1,6 +1,7 @@
 #pragma once
-// The client of the multiplexed protocol: many calls in flight on one connection (or a few),
-// answered in any order and matched by request id — or, with `ordered`, matched in request order
+// A multiplexing client: many calls in flight on one connection (or a few), answered in any order
+// and matched by request id. It speaks our mux protocol by default; another protocol with request
+// ids (msgpack-rpc) plugs in its own client_wire and keeps everything else — or, with `ordered`, matched in request order
 // (the same API over a FIFO matcher, to measure what ordered pipelining costs).
 //
 // async_call() may be called from any thread; calls from many threads share the connections
@@ -11,12 +12,14 @@
 // its reason); connect_failed; or connection_closed when the connection dies with it pending.
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "wirebench/core/call_completion.hpp"
+#include "wirebench/mux/client_wire.hpp"
 #include "wirebench/transport/endpoint.hpp"
 #include "wirebench/transport/io_pool.hpp"
 
@@ -33,6 +36,8 @@ struct mux_client_config {
   std::size_t max_abandoned = 4096;  // timed-out/canceled ids kept for their late replies
   std::size_t max_frame_bytes = 1 << 20;
   std::chrono::steady_clock::duration connect_timeout = std::chrono::seconds(5);
+  // The wire format, one per connection; empty: our mux frames (make_mux_client_wire).
+  std::function<std::unique_ptr<client_wire>()> wire;
 };
 
 struct mux_client_stats {
