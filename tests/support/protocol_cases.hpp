@@ -23,10 +23,16 @@ inline std::string big_endian32(std::uint32_t n) {
 }
 
 // The bytes of a greet request (or its reply) in the protocol's framing, as a foreign peer would
-// write them. For mux, `mux_type` is 1 (request) or 2 (reply) and `id` the request id.
+// write them. For mux and msgpack-rpc, `mux_type` is 1 (request) or 2 (reply) and `id` the
+// request id (below 128; names below 32 bytes).
 inline std::string frame_for(const std::string& protocol, const std::string& payload,
                              char mux_type = 1, std::uint32_t id = 1) {
   if (protocol == "line") return payload + "\n";
+  if (protocol == "msgpack-rpc") {  // [0, id, "greet", [payload]] or [1, id, nil, payload]
+    const std::string str = std::string(1, static_cast<char>(0xa0 | payload.size())) + payload;
+    if (mux_type == 1) return std::string("\x94\x00", 2) + static_cast<char>(id) + "\xa5greet\x91" + str;
+    return std::string("\x94\x01", 2) + static_cast<char>(id) + "\xc0" + str;
+  }
   if (protocol == "mux")
     return big_endian32(static_cast<std::uint32_t>(payload.size() + 5)) + mux_type +
            big_endian32(id) + payload;

@@ -29,5 +29,6 @@ void register_builtin_protocols(protocol_registry& registry);
 void register_line_protocol(protocol_registry& registry);
 void register_length_prefixed_protocol(protocol_registry& registry);
 void register_mux_protocol(protocol_registry& registry);
+void register_msgpack_rpc_protocol(protocol_registry& registry);
 
 }  // namespace wirebench

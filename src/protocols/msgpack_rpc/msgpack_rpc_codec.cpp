@@ -1,0 +1,118 @@
+#include "msgpack_rpc_codec.hpp"
+
+#include <cstring>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench::msgpack_rpc {
+namespace {
+
+// msgpack::packer writes to anything with write(const char*, size_t).
+struct string_writer {
+  std::string& out;
+  void write(const char* data, std::size_t n) { out.append(data, n); }
+};
+
+}  // namespace
+
+stream_decoder::stream_decoder(limits l)
+    : limits_(l),
+      unpacker_(nullptr, nullptr, 4096,
+                msgpack::unpack_limit(l.max_array, l.max_map, l.max_str, l.max_bin, l.max_ext,
+                                      l.max_depth)) {}
+
+std::error_code stream_decoder::feed(std::span<const std::byte> bytes) {
+  // What is buffered is at most one unfinished message: next() is drained after every feed.
+  if (unpacker_.nonparsed_size() > limits_.max_buffered) return errc::frame_too_long;
+  if (bytes.empty()) return {};
+  unpacker_.reserve_buffer(bytes.size());
+  std::memcpy(unpacker_.buffer(), bytes.data(), bytes.size());
+  unpacker_.buffer_consumed(bytes.size());
+  return {};
+}
+
+std::optional<msgpack::object_handle> stream_decoder::next(std::error_code& error) {
+  msgpack::object_handle handle;
+  try {
+    if (unpacker_.next(handle)) return handle;
+  } catch (const msgpack::size_overflow&) {  // also depth_size_overflow
+    error = errc::frame_too_long;  // a declared count, length or depth over the limits
+    return std::nullopt;
+  } catch (const std::exception&) {
+    error = errc::protocol_error;  // not msgpack
+    return std::nullopt;
+  }
+  if (unpacker_.nonparsed_size() > limits_.max_buffered) error = errc::frame_too_long;
+  return std::nullopt;
+}
+
+std::optional<message_type> type_of(const msgpack::object& o) {
+  if (o.type != msgpack::type::ARRAY || o.via.array.size == 0) return std::nullopt;
+  const msgpack::object& t = o.via.array.ptr[0];
+  if (t.type != msgpack::type::POSITIVE_INTEGER || t.via.u64 > 2) return std::nullopt;
+  return static_cast<message_type>(t.via.u64);
+}
+
+namespace {
+std::optional<std::uint32_t> as_msgid(const msgpack::object& o) {
+  if (o.type != msgpack::type::POSITIVE_INTEGER || o.via.u64 > UINT32_MAX) return std::nullopt;
+  return static_cast<std::uint32_t>(o.via.u64);
+}
+}  // namespace
+
+std::optional<request> as_request(const msgpack::object& o, std::optional<std::uint32_t>* msgid) {
+  if (type_of(o) != message_type::request || o.via.array.size < 2) return std::nullopt;
+  const msgpack::object* f = o.via.array.ptr;
+  const auto id = as_msgid(f[1]);
+  if (msgid != nullptr) *msgid = id;
+  if (!id || o.via.array.size != 4 || f[2].type != msgpack::type::STR ||
+      f[3].type != msgpack::type::ARRAY)
+    return std::nullopt;
+  return request{*id, std::string_view(f[2].via.str.ptr, f[2].via.str.size), f[3]};
+}
+
+std::optional<response> as_response(const msgpack::object& o) {
+  if (type_of(o) != message_type::response || o.via.array.size != 4) return std::nullopt;
+  const msgpack::object* f = o.via.array.ptr;
+  const auto id = as_msgid(f[1]);
+  if (!id) return std::nullopt;
+  return response{*id, f[2], f[3]};
+}
+
+void append_request(std::string& out, std::uint32_t msgid, std::string_view method,
+                    std::string_view single_string_param) {
+  string_writer w{out};
+  msgpack::packer<string_writer> pk(w);
+  pk.pack_array(4);
+  pk.pack_uint8(0);
+  pk.pack_uint32(msgid);
+  pk.pack_str(static_cast<std::uint32_t>(method.size()));
+  pk.pack_str_body(method.data(), static_cast<std::uint32_t>(method.size()));
+  pk.pack_array(1);
+  pk.pack_str(static_cast<std::uint32_t>(single_string_param.size()));
+  pk.pack_str_body(single_string_param.data(), static_cast<std::uint32_t>(single_string_param.size()));
+}
+
+void append_response(std::string& out, std::uint32_t msgid, std::string_view result) {
+  string_writer w{out};
+  msgpack::packer<string_writer> pk(w);
+  pk.pack_array(4);
+  pk.pack_uint8(1);
+  pk.pack_uint32(msgid);
+  pk.pack_nil();
+  pk.pack_str(static_cast<std::uint32_t>(result.size()));
+  pk.pack_str_body(result.data(), static_cast<std::uint32_t>(result.size()));
+}
+
+void append_error_response(std::string& out, std::uint32_t msgid, std::string_view error) {
+  string_writer w{out};
+  msgpack::packer<string_writer> pk(w);
+  pk.pack_array(4);
+  pk.pack_uint8(1);
+  pk.pack_uint32(msgid);
+  pk.pack_str(static_cast<std::uint32_t>(error.size()));
+  pk.pack_str_body(error.data(), static_cast<std::uint32_t>(error.size()));
+  pk.pack_nil();
+}
+
+}  // namespace wirebench::msgpack_rpc

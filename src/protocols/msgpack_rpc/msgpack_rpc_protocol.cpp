@@ -1,0 +1,223 @@
+// `msgpack-rpc`: the greet call as MessagePack-RPC method "greet" with params [name], result
+// "hello, <name>". Server on our transport with the shared request dispatcher (replies in any
+// order); client on the shared multiplexing client with a msgpack-rpc wire.
+#include <asio/thread_pool.hpp>
+
+#include "msgpack_rpc_codec.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/mux/client_wire.hpp"
+#include "wirebench/mux/mux_client.hpp"
+#include "wirebench/mux/request_dispatcher.hpp"
+#include "wirebench/protocols/registry.hpp"
+#include "wirebench/transport/stream_server.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace msgpack_rpc;
+
+msgpack_rpc::limits limits_for(std::size_t max_frame_bytes) {
+  msgpack_rpc::limits l;
+  l.max_str = max_frame_bytes;
+  l.max_bin = max_frame_bytes;
+  l.max_buffered = max_frame_bytes + 4096;
+  return l;
+}
+
+// One per connection: decode messages, answer greet through the dispatcher, anything else at once.
+class rpc_session final : public connection_handler {
+ public:
+  rpc_session(stream_server& server, const dispatch_settings& dispatch, const server_config& config)
+      : server_(server),
+        decoder_(limits_for(config.max_frame_bytes)),
+        dispatcher_(dispatch, [](connection& c, std::uint64_t msgid, bool ok, std::string&& body) {
+          std::string out;
+          if (ok)
+            append_response(out, static_cast<std::uint32_t>(msgid), body);
+          else
+            append_error_response(out, static_cast<std::uint32_t>(msgid), body);
+          c.send({}, std::move(out), {});
+        }) {}
+
+  std::size_t on_data(connection& c, std::span<const std::byte> data,
+                      std::error_code& error) override {
+    if ((error = decoder_.feed(data))) return data.size();
+    std::uint64_t requests = 0;
+    while (auto message = decoder_.next(error)) {
+      const msgpack::object& o = message->get();
+      const auto type = type_of(o);
+      if (type == message_type::notification) continue;  // no reply is due; greet has no effect
+      std::optional<std::uint32_t> msgid;
+      const auto req = as_request(o, &msgid);
+      if (!req) {
+        if (!msgid) {  // not a request we can even answer: the stream is not msgpack-rpc
+          error = errc::protocol_error;
+          break;
+        }
+        reply_error(c, *msgid, "malformed request: expected [0, msgid, method, params]");
+        continue;
+      }
+      ++requests;
+      if (req->method != "greet") {
+        reply_error(c, req->msgid, "unknown method '" + std::string(req->method) + "'");
+        continue;
+      }
+      if (req->params.via.array.size != 1 || req->params.via.array.ptr[0].type != msgpack::type::STR) {
+        reply_error(c, req->msgid, "greet takes one string parameter");
+        continue;
+      }
+      const msgpack::object& name = req->params.via.array.ptr[0];
+      dispatcher_.start(c, req->msgid, std::string_view(name.via.str.ptr, name.via.str.size));
+    }
+    if (requests != 0) server_.count_requests(requests);
+    return data.size();  // the unpacker keeps its own copy of an unfinished message
+  }
+
+  void on_close(connection&, std::error_code) override {}
+  bool mid_frame() const override { return decoder_.mid_message(); }
+  bool busy() const override { return dispatcher_.in_flight() != 0; }
+
+ private:
+  static void reply_error(connection& c, std::uint32_t msgid, std::string_view why) {
+    std::string out;
+    append_error_response(out, msgid, why);
+    c.send({}, std::move(out), {});
+  }
+
+  stream_server& server_;
+  stream_decoder decoder_;
+  request_dispatcher dispatcher_;
+};
+
+class rpc_server final : public protocol_server {
+ public:
+  explicit rpc_server(const server_config& c) : config_(c) {
+    if (c.workers != 0) workers_.emplace(c.workers);
+    dispatch_.handler = [](std::string_view name, std::error_code&) {
+      std::string reply = "hello, ";
+      reply.append(name);
+      return reply;
+    };
+    dispatch_.pool = workers_ ? &*workers_ : nullptr;
+    dispatch_.service_time = c.service_time;
+    stream_server_config sc;
+    sc.listen = c.listen;
+    sc.pool = {c.threads, c.cpus, "rpc-srv"};
+    sc.connection.max_read_bytes = 64 * 1024;  // the unpacker buffers messages itself
+    sc.connection.idle_timeout = c.idle_timeout;
+    sc.connection.read_timeout = c.read_timeout;
+    sc.connection.write_timeout = c.write_timeout;
+    sc.max_connections = c.max_connections;
+    sc.drain_timeout = c.drain_timeout;
+    server_ = std::make_unique<stream_server>(sc, [this] {
+      return std::make_unique<rpc_session>(*server_, dispatch_, config_);
+    });
+  }
+  ~rpc_server() override { stop(); }
+  endpoint local_endpoint() const override { return server_->local_endpoint(); }
+  void stop() override {
+    std::call_once(stopped_, [this] {
+      server_->stop();
+      if (workers_) workers_->join();
+    });
+  }
+  server_stats stats() const override { return server_->stats(); }
+
+ private:
+  server_config config_;
+  std::optional<asio::thread_pool> workers_;
+  dispatch_settings dispatch_;
+  std::unique_ptr<stream_server> server_;
+  std::once_flag stopped_;
+};
+
+// The client side of the wire: requests out, responses matched by msgid in the shared client.
+class rpc_client_wire final : public client_wire {
+ public:
+  explicit rpc_client_wire(std::size_t max_frame) : decoder_(limits_for(max_frame)) {}
+
+  std::size_t decode(connection&, std::span<const std::byte> data, reply_sink& sink,
+                     std::error_code& error) override {
+    if ((error = decoder_.feed(data))) return data.size();
+    while (auto message = decoder_.next(error)) {
+      const msgpack::object& o = message->get();
+      if (type_of(o) == message_type::notification) continue;
+      const auto r = as_response(o);
+      if (!r) {
+        error = errc::protocol_error;
+        break;
+      }
+      bool matched;
+      if (r->error.type == msgpack::type::NIL) {
+        if (r->result.type != msgpack::type::STR) {
+          matched = sink.reply(r->msgid, errc::wrong_reply, {});
+        } else {
+          matched = sink.reply(r->msgid, {}, std::string_view(r->result.via.str.ptr, r->result.via.str.size));
+        }
+      } else {
+        const std::string why = r->error.type == msgpack::type::STR
+                                    ? std::string(r->error.via.str.ptr, r->error.via.str.size)
+                                    : "remote error";
+        matched = sink.reply(r->msgid, errc::remote_error, why);
+      }
+      if (!matched) {
+        error = errc::protocol_error;
+        break;
+      }
+    }
+    return data.size();
+  }
+  void write_request(connection& c, std::uint32_t id, std::string&& payload) override {
+    std::string out;
+    append_request(out, id, "greet", payload);
+    c.send({}, std::move(out), {});
+  }
+  bool write_cancel(connection&, std::uint32_t) override { return false; }  // not in the spec
+  bool mid_frame() const override { return decoder_.mid_message(); }
+  std::size_t max_frame_bytes() const override { return 64 * 1024; }
+
+ private:
+  stream_decoder decoder_;
+};
+
+class rpc_client final : public protocol_client {
+ public:
+  explicit rpc_client(const client_config& c) : timeout_(c.reply_timeout), client_(make_config(c)) {}
+  void async_greet(std::string_view name, call_completion done) override {
+    client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_, std::move(done));
+  }
+  void close() override { client_.close(); }
+
+ private:
+  static mux_client_config make_config(const client_config& c) {
+    mux_client_config m;
+    m.connect = c.connect;
+    m.connections = c.connections;
+    m.threads = c.threads;
+    m.cpus = c.cpus;
+    m.max_frame_bytes = c.max_frame_bytes;
+    m.connect_timeout = c.connect_timeout;
+    m.wire = [max = c.max_frame_bytes] { return std::make_unique<rpc_client_wire>(max); };
+    return m;
+  }
+  std::chrono::steady_clock::duration timeout_;
+  mux_client client_;
+};
+
+}  // namespace
+
+void register_msgpack_rpc_protocol(protocol_registry& registry) {
+  registry.add({
+      .name = "msgpack-rpc",
+      .summary = "MessagePack-RPC: [0, msgid, \"greet\", [name]] -> [1, msgid, nil, \"hello, name\"]",
+      .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
+        return std::make_unique<rpc_server>(c);
+      },
+      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
+        return std::make_unique<rpc_client>(c);
+      },
+  });
+}
+
+}  // namespace wirebench
