@@ -56,6 +56,13 @@ add_library(wirebench_msgpack INTERFACE)
 target_compile_definitions(wirebench_msgpack INTERFACE MSGPACK_NO_BOOST MSGPACK_DEFAULT_API_VERSION=3)
 target_include_directories(wirebench_msgpack SYSTEM INTERFACE ${MSGPACK_INCLUDE_DIR})
 
+# JSON for the codec comparison: nlohmann-json (header-only; encodes and decodes, as the JSON
+# libraries of typical REST stacks do — simdjson only parses).
+if(WIREBENCH_BUILD_BENCH)
+  find_package(nlohmann_json CONFIG QUIET)
+  wirebench_require(nlohmann_json_FOUND "nlohmann-json" nlohmann-json3-dev)
+endif()
+
 # Command-line parsing for the wirebench program (header-only; ships a CMake config).
 find_package(CLI11 CONFIG QUIET)
 wirebench_require(CLI11_FOUND "CLI11" libcli11-dev)
