@@ -52,6 +52,7 @@ def main(out):
     sweep, sweep_ctx = load(os.path.join(out, "sweep.json"))
     sweep_cv = load_cv(os.path.join(out, "sweep.json"))
     floors = {p: load(os.path.join(out, f"floor-{p}.json"))[0] for p in ("same-cpu", "cross-cpu")}
+    depth, _ = load(os.path.join(out, "depth.json"))
     ctx = sweep_ctx or micro_ctx
     text = []
     text.append(
@@ -72,6 +73,28 @@ def main(out):
     if rows:
         text.append(table("Decode throughput (bytes/s) beside a memchr-only scan",
                           ["frame_bytes", "line", "length-prefix", "memchr floor", "floor/line"], rows))
+
+    # Matching calls to replies, no network.
+    rows = []
+    for name, b in sorted(micro.items()):
+        m = re.match(r"(pending_table|fifo_matcher)_issue_complete/depth:(\d+)$", name)
+        if m and "real_time" in b:
+            rows.append([m.group(1), m.group(2), f"{b['real_time']:.1f}"])
+    if rows:
+        text.append(table("Issue one call and complete one, no network (ns per call)",
+                          ["matcher", "calls in flight", "ns"], rows))
+
+    # The user record in three encodings.
+    rows = []
+    for fmt_name in ("msgpack", "json", "protobuf"):
+        enc = micro.get(f"record_codec/{fmt_name}/encode", {})
+        dec = micro.get(f"record_codec/{fmt_name}/decode", {})
+        if "items_per_second" in enc:
+            rows.append([fmt_name, fmt(enc["items_per_second"], "/s"), fmt(dec.get("items_per_second"), "/s"),
+                         int(enc.get("encoded_bytes", 0))])
+    if rows:
+        text.append(table("User record {first_name, last_name, email, last_login_at}",
+                          ["format", "encode", "decode", "bytes"], rows))
 
     # The sweep.
     cases = defaultdict(dict)
@@ -115,12 +138,35 @@ def main(out):
         text.append(table("One connection, p50 round trip (µs) against a raw blocking-socket ping-pong",
                           ["placement", "transport", "protocol", "raw p50", "ours p50", "ours/raw"], rows))
 
+    # Ordered (FIFO) against id-multiplexed pipelining on one connection.
+    by_model = defaultdict(dict)
+    for name, b in depth.items():
+        m = re.match(r"mux_depth/(fifo|mux)/([^/]+)/depth:(\d+)$", name)
+        if m and "rps" in b:
+            by_model[m.group(2)][(m.group(1), int(m.group(3)))] = b
+    rows = []
+    for model in ("none", "fixed", "exp", "skewed"):
+        cells = by_model.get(model, {})
+        for d in sorted({k[1] for k in cells}):
+            f, x = cells.get(("fifo", d)), cells.get(("mux", d))
+            if f and x:
+                rows.append([model, d, fmt(f["rps"]), fmt(x["rps"]), f"{x['rps'] / f['rps']:.2f}x",
+                             f"{f['p99_us']:.0f}", f"{x['p99_us']:.0f}", f"{f['p99_us'] / x['p99_us']:.1f}x"])
+    if rows:
+        text.append(table("One connection, K calls in flight: ordered replies (fifo) vs ids (mux); p99 in µs",
+                          ["model", "depth", "fifo req/s", "mux req/s", "mux/fifo", "fifo p99", "mux p99",
+                           "fifo/mux p99"], rows))
+        none = by_model.get("none", {})
+        if ("mux", 1) in none and ("mux", 64) in none:
+            text.append(f"mux, model none: depth 64 gives {none[('mux', 64)]['rps'] / none[('mux', 1)]['rps']:.1f}x "
+                        f"the requests/s of depth 1\n")
+
     report = "\n".join(text)
     print(report)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(report)
-    write_csv(out, micro, sweep, floors)
-    plot(out, cases, micro, sizes)
+    write_csv(out, micro, sweep, floors, depth)
+    plot(out, cases, micro, sizes, by_model)
 
 
 def repetitions(rows):
@@ -137,18 +183,19 @@ def load_cv(path):
             for b in data["benchmarks"] if b.get("aggregate_name") == "cv" and "rps" in b}
 
 
-def write_csv(out, micro, sweep, floors):
+def write_csv(out, micro, sweep, floors, depth):
     fields = ["source", "name", "real_time", "time_unit", "rps", "p50_us", "p90_us", "p99_us",
               "max_us", "bytes_per_second", "frames_per_s", "error"]
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
-        for source, rows in [("micro", micro), ("sweep", sweep)] + [(f"floor-{k}", v) for k, v in floors.items()]:
+        sources = [("micro", micro), ("sweep", sweep), ("depth", depth)]
+        for source, rows in sources + [(f"floor-{k}", v) for k, v in floors.items()]:
             for name, b in sorted(rows.items()):
                 w.writerow({"source": source, "name": name, **b})
 
 
-def plot(out, cases, micro, sizes):
+def plot(out, cases, micro, sizes, by_model):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -197,7 +244,28 @@ def plot(out, cases, micro, sizes):
         for ext in ("png", "svg"):
             fig.savefig(os.path.join(out, f"decode.{ext}"), dpi=110)
         plt.close(fig)
-    print(f"scripts/report: wrote {out}/table.txt, results.csv, sweep.png/svg, decode.png/svg")
+    if by_model:
+        models = [m for m in ("none", "fixed", "exp", "skewed") if m in by_model]
+        fig, axes = plt.subplots(1, len(models), figsize=(4.2 * len(models), 4.2), sharey=True)
+        for ax, model in zip(axes if len(models) > 1 else [axes], models):
+            for mode, style in (("fifo", "--"), ("mux", "-")):
+                ds = sorted(d for (md, d) in by_model[model] if md == mode)
+                ax.plot(ds, [by_model[model][(mode, d)]["p99_us"] for d in ds], style, marker="o",
+                        label="ordered (fifo)" if mode == "fifo" else "by id (mux)")
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xticks(ds, [str(d) for d in ds])
+            ax.set_title(f"service time: {model}")
+            ax.set_xlabel("calls in flight on one connection")
+            ax.grid(True, alpha=0.3)
+        (axes[0] if len(models) > 1 else axes).set_ylabel("p99 latency (µs)")
+        (axes[0] if len(models) > 1 else axes).legend()
+        fig.suptitle("Head-of-line blocking: ordered replies against replies matched by id")
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(os.path.join(out, f"depth.{ext}"), dpi=110)
+        plt.close(fig)
+    print(f"scripts/report: wrote {out}/table.txt, results.csv and plots (sweep, decode, depth)")
 
 
 if __name__ == "__main__":
