@@ -1,12 +1,7 @@
 #include "wirebench/mux/mux_server.hpp"
 
-#include <map>
 #include <optional>
-#include <random>
-#include <unordered_set>
 
-#include <asio/post.hpp>
-#include <asio/steady_timer.hpp>
 #include <asio/thread_pool.hpp>
 
 #include "wirebench/codec/bytes.hpp"
@@ -51,8 +46,9 @@ class mux_server::session final : public connection_handler {
                       std::error_code& error) override {
     std::size_t consumed = 0;
     std::uint64_t requests = 0;
-    // Backpressure: with max_in_flight requests being worked on, leave the rest unread for now.
-    while (dispatcher_.in_flight() < server_.config.max_in_flight) {
+    // Backpressure: with max_in_flight requests being worked on, leave the rest in the buffer;
+    // accepting_input() then pauses reading until replies have gone out.
+    while (accepting_input()) {
       const decode_result r = decoder_.decode(data.subspan(consumed));
       consumed += r.consumed;
       if (r.status == decode_status::need_more) break;
@@ -93,6 +89,9 @@ class mux_server::session final : public connection_handler {
   void on_close(connection&, std::error_code) override {}
   bool mid_frame() const override { return decoder_.mid_frame(); }
   bool busy() const override { return dispatcher_.in_flight() != 0; }
+  bool accepting_input() const override {
+    return dispatcher_.in_flight() < server_.config.max_in_flight;
+  }
   void on_drain(connection& c) override {
     encoded_frame f;
     if (!encode_mux_frame(mux_frame_type::drain, 0, {}, 0, f)) c.send(f);

@@ -62,8 +62,18 @@ void connection::shutdown_gracefully() {
 }
 
 void connection::work_finished() {
-  if (draining_ && !closed_ && !writing_now_ && pending_.empty() && !handler_->busy())
-    close_now(drain_reason());
+  if (closed_) return;
+  if (draining_) {
+    if (!writing_now_ && pending_.empty() && !handler_->busy()) close_now(drain_reason());
+    return;
+  }
+  // Input paused by the handler resumes here, unless we are inside the input path already (it
+  // goes on by itself).
+  if (input_paused_ && !in_input_ && !in_read_loop_ && handler_->accepting_input()) {
+    input_paused_ = false;
+    process_input();  // what was held back in the buffer (or in the handler's own decoder)
+    read_loop();
+  }
 }
 
 void connection::close_now(std::error_code reason) {
@@ -131,6 +141,10 @@ void connection::read_loop() {
   // A peer that keeps the buffer full gets a bounded number of reads before others get a turn.
   for (int turns = 0; turns < max_reads_per_turn; ++turns) {
     if (closed_ || draining_ || waiting_read_ || reading_paused()) return;
+    if (!handler_->accepting_input()) {
+      input_paused_ = true;  // work_finished() resumes
+      return;
+    }
     if (!make_room()) return;
     const std::size_t room = buffer_.size() - end_;
     std::error_code ec;
@@ -147,6 +161,10 @@ void connection::read_loop() {
     ++read_count_;
     end_ += n;
     process_input();
+    if (!closed_ && !handler_->accepting_input()) {
+      input_paused_ = true;  // work_finished() resumes with what is buffered
+      return;
+    }
     if (n < room) {
       wait_readable();
       return;

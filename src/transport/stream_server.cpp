@@ -14,13 +14,14 @@ class stream_server::counted_handler final : public connection_handler {
     return inner_->on_data(c, data, error);
   }
   void on_close(connection& c, std::error_code reason) override {
+    server_.on_closed(&c, reason);  // booked first: whoever the protocol tells sees the count
     inner_->on_close(c, reason);
-    server_.on_closed(&c, reason);
   }
   bool awaiting_peer() const override { return inner_->awaiting_peer(); }
   bool mid_frame() const override { return inner_->mid_frame(); }
   bool busy() const override { return inner_->busy(); }
   void on_drain(connection& c) override { inner_->on_drain(c); }
+  bool accepting_input() const override { return inner_->accepting_input(); }
 
  private:
   stream_server& server_;

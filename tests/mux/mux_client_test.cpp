@@ -253,6 +253,26 @@ TEST(mux, drain_answers_what_is_in_flight_then_closes) {
   EXPECT_EQ(p.server->stats().close_reasons.at("shutting_down"), 1u);
 }
 
+TEST(mux, server_at_its_in_flight_cap_pauses_reading_and_loses_nothing) {
+  mux_server_config sc;
+  sc.max_in_flight = 2;
+  sc.max_frame_bytes = 256;  // a read buffer far smaller than the burst below
+  sc.service_time = service_time_model::parse("fixed:2ms");
+  mux_pair p({}, sc);
+  constexpr int n = 300;  // ~6 KB of requests in flight against a ~270-byte read buffer
+  std::atomic<int> ok{0}, done{0};
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "n" + std::to_string(i);
+    p.client->async_call(name, p.in(30s), [&, name](std::error_code ec, std::string_view r) {
+      ok += !ec && r == "hello, " + name;
+      ++done;
+    });
+  }
+  ASSERT_TRUE(eventually([&] { return done == n; }, 20s)) << done.load();
+  EXPECT_EQ(ok.load(), n);
+  EXPECT_TRUE(p.server->stats().close_reasons.empty()) << "the connection must not be dropped";
+}
+
 TEST(mux, disconnect_with_ten_thousand_calls_pending_fails_each_once) {
   test::silent_server server;
   mux_client_config cc;

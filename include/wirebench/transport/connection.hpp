@@ -60,6 +60,10 @@ class connection_handler {
   virtual bool busy() const { return false; }
   // When a graceful shutdown begins, before reading stops: the protocol may tell the peer.
   virtual void on_drain(connection&) {}
+  // False while the handler wants no more input (too much work in flight): the connection stops
+  // reading, without penalty, until work_finished() finds it true again; then on_data is called
+  // once with whatever is buffered (possibly nothing), so input held back is not stranded.
+  virtual bool accepting_input() const { return true; }
 };
 
 class connection final : public std::enable_shared_from_this<connection>, private closable {
@@ -81,7 +85,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void send(const encoded_frame& frame);
   void send(std::span<const std::byte> prefix, std::string&& payload,
             std::span<const std::byte> suffix);
-  // After the handler's in-flight work finished during a drain: close if nothing is left.
+  // The handler's in-flight work finished (some of it): resume input it had paused, or, during a
+  // drain, close if nothing is left. Connection thread only.
   void work_finished();
   // Tells the connection the peer now owes us bytes: restarts the read-timeout clock.
   void awaiting_from_now();
@@ -140,6 +145,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   bool flush_posted_ = false;
   bool in_input_ = false;
   bool in_read_loop_ = false;
+  bool input_paused_ = false;  // the handler was not accepting input
   bool draining_ = false;  // graceful shutdown or a protocol error: no more reads
 };
 

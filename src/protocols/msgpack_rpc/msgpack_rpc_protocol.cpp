@@ -44,7 +44,11 @@ class rpc_session final : public connection_handler {
                       std::error_code& error) override {
     if ((error = decoder_.feed(data))) return data.size();
     std::uint64_t requests = 0;
-    while (auto message = decoder_.next(error)) {
+    // Backpressure: at the in-flight cap, complete messages wait in the decoder and reading
+    // pauses (accepting_input) until replies have gone out.
+    while (accepting_input()) {
+      auto message = decoder_.next(error);
+      if (!message) break;
       const msgpack::object& o = message->get();
       const auto type = type_of(o);
       if (type == message_type::notification) continue;  // no reply is due; greet has no effect
@@ -77,8 +81,11 @@ class rpc_session final : public connection_handler {
   void on_close(connection&, std::error_code) override {}
   bool mid_frame() const override { return decoder_.mid_message(); }
   bool busy() const override { return dispatcher_.in_flight() != 0; }
+  bool accepting_input() const override { return dispatcher_.in_flight() < max_in_flight; }
 
  private:
+  static constexpr std::size_t max_in_flight = 4096;  // requests being worked on, per connection
+
   static void reply_error(connection& c, std::uint32_t msgid, std::string_view why) {
     std::string out;
     append_error_response(out, msgid, why);
