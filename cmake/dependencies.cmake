@@ -56,12 +56,23 @@ add_library(wirebench_msgpack INTERFACE)
 target_compile_definitions(wirebench_msgpack INTERFACE MSGPACK_NO_BOOST MSGPACK_DEFAULT_API_VERSION=3)
 target_include_directories(wirebench_msgpack SYSTEM INTERFACE ${MSGPACK_INCLUDE_DIR})
 
-# JSON for the codec comparison: nlohmann-json (header-only; encodes and decodes, as the JSON
-# libraries of typical REST stacks do — simdjson only parses).
-if(WIREBENCH_BUILD_BENCH)
-  find_package(nlohmann_json CONFIG QUIET)
-  wirebench_require(nlohmann_json_FOUND "nlohmann-json" nlohmann-json3-dev)
-endif()
+# JSON: nlohmann-json (header-only; encodes and decodes, as the JSON libraries of typical REST
+# stacks do — simdjson only parses). The HTTP backends' REST call and the codec comparison use it.
+find_package(nlohmann_json CONFIG QUIET)
+wirebench_require(nlohmann_json_FOUND "nlohmann-json" nlohmann-json3-dev)
+
+# llhttp (Node's HTTP/1.1 parser): Debian ships its generated C sources, not a library, in
+# node-llhttp. An incremental state machine across pipelined messages and split reads, with body
+# framing (Content-Length, chunked) — chosen over http-parser (archived, slower) and Beast (Boost
+# buffer types, a translation-unit clash with standalone asio); see deps.md section 5.
+find_path(LLHTTP_INCLUDE_DIR llhttp.h PATHS /usr/share/include/llhttp NO_DEFAULT_PATH)
+find_path(LLHTTP_SOURCE_DIR llhttp.c PATHS /usr/share/llhttp NO_DEFAULT_PATH)
+wirebench_require(LLHTTP_INCLUDE_DIR "llhttp (llhttp.h)" node-llhttp)
+wirebench_require(LLHTTP_SOURCE_DIR "llhttp sources (llhttp.c)" node-llhttp)
+add_library(wirebench_llhttp STATIC ${LLHTTP_SOURCE_DIR}/llhttp.c ${LLHTTP_SOURCE_DIR}/api.c
+                                    ${LLHTTP_SOURCE_DIR}/http.c)
+target_include_directories(wirebench_llhttp SYSTEM PUBLIC ${LLHTTP_INCLUDE_DIR})
+set_target_properties(wirebench_llhttp PROPERTIES C_STANDARD 99 POSITION_INDEPENDENT_CODE ON)
 
 # Command-line parsing for the wirebench program (header-only; ships a CMake config).
 find_package(CLI11 CONFIG QUIET)

@@ -31,6 +31,7 @@ void register_builtin_protocols(protocol_registry& registry) {
   register_length_prefixed_protocol(registry);
   register_mux_protocol(registry);
   register_msgpack_rpc_protocol(registry);
+  register_http1_protocol(registry);
 }
 
 }  // namespace wirebench

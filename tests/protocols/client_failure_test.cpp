@@ -104,7 +104,7 @@ TEST_P(client_failure, close_with_calls_pending_completes_them) {
   EXPECT_EQ(t.errors["connection_closed"], 100);
 }
 
-INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed", "mux", "msgpack-rpc"),
+INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed", "mux", "msgpack-rpc", "http1"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& ch : n)

@@ -28,6 +28,12 @@ inline std::string big_endian32(std::uint32_t n) {
 inline std::string frame_for(const std::string& protocol, const std::string& payload,
                              char mux_type = 1, std::uint32_t id = 1) {
   if (protocol == "line") return payload + "\n";
+  if (protocol == "http1") {  // GET request, or the server's exact 200 response
+    if (mux_type == 1) return "GET /greet?name=" + payload + " HTTP/1.1\r\nHost: test\r\n\r\n";
+    const std::string body = "{\"greeting\":\"" + payload + "\"}";
+    return "HTTP/1.1 200 OK\r\nServer: wirebench\r\nContent-Type: application/json\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+  }
   if (protocol == "msgpack-rpc") {  // [0, id, "greet", [payload]] or [1, id, nil, payload]
     const std::string str = std::string(1, static_cast<char>(0xa0 | payload.size())) + payload;
     if (mux_type == 1) return std::string("\x94\x00", 2) + static_cast<char>(id) + "\xa5greet\x91" + str;

@@ -50,6 +50,11 @@ struct client_config {
   // With calls pending and no byte from the server for this long, the connection is closed and
   // its calls fail with errc::timeout.
   std::chrono::steady_clock::duration reply_timeout = 10s;
+  // HTTP/1.1: false opens a new connection for every call (to show what persistence buys).
+  bool persistent = true;
+  // Calls in flight per connection for protocols whose clients cap it (mux, msgpack-rpc: the
+  // default cap; http1: pipelining depth, 1 = none).
+  std::size_t depth = 0;  // 0: the protocol's default
 };
 
 class protocol_server {

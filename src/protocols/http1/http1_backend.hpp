@@ -1,0 +1,21 @@
+#pragma once
+// The http1 backend's server and clients, built by its registry entry (http1_protocol.cpp).
+#include <memory>
+#include <string>
+
+#include "wirebench/protocols/protocol.hpp"
+
+namespace wirebench::http1 {
+
+std::unique_ptr<protocol_server> make_server(const server_config& config);
+// Persistent connections (one per worker), with optional pipelining depth.
+std::unique_ptr<protocol_client> make_client(const client_config& config);
+// A new connection for every call.
+std::unique_ptr<protocol_client> make_oneshot_client(const client_config& config);
+
+// The Host header for an endpoint.
+std::string host_header(const endpoint& where);
+// A GET request for the greet call.
+std::string greet_request(std::string_view name, const std::string& host, bool keep_alive);
+
+}  // namespace wirebench::http1

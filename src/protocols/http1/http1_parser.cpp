@@ -1,0 +1,128 @@
+#include "http1_parser.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench::http1 {
+namespace {
+parser& self(llhttp_t* p) { return *static_cast<parser*>(p->data); }
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+}  // namespace
+
+std::string_view message::header(std::string_view name) const {
+  for (const auto& [k, v] : headers)
+    if (iequals(k, name)) return v;
+  return {};
+}
+
+parser::parser(kind k, limits l) : limits_(l) {
+  llhttp_settings_init(&settings_);
+  settings_.on_message_begin = &parser::on_message_begin;
+  settings_.on_url = &parser::on_url;
+  settings_.on_header_field = &parser::on_header_field;
+  settings_.on_header_value = &parser::on_header_value;
+  settings_.on_headers_complete = &parser::on_headers_complete;
+  settings_.on_body = &parser::on_body;
+  settings_.on_message_complete = &parser::on_message_complete;
+  llhttp_init(&llhttp_, k == kind::request ? HTTP_REQUEST : HTTP_RESPONSE, &settings_);
+  llhttp_.data = this;
+}
+
+int parser::fail(int status, const char* reason) {
+  error_status_ = status;
+  error_reason_ = reason;
+  return HPE_USER;
+}
+
+bool parser::count_header_bytes(std::size_t n) {
+  header_bytes_ += n;
+  return header_bytes_ <= limits_.max_header_bytes;
+}
+
+int parser::on_message_begin(llhttp_t* p) {
+  parser& s = self(p);
+  s.current_ = message{};
+  s.header_bytes_ = 0;
+  s.in_value_ = false;
+  s.in_message_ = true;
+  return 0;
+}
+
+int parser::on_url(llhttp_t* p, const char* at, std::size_t n) {
+  parser& s = self(p);
+  if (!s.count_header_bytes(n)) return s.fail(431, "request line too long");
+  s.current_.target.append(at, n);
+  return 0;
+}
+
+int parser::on_header_field(llhttp_t* p, const char* at, std::size_t n) {
+  parser& s = self(p);
+  if (!s.count_header_bytes(n)) return s.fail(431, "headers too large");
+  if (s.in_value_ || s.current_.headers.empty()) {  // a new header begins
+    if (s.current_.headers.size() >= s.limits_.max_headers) return s.fail(431, "too many headers");
+    s.current_.headers.emplace_back();
+    s.in_value_ = false;
+  }
+  s.current_.headers.back().first.append(at, n);
+  return 0;
+}
+
+int parser::on_header_value(llhttp_t* p, const char* at, std::size_t n) {
+  parser& s = self(p);
+  if (!s.count_header_bytes(n)) return s.fail(431, "headers too large");
+  s.in_value_ = true;
+  s.current_.headers.back().second.append(at, n);
+  return 0;
+}
+
+int parser::on_headers_complete(llhttp_t* p) {
+  parser& s = self(p);
+  // A declared body over the limit is refused now, before any of it is buffered.
+  if ((p->flags & F_CONTENT_LENGTH) != 0 && p->content_length > s.limits_.max_body_bytes) {
+    s.fail(413, "body too large");
+    return -1;  // this callback may not return HPE_USER; our status is kept all the same
+  }
+  s.current_.keep_alive = llhttp_should_keep_alive(p) != 0;
+  if (llhttp_get_type(p) == HTTP_REQUEST)
+    s.current_.method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
+  else
+    s.current_.status = llhttp_get_status_code(p);
+  return 0;
+}
+
+int parser::on_body(llhttp_t* p, const char* at, std::size_t n) {
+  parser& s = self(p);
+  if (s.current_.body.size() + n > s.limits_.max_body_bytes) return s.fail(413, "body too large");
+  s.current_.body.append(at, n);
+  return 0;
+}
+
+int parser::on_message_complete(llhttp_t* p) {
+  parser& s = self(p);
+  s.in_message_ = false;
+  s.out_->push_back(std::move(s.current_));
+  s.current_ = message{};
+  return 0;
+}
+
+std::error_code parser::parse(std::span<const std::byte> data, std::vector<message>& out) {
+  if (error_status_ != 0) return error_status_ == 400 ? errc::protocol_error : errc::frame_too_long;
+  out_ = &out;
+  const llhttp_errno_t err =
+      llhttp_execute(&llhttp_, reinterpret_cast<const char*>(data.data()), data.size());
+  out_ = nullptr;
+  if (err == HPE_OK) return {};
+  if (error_status_ == 0) {  // llhttp's own error (a callback of ours sets its status first)
+    error_status_ = 400;
+    error_reason_ = llhttp_get_error_reason(&llhttp_) ? llhttp_get_error_reason(&llhttp_) : "bad request";
+  }
+  return error_status_ == 400 ? errc::protocol_error : errc::frame_too_long;
+}
+
+}  // namespace wirebench::http1

@@ -1,0 +1,74 @@
+#pragma once
+// HTTP/1.1 messages (RFC 9112), sans-IO, over llhttp: one parser object runs across pipelined
+// messages and reads split at any byte; complete messages come out as values. Limits are checked
+// as bytes arrive (never from a declared length): header bytes and header count -> 431, body
+// bytes -> 413 (a Content-Length over the limit is refused as soon as the headers end), anything
+// malformed -> 400. After an error the stream is lost; the server answers and closes.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <llhttp.h>
+
+namespace wirebench::http1 {
+
+struct limits {
+  std::size_t max_header_bytes = 16 * 1024;  // request line or status line + all headers
+  std::size_t max_headers = 64;
+  std::size_t max_body_bytes = 1 << 20;
+};
+
+struct message {
+  std::string method;  // requests
+  std::string target;  // requests
+  int status = 0;      // responses
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  bool keep_alive = true;
+  // The value of a header (names compare case-insensitively), or empty.
+  std::string_view header(std::string_view name) const;
+};
+
+class parser {
+ public:
+  enum class kind { request, response };
+  parser(kind k, limits l = {});
+  parser(const parser&) = delete;
+  parser& operator=(const parser&) = delete;
+
+  // Parses all of `data`, appending each complete message to `out`. On error returns
+  // errc::protocol_error (400), errc::frame_too_long (413 or 431; see error_status()).
+  std::error_code parse(std::span<const std::byte> data, std::vector<message>& out);
+  // The status a server answers the error with: 400, 413 or 431.
+  int error_status() const { return error_status_; }
+  std::string_view error_reason() const { return error_reason_; }
+  bool mid_message() const { return in_message_; }
+
+ private:
+  static int on_message_begin(llhttp_t* p);
+  static int on_url(llhttp_t* p, const char* at, std::size_t n);
+  static int on_header_field(llhttp_t* p, const char* at, std::size_t n);
+  static int on_header_value(llhttp_t* p, const char* at, std::size_t n);
+  static int on_headers_complete(llhttp_t* p);
+  static int on_body(llhttp_t* p, const char* at, std::size_t n);
+  static int on_message_complete(llhttp_t* p);
+  int fail(int status, const char* reason);
+  bool count_header_bytes(std::size_t n);
+
+  limits limits_;
+  llhttp_settings_t settings_;
+  llhttp_t llhttp_;
+  message current_;
+  std::vector<message>* out_ = nullptr;
+  std::size_t header_bytes_ = 0;
+  bool in_value_ = false;
+  bool in_message_ = false;
+  int error_status_ = 0;
+  std::string error_reason_;
+};
+
+}  // namespace wirebench::http1

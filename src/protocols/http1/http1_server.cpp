@@ -1,0 +1,92 @@
+// HTTP/1.1 server: llhttp through http1::parser on our transport. Keep-alive, pipelining (replies
+// in request order: each is answered as it is parsed), Content-Length and chunked request bodies.
+// Limits answer 431/413/400 and close that connection; the others are not affected.
+#include "http1_backend.hpp"
+#include "http1_parser.hpp"
+#include "../http_common/greet_api.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/transport/stream_server.hpp"
+
+namespace wirebench::http1 {
+namespace {
+
+std::string response(int status, std::string_view body, bool keep_alive) {
+  std::string out;
+  out.reserve(128 + body.size());
+  out.append("HTTP/1.1 ").append(std::to_string(status)).append(" ");
+  out.append(http::reason_phrase(status)).append("\r\n");
+  out.append("Server: wirebench\r\nContent-Type: application/json\r\nContent-Length: ");
+  out.append(std::to_string(body.size())).append("\r\n");
+  if (!keep_alive) out.append("Connection: close\r\n");
+  out.append("\r\n").append(body);
+  return out;
+}
+
+class session final : public connection_handler {
+ public:
+  session(stream_server& server, const limits& l) : server_(server), parser_(parser::kind::request, l) {}
+
+  std::size_t on_data(connection& c, std::span<const std::byte> data,
+                      std::error_code& error) override {
+    const std::error_code ec = parser_.parse(data, ready_);
+    std::uint64_t served = 0;
+    for (message& m : ready_) {
+      const auto r = http::handle_greet(m.method, m.target, m.body);
+      c.send({}, response(r.status, r.body, m.keep_alive), {});
+      ++served;
+      if (!m.keep_alive) {  // the client asked to close: answer, flush, close
+        error = errc::peer_closed;
+        break;
+      }
+    }
+    ready_.clear();
+    if (served != 0) server_.count_requests(served);
+    if (ec && !error) {
+      const std::string why = "{\"error\":\"" + std::string(parser_.error_reason()) + "\"}";
+      c.send({}, response(parser_.error_status(), why, false), {});
+      error = ec;
+    }
+    return data.size();  // the parser copies what it keeps
+  }
+  void on_close(connection&, std::error_code) override {}
+  bool mid_frame() const override { return parser_.mid_message(); }
+
+ private:
+  stream_server& server_;
+  parser parser_;
+  std::vector<message> ready_;
+};
+
+class server final : public protocol_server {
+ public:
+  explicit server(const server_config& c) {
+    limits_.max_body_bytes = c.max_frame_bytes;
+    stream_server_config sc;
+    sc.listen = c.listen;
+    sc.pool = {c.threads, c.cpus, "http1-srv"};
+    sc.connection.max_read_bytes = 64 * 1024;  // the parser keeps what it needs itself
+    sc.connection.idle_timeout = c.idle_timeout;
+    sc.connection.read_timeout = c.read_timeout;
+    sc.connection.write_timeout = c.write_timeout;
+    sc.max_connections = c.max_connections;
+    sc.drain_timeout = c.drain_timeout;
+    server_ = std::make_unique<stream_server>(sc, [this] {
+      return std::make_unique<session>(*server_, limits_);
+    });
+  }
+  endpoint local_endpoint() const override { return server_->local_endpoint(); }
+  void stop() override { server_->stop(); }
+  server_stats stats() const override { return server_->stats(); }
+
+ private:
+  limits limits_;
+  std::unique_ptr<stream_server> server_;
+};
+
+}  // namespace
+
+std::unique_ptr<protocol_server> make_server(const server_config& config) {
+  return std::make_unique<server>(config);
+}
+
+}  // namespace wirebench::http1

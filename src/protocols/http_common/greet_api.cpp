@@ -1,0 +1,112 @@
+#include "greet_api.hpp"
+
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+namespace wirebench::http {
+namespace {
+
+int hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// application/x-www-form-urlencoded decoding of one query value; false on a bad escape.
+bool url_decode(std::string_view in, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '+') {
+      out.push_back(' ');
+    } else if (in[i] == '%') {
+      if (i + 2 >= in.size()) return false;  // needs two hex digits after it
+      const int hi = hex(in[i + 1]), lo = hex(in[i + 2]);
+      if (hi < 0 || lo < 0) return false;
+      out.push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else {
+      out.push_back(in[i]);
+    }
+  }
+  return true;
+}
+
+api_response greeting(std::string_view name) {
+  return {200, nlohmann::json{{"greeting", "hello, " + std::string(name)}}.dump()};
+}
+
+api_response error(int status, std::string_view why) {
+  return {status, nlohmann::json{{"error", std::string(why)}}.dump()};
+}
+
+}  // namespace
+
+api_response handle_greet(std::string_view method, std::string_view target, std::string_view body) {
+  const auto q = target.find('?');
+  const std::string_view path = target.substr(0, q);
+  if (path != "/greet") return error(404, "no such resource: " + std::string(path));
+  if (method == "GET") {
+    std::string_view query = q == std::string_view::npos ? "" : target.substr(q + 1);
+    while (!query.empty()) {
+      const auto amp = query.find('&');
+      const std::string_view pair = query.substr(0, amp);
+      if (pair.starts_with("name=")) {
+        std::string name;
+        if (!url_decode(pair.substr(5), name)) return error(400, "bad %-escape in name");
+        return greeting(name);
+      }
+      if (amp == std::string_view::npos) break;
+      query.remove_prefix(amp + 1);
+    }
+    return error(400, "missing query parameter: name");
+  }
+  if (method == "POST") {
+    const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object()) return error(400, "body must be a JSON object");
+    const auto it = json.find("name");
+    if (it == json.end() || !it->is_string()) return error(400, "body needs a string \"name\"");
+    return greeting(it->get_ref<const std::string&>());
+  }
+  return error(405, "use GET or POST");
+}
+
+std::string greet_target(std::string_view name) {
+  static constexpr char digits[] = "0123456789ABCDEF";
+  std::string target = "/greet?name=";
+  for (unsigned char c : name) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      target.push_back(static_cast<char>(c));
+    } else {
+      target.push_back('%');
+      target.push_back(digits[c >> 4]);
+      target.push_back(digits[c & 15]);
+    }
+  }
+  return target;
+}
+
+bool parse_greeting(std::string_view json_text, std::string& greeting) {
+  const auto json = nlohmann::json::parse(json_text, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return false;
+  const auto it = json.find("greeting");
+  if (it == json.end() || !it->is_string()) return false;
+  greeting = it->get<std::string>();
+  return true;
+}
+
+std::string_view reason_phrase(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Content Too Large";
+    case 431: return "Request Header Fields Too Large";
+    case 503: return "Service Unavailable";
+  }
+  return "Error";
+}
+
+}  // namespace wirebench::http

@@ -1,0 +1,25 @@
+#pragma once
+// The REST form of the greet call, shared by the HTTP/1.1 and HTTP/2 backends:
+//   GET  /greet?name=NAME          -> 200 {"greeting":"hello, NAME"}
+//   POST /greet  {"name": NAME}    -> 200 {"greeting":"hello, NAME"}
+// Unknown path -> 404, another method -> 405, bad query or body -> 400; errors are {"error": ...}.
+#include <string>
+#include <string_view>
+
+namespace wirebench::http {
+
+struct api_response {
+  int status;
+  std::string body;  // JSON
+};
+
+api_response handle_greet(std::string_view method, std::string_view target, std::string_view body);
+
+// Client helpers: the request target for GET, and the greeting out of a 200 response body
+// (false if the body is not the expected JSON).
+std::string greet_target(std::string_view name);
+bool parse_greeting(std::string_view json, std::string& greeting);
+
+std::string_view reason_phrase(int status);
+
+}  // namespace wirebench::http

@@ -1,0 +1,180 @@
+// HTTP/1.1: the parser alone (any split, pipelining, chunked bodies, limits), the server end to end
+// (routes, keep-alive, pipelining, Connection: close, 400/413/431 closing only that connection),
+// both clients, and curl against our server when curl is installed.
+#include <cstdio>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "../../src/protocols/http1/http1_parser.hpp"
+#include "support/raw_socket.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::vector<http1::message> parse_split(std::string_view input, std::size_t piece,
+                                        std::error_code* error = nullptr) {
+  http1::parser p(http1::parser::kind::request);
+  std::vector<http1::message> out;
+  for (std::size_t i = 0; i < input.size(); i += piece) {
+    auto ec = p.parse(as_bytes(input.substr(i, piece)), out);
+    if (ec) {
+      if (error) *error = ec;
+      break;
+    }
+  }
+  return out;
+}
+
+const std::string pipelined =
+    "GET /greet?name=a HTTP/1.1\r\nHost: x\r\n\r\n"
+    "POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\n{\"name\":\"bob\"}"
+    "POST /greet HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"nam\r\n8\r\ne\":\"cy\"}\r\n0\r\n\r\n"
+    "GET /greet?name=d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+
+TEST(http1_parser, same_messages_whatever_the_split) {
+  for (std::size_t piece : {std::size_t{1}, std::size_t{2}, std::size_t{7}, pipelined.size()}) {
+    auto m = parse_split(pipelined, piece);
+    ASSERT_EQ(m.size(), 4u) << "piece " << piece;
+    EXPECT_EQ(m[0].method, "GET");
+    EXPECT_EQ(m[0].target, "/greet?name=a");
+    EXPECT_EQ(m[0].header("host"), "x");
+    EXPECT_EQ(m[1].body, "{\"name\":\"bob\"}");
+    EXPECT_EQ(m[2].body, "{\"name\":\"cy\"}") << "chunked body reassembled";
+    EXPECT_TRUE(m[2].keep_alive);
+    EXPECT_FALSE(m[3].keep_alive);
+  }
+}
+
+TEST(http1_parser, limits_give_431_and_413_and_garbage_400) {
+  http1::limits l{256, 4, 16};
+  auto status_of = [&](const std::string& input) {
+    http1::parser p(http1::parser::kind::request, l);
+    std::vector<http1::message> out;
+    auto ec = p.parse(as_bytes(input), out);
+    return ec ? p.error_status() : 200;
+  };
+  EXPECT_EQ(status_of("GET /" + std::string(300, 'a') + " HTTP/1.1\r\n\r\n"), 431);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\nE: 5\r\n\r\n"), 431);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n"), 200) << "exactly the limit";
+  // A declared length over the limit is refused from the header, before any body byte.
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nContent-Length: 17\r\n\r\n"), 413);
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nContent-Length: 16\r\n\r\n" + std::string(16, 'x')), 200);
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n11\r\n" + std::string(17, 'x') +
+                      "\r\n0\r\n\r\n"),
+            413);
+  EXPECT_EQ(status_of("GARBAGE\r\n\r\n"), 400);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"), 400);
+}
+
+class http1_server : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_config sc;
+    sc.max_frame_bytes = 1024;
+    server_ = protocol_registry::builtin().find("http1")->make_server(sc);
+  }
+  std::string exchange(const std::string& request, bool* closed = nullptr) {
+    test::raw_socket peer(server_->local_endpoint());
+    peer.send_all(request);
+    bool eof = false;
+    std::string got = peer.read_for(closed ? 3s : 300ms, SIZE_MAX, &eof);
+    if (closed) *closed = eof;
+    return got;
+  }
+  std::unique_ptr<protocol_server> server_;
+};
+
+TEST_F(http1_server, routes_answer_with_json) {
+  EXPECT_NE(exchange("GET /greet?name=ann%20lee HTTP/1.1\r\nHost: x\r\n\r\n")
+                .find("{\"greeting\":\"hello, ann lee\"}"),
+            std::string::npos);
+  EXPECT_NE(exchange("POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\n{\"name\":\"bob\"}")
+                .find("{\"greeting\":\"hello, bob\"}"),
+            std::string::npos);
+  EXPECT_TRUE(exchange("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n").starts_with("HTTP/1.1 404 "));
+  EXPECT_TRUE(exchange("DELETE /greet HTTP/1.1\r\nHost: x\r\n\r\n").starts_with("HTTP/1.1 405 "));
+  EXPECT_TRUE(exchange("GET /greet?x=1 HTTP/1.1\r\nHost: x\r\n\r\n").starts_with("HTTP/1.1 400 "));
+  EXPECT_TRUE(exchange("POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n{x}").starts_with("HTTP/1.1 400 "));
+}
+
+TEST_F(http1_server, pipelined_requests_are_answered_in_order_and_close_is_honoured) {
+  bool closed = false;
+  const std::string got = exchange(pipelined, &closed);
+  const auto a = got.find("hello, a"), b = got.find("hello, bob"), c = got.find("hello, cy"),
+             d = got.find("hello, d");
+  ASSERT_NE(d, std::string::npos) << got;
+  EXPECT_TRUE(a < b && b < c && c < d);
+  EXPECT_NE(got.find("Connection: close"), std::string::npos);
+  EXPECT_TRUE(closed) << "Connection: close closes after the response";
+}
+
+TEST_F(http1_server, limits_answer_then_close_and_other_connections_go_on) {
+  client_config cc;
+  cc.connect = server_->local_endpoint();
+  auto good = protocol_registry::builtin().find("http1")->make_client(cc);
+  EXPECT_EQ(test::greet_sync(*good, "before").reply, "hello, before");
+  struct bad {
+    std::string request;
+    const char* status;
+  };
+  for (const bad& b : {bad{"GET /greet HTTP/1.1\r\nX: " + std::string(20000, 'a') + "\r\n\r\n", "431"},
+                       bad{"POST /greet HTTP/1.1\r\nContent-Length: 5000\r\n\r\n", "413"},
+                       bad{"NOT HTTP AT ALL\r\n\r\n", "400"}}) {
+    bool closed = false;
+    const std::string got = exchange(b.request, &closed);
+    EXPECT_TRUE(got.starts_with(std::string("HTTP/1.1 ") + b.status)) << got.substr(0, 40);
+    EXPECT_TRUE(closed);
+  }
+  EXPECT_EQ(test::greet_sync(*good, "after").reply, "hello, after");
+}
+
+TEST_F(http1_server, keep_alive_serves_many_calls_on_one_connection_with_pipelining) {
+  client_config cc;
+  cc.connect = server_->local_endpoint();
+  cc.depth = 8;
+  auto c = protocol_registry::builtin().find("http1")->make_client(cc);
+  std::atomic<int> ok{0}, done{0};
+  for (int i = 0; i < 200; ++i) {
+    const std::string name = "p" + std::to_string(i);
+    c->async_greet(name, [&, name](std::error_code ec, std::string_view r) {
+      ok += !ec && r == "hello, " + name;
+      ++done;
+    });
+  }
+  for (int i = 0; i < 1000 && done < 200; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(ok.load(), 200);
+  EXPECT_EQ(server_->stats().accepted, 1u);
+}
+
+TEST_F(http1_server, non_persistent_client_opens_a_connection_per_call) {
+  client_config cc;
+  cc.connect = server_->local_endpoint();
+  cc.persistent = false;
+  auto c = protocol_registry::builtin().find("http1")->make_client(cc);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(test::greet_sync(*c, "x").reply, "hello, x");
+  EXPECT_EQ(server_->stats().accepted, 5u);
+}
+
+TEST_F(http1_server, curl_gets_the_greeting) {
+  if (std::system("command -v curl >/dev/null 2>&1") != 0) GTEST_SKIP() << "curl is not installed";
+  const std::string url = "http://127.0.0.1:" + std::to_string(server_->local_endpoint().port);
+  const std::string cmd = "curl -s -X POST -d '{\"name\":\"curl\"}' " + url + "/greet && curl -s '" + url +
+                          "/greet?name=one' '" + url + "/greet?name=two'";
+  FILE* f = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
+  EXPECT_EQ(::pclose(f), 0);
+  EXPECT_EQ(out, "{\"greeting\":\"hello, curl\"}{\"greeting\":\"hello, one\"}{\"greeting\":\"hello, two\"}");
+}
+
+}  // namespace
+}  // namespace wirebench
