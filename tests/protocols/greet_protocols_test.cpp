@@ -53,6 +53,8 @@ TEST_P(greet, round_trip) {
 }
 
 TEST_P(greet, exact_bytes_on_the_wire) {
+  if (GetParam().protocol == "http2")
+    GTEST_SKIP() << "binary, HPACK-compressed framing: checked against nghttp, curl and h2load instead";
   test::raw_socket peer(server_->local_endpoint());
   ASSERT_TRUE(peer.ok());
   const auto& p = GetParam().protocol;

@@ -30,6 +30,7 @@ struct server_config {
   // workers = 0: replies are computed on the event-loop thread, as the other backends do.
   std::size_t workers = 0;
   service_time_model service_time;  // added time per request (none by default)
+  std::uint32_t max_concurrent_streams = 100;  // HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS
   std::vector<int> cpus;           // pin server threads (empty: no pinning)
   std::size_t max_frame_bytes = 64 * 1024;  // largest request accepted
   oversize_policy on_oversize = oversize_policy::fail;  // resync: reply with an error and go on

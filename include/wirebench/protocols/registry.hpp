@@ -31,5 +31,6 @@ void register_length_prefixed_protocol(protocol_registry& registry);
 void register_mux_protocol(protocol_registry& registry);
 void register_msgpack_rpc_protocol(protocol_registry& registry);
 void register_http1_protocol(protocol_registry& registry);
+void register_http2_protocol(protocol_registry& registry);
 
 }  // namespace wirebench

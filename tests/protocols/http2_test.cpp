@@ -1,0 +1,114 @@
+// HTTP/2: streams over the server's concurrency limit wait (they are not failed), many workers
+// share one connection, a bad preface closes only that connection, GOAWAY drains, and curl,
+// nghttp and h2load all get the greeting from our server when they are installed.
+#include <atomic>
+#include <cstdio>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/raw_socket.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+const protocol& h2() { return *protocol_registry::builtin().find("http2"); }
+
+std::string run(const std::string& cmd, int* status = nullptr) {
+  FILE* f = ::popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
+  const int rc = ::pclose(f);
+  if (status) *status = rc;
+  return out;
+}
+bool have(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+TEST(http2, streams_over_the_servers_limit_wait_and_all_complete_on_one_connection) {
+  server_config sc;
+  sc.max_concurrent_streams = 2;
+  auto server = h2().make_server(sc);
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  auto client = h2().make_client(cc);
+  constexpr int n = 300;
+  std::atomic<int> ok{0}, done{0};
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "s" + std::to_string(i);
+    client->async_greet(name, [&, name](std::error_code ec, std::string_view r) {
+      ok += !ec && r == "hello, " + name;
+      ++done;
+    });
+  }
+  for (int i = 0; i < 2000 && done < n; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(ok.load(), n);
+  EXPECT_EQ(server->stats().accepted, 1u);
+  EXPECT_EQ(server->stats().requests, static_cast<std::uint64_t>(n));
+}
+
+TEST(http2, a_bad_preface_closes_that_connection_only) {
+  auto server = h2().make_server({});
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  auto good = h2().make_client(cc);
+  EXPECT_EQ(test::greet_sync(*good, "before").reply, "hello, before");
+  test::raw_socket peer(server->local_endpoint());
+  peer.send_all("GET / HTTP/1.1\r\nHost: x\r\n\r\n");  // HTTP/1.1 to an h2c prior-knowledge server
+  EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  EXPECT_EQ(test::greet_sync(*good, "after").reply, "hello, after");
+}
+
+TEST(http2, graceful_stop_sends_goaway_and_later_calls_fail_cleanly) {
+  auto server = h2().make_server({});
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  auto c = h2().make_client(cc);
+  EXPECT_EQ(test::greet_sync(*c, "x").reply, "hello, x");
+  server->stop();
+  auto after = test::greet_sync(*c, "y");
+  ASSERT_TRUE(after.completed);
+  EXPECT_TRUE(after.ec) << "no server: the call fails, it does not hang";
+}
+
+class http2_interop : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = h2().make_server({});
+    url_ = "http://127.0.0.1:" + std::to_string(server_->local_endpoint().port) + "/greet";
+  }
+  std::unique_ptr<protocol_server> server_;
+  std::string url_;
+};
+
+TEST_F(http2_interop, curl_prior_knowledge) {
+  if (!have("curl")) GTEST_SKIP() << "curl is not installed";
+  int rc = 0;
+  EXPECT_EQ(run("curl -s --http2-prior-knowledge '" + url_ + "?name=curl' && curl -s --http2-prior-knowledge -d "
+                "'{\"name\":\"post\"}' " + url_, &rc),
+            "{\"greeting\":\"hello, curl\"}{\"greeting\":\"hello, post\"}");
+  EXPECT_EQ(rc, 0);
+}
+
+TEST_F(http2_interop, nghttp) {
+  if (!have("nghttp")) GTEST_SKIP() << "nghttp is not installed (nghttp2-client)";
+  int rc = 0;
+  EXPECT_EQ(run("nghttp '" + url_ + "?name=nghttp'", &rc), "{\"greeting\":\"hello, nghttp\"}");
+  EXPECT_EQ(rc, 0);
+}
+
+TEST_F(http2_interop, h2load_all_requests_succeed) {
+  if (!have("h2load")) GTEST_SKIP() << "h2load is not installed (nghttp2-client)";
+  const std::string out = run("h2load -n 2000 -c 2 -m 10 '" + url_ + "?name=load' 2>&1");
+  EXPECT_NE(out.find("2000 succeeded, 0 failed, 0 errored"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace wirebench
