@@ -17,18 +17,8 @@ class mux_client_wire final : public client_wire {
                      std::error_code& error) override {
     std::size_t consumed = 0;
     for (;;) {
-      const decode_result r = decoder_.decode(data.subspan(consumed));
-      consumed += r.consumed;
-      if (r.status == decode_status::need_more) break;
-      if (r.status != decode_status::frame) {
-        error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
-        break;
-      }
-      const auto f = parse_mux_frame(r.frame);
-      if (!f) {
-        error = errc::protocol_error;
-        break;
-      }
+      const auto f = next_mux_frame(decoder_, data, consumed, error);
+      if (!f) break;
       switch (f->type) {
         case mux_frame_type::reply:
         case mux_frame_type::error_reply: {

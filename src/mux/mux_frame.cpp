@@ -13,6 +13,21 @@ std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame) {
   return mux_frame{static_cast<mux_frame_type>(type), id, frame.subspan(mux_header_bytes)};
 }
 
+std::optional<mux_frame> next_mux_frame(length_prefix_decoder& decoder,
+                                        std::span<const std::byte> data, std::size_t& consumed,
+                                        std::error_code& error) {
+  const decode_result r = decoder.decode(data.subspan(consumed));
+  consumed += r.consumed;
+  if (r.status == decode_status::need_more) return std::nullopt;
+  if (r.status != decode_status::frame) {
+    error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
+    return std::nullopt;
+  }
+  auto f = parse_mux_frame(r.frame);
+  if (!f) error = errc::protocol_error;
+  return f;
+}
+
 std::error_code encode_mux_frame(mux_frame_type type, std::uint32_t id,
                                  std::span<const std::byte> payload, std::size_t max_payload,
                                  encoded_frame& out) {

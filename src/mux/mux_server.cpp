@@ -49,18 +49,8 @@ class mux_server::session final : public connection_handler {
     // Backpressure: with max_in_flight requests being worked on, leave the rest in the buffer;
     // accepting_input() then pauses reading until replies have gone out.
     while (accepting_input()) {
-      const decode_result r = decoder_.decode(data.subspan(consumed));
-      consumed += r.consumed;
-      if (r.status == decode_status::need_more) break;
-      if (r.status != decode_status::frame) {
-        error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
-        break;
-      }
-      const auto f = parse_mux_frame(r.frame);
-      if (!f) {
-        error = errc::protocol_error;
-        break;
-      }
+      const auto f = next_mux_frame(decoder_, data, consumed, error);
+      if (!f) break;
       switch (f->type) {
         case mux_frame_type::request:
           dispatcher_.start(c, f->id, as_text(f->payload));

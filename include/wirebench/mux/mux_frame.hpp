@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "wirebench/codec/encoded_frame.hpp"
+#include "wirebench/codec/length_prefix_decoder.hpp"
 
 namespace wirebench {
 
@@ -39,6 +40,13 @@ struct mux_frame {
 // Parses a length-prefixed frame's payload. nullopt when it is shorter than the header or the type
 // is unknown (the stream is then broken: errc::protocol_error).
 std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame);
+
+// The next mux frame in a stream of length-prefixed frames (`data` is every unconsumed byte;
+// `consumed` advances past what was used). nullopt when more bytes are needed, or on a broken
+// stream with `error` set: frame_too_long, corrupt_frame, or protocol_error (not a mux frame).
+std::optional<mux_frame> next_mux_frame(length_prefix_decoder& decoder,
+                                        std::span<const std::byte> data, std::size_t& consumed,
+                                        std::error_code& error);
 
 // The full frame as gather buffers: the 4-byte length and the mux header as prefix, the caller's
 // payload referenced. max_payload is the receiver's limit (frame_too_long when over it).

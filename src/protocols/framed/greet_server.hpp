@@ -7,7 +7,7 @@
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/protocol.hpp"
-#include "wirebench/transport/stream_server.hpp"
+#include "../common/backend_support.hpp"
 
 namespace wirebench {
 
@@ -79,18 +79,7 @@ class framed_greet_server final : public protocol_server {
 
  private:
   static stream_server_config make_config(const server_config& c) {
-    stream_server_config s;
-    s.listen = c.listen;
-    s.pool.threads = c.threads;
-    s.pool.cpus = c.cpus;
-    s.pool.name = "srv";
-    s.connection.max_read_bytes = c.max_frame_bytes + Framing::max_framing_bytes;
-    s.connection.idle_timeout = c.idle_timeout;
-    s.connection.read_timeout = c.read_timeout;
-    s.connection.write_timeout = c.write_timeout;
-    s.max_connections = c.max_connections;
-    s.drain_timeout = c.drain_timeout;
-    return s;
+    return transport_config(c, "srv", c.max_frame_bytes + Framing::max_framing_bytes);
   }
 
   server_config config_;

@@ -7,7 +7,7 @@
 #include "../http_common/greet_api.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/client_wire.hpp"
-#include "wirebench/mux/mux_client.hpp"
+#include "../common/backend_support.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench::http1 {
@@ -54,34 +54,6 @@ class wire final : public client_wire {
   std::uint32_t next_id_ = 1;
 };
 
-class client final : public protocol_client {
- public:
-  explicit client(const client_config& c) : timeout_(c.reply_timeout), client_(make_config(c)) {}
-  void async_greet(std::string_view name, call_completion done) override {
-    client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_, std::move(done));
-  }
-  void close() override { client_.close(); }
-
- private:
-  static mux_client_config make_config(const client_config& c) {
-    mux_client_config m;
-    m.connect = c.connect;
-    m.connections = c.connections;
-    m.threads = c.threads;
-    m.cpus = c.cpus;
-    m.ordered = true;
-    m.max_in_flight = c.depth == 0 ? 1 : c.depth;
-    m.max_queued = 1 << 20;  // calls wait for their connection; the closed loop bounds them
-    m.connect_timeout = c.connect_timeout;
-    m.wire = [host = host_header(c.connect), max = c.max_frame_bytes] {
-      return std::make_unique<wire>(host, max);
-    };
-    return m;
-  }
-  std::chrono::steady_clock::duration timeout_;
-  mux_client client_;
-};
-
 }  // namespace
 
 std::string host_header(const endpoint& where) {
@@ -100,7 +72,14 @@ std::string greet_request(std::string_view name, const std::string& host, bool k
 }
 
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  return std::make_unique<client>(config);
+  mux_client_config m = multiplexing_config(config);
+  m.ordered = true;
+  m.max_in_flight = config.depth == 0 ? 1 : config.depth;  // the pipelining depth
+  m.max_queued = 1 << 20;  // calls wait for their connection; the closed loop bounds them
+  m.wire = [host = host_header(config.connect), max = config.max_frame_bytes] {
+    return std::make_unique<wire>(host, max);
+  };
+  return std::make_unique<multiplexed_greet_client>(config, std::move(m));
 }
 
 }  // namespace wirebench::http1

@@ -11,7 +11,7 @@
 #include "../http_common/greet_api.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/client_wire.hpp"
-#include "wirebench/mux/mux_client.hpp"
+#include "../common/backend_support.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench::http2 {
@@ -152,38 +152,17 @@ class wire final : public client_wire {
   bool in_recv_ = false;
 };
 
-class client final : public protocol_client {
- public:
-  explicit client(const client_config& c) : timeout_(c.reply_timeout), client_(make_config(c)) {}
-  void async_greet(std::string_view name, call_completion done) override {
-    client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_, std::move(done));
-  }
-  void close() override { client_.close(); }
-
- private:
-  static mux_client_config make_config(const client_config& c) {
-    mux_client_config m;
-    m.connect = c.connect;
-    m.connections = c.connections;
-    m.threads = c.threads;
-    m.cpus = c.cpus;
-    // nghttp2 holds streams beyond the server's concurrency limit; this only bounds memory.
-    m.max_in_flight = c.depth == 0 ? 65536 : c.depth;
-    m.max_queued = 1 << 20;
-    m.connect_timeout = c.connect_timeout;
-    m.wire = [authority = authority_for(c.connect), max = c.max_frame_bytes] {
-      return std::make_unique<wire>(authority, max);
-    };
-    return m;
-  }
-  std::chrono::steady_clock::duration timeout_;
-  mux_client client_;
-};
-
 }  // namespace
 
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  return std::make_unique<client>(config);
+  mux_client_config m = multiplexing_config(config);
+  // nghttp2 holds streams beyond the server's concurrency limit; this only bounds memory.
+  m.max_in_flight = config.depth == 0 ? 65536 : config.depth;
+  m.max_queued = 1 << 20;
+  m.wire = [authority = authority_for(config.connect), max = config.max_frame_bytes] {
+    return std::make_unique<wire>(authority, max);
+  };
+  return std::make_unique<multiplexed_greet_client>(config, std::move(m));
 }
 
 }  // namespace wirebench::http2

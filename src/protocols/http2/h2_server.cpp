@@ -9,7 +9,7 @@
 #include "h2_util.hpp"
 #include "../http_common/greet_api.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/transport/stream_server.hpp"
+#include "../common/backend_support.hpp"
 
 namespace wirebench::http2 {
 namespace {
@@ -142,15 +142,8 @@ class session final : public connection_handler {
 class server final : public protocol_server {
  public:
   explicit server(const server_config& c) : config_(c) {
-    stream_server_config sc;
-    sc.listen = c.listen;
-    sc.pool = {c.threads, c.cpus, "h2-srv"};
-    sc.connection.max_read_bytes = 64 * 1024;
-    sc.connection.idle_timeout = c.idle_timeout;
-    sc.connection.read_timeout = c.read_timeout;
-    sc.connection.write_timeout = c.write_timeout;
-    sc.max_connections = c.max_connections;
-    sc.drain_timeout = c.drain_timeout;
+    // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
+    const stream_server_config sc = transport_config(c, "h2-srv", 64 * 1024);
     server_ = std::make_unique<stream_server>(sc, [this] {
       return std::make_unique<session>(*server_, config_);
     });

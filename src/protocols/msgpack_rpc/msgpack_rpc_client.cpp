@@ -3,7 +3,7 @@
 #include "msgpack_rpc_backend.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/client_wire.hpp"
-#include "wirebench/mux/mux_client.hpp"
+#include "../common/backend_support.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench::msgpack_rpc {
@@ -58,34 +58,12 @@ class rpc_client_wire final : public client_wire {
   stream_decoder decoder_;
 };
 
-class rpc_client final : public protocol_client {
- public:
-  explicit rpc_client(const client_config& c) : timeout_(c.reply_timeout), client_(make_config(c)) {}
-  void async_greet(std::string_view name, call_completion done) override {
-    client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_, std::move(done));
-  }
-  void close() override { client_.close(); }
-
- private:
-  static mux_client_config make_config(const client_config& c) {
-    mux_client_config m;
-    m.connect = c.connect;
-    m.connections = c.connections;
-    m.threads = c.threads;
-    m.cpus = c.cpus;
-    m.max_frame_bytes = c.max_frame_bytes;
-    m.connect_timeout = c.connect_timeout;
-    m.wire = [max = c.max_frame_bytes] { return std::make_unique<rpc_client_wire>(max); };
-    return m;
-  }
-  std::chrono::steady_clock::duration timeout_;
-  mux_client client_;
-};
-
 }  // namespace
 
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  return std::make_unique<rpc_client>(config);
+  mux_client_config m = multiplexing_config(config);
+  m.wire = [max = config.max_frame_bytes] { return std::make_unique<rpc_client_wire>(max); };
+  return std::make_unique<multiplexed_greet_client>(config, std::move(m));
 }
 
 }  // namespace wirebench::msgpack_rpc

@@ -7,7 +7,7 @@
 #include "msgpack_rpc_backend.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/request_dispatcher.hpp"
-#include "wirebench/transport/stream_server.hpp"
+#include "../common/backend_support.hpp"
 
 namespace wirebench::msgpack_rpc {
 namespace {
@@ -95,15 +95,8 @@ class rpc_server final : public protocol_server {
     };
     dispatch_.pool = workers_ ? &*workers_ : nullptr;
     dispatch_.service_time = c.service_time;
-    stream_server_config sc;
-    sc.listen = c.listen;
-    sc.pool = {c.threads, c.cpus, "rpc-srv"};
-    sc.connection.max_read_bytes = 64 * 1024;  // the unpacker buffers messages itself
-    sc.connection.idle_timeout = c.idle_timeout;
-    sc.connection.read_timeout = c.read_timeout;
-    sc.connection.write_timeout = c.write_timeout;
-    sc.max_connections = c.max_connections;
-    sc.drain_timeout = c.drain_timeout;
+    // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
+    const stream_server_config sc = transport_config(c, "rpc-srv", 64 * 1024);
     server_ = std::make_unique<stream_server>(sc, [this] {
       return std::make_unique<rpc_session>(*server_, dispatch_, config_);
     });

@@ -1,6 +1,6 @@
 // `mux`: the greet call over our multiplexed protocol (docs/PROTOCOLS.md): many calls in flight
 // on one connection, answered in completion order and matched by request id.
-#include "wirebench/mux/mux_client.hpp"
+#include "../common/backend_support.hpp"
 #include "wirebench/mux/mux_server.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -38,31 +38,6 @@ class mux_greet_server final : public protocol_server {
   mux_server server_;
 };
 
-class mux_greet_client final : public protocol_client {
- public:
-  explicit mux_greet_client(const client_config& c)
-      : timeout_(c.reply_timeout), client_(make_config(c)) {}
-  void async_greet(std::string_view name, call_completion done) override {
-    client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_,
-                       std::move(done));
-  }
-  void close() override { client_.close(); }
-
- private:
-  static mux_client_config make_config(const client_config& c) {
-    mux_client_config m;
-    m.connect = c.connect;
-    m.connections = c.connections;
-    m.threads = c.threads;
-    m.cpus = c.cpus;
-    m.max_frame_bytes = c.max_frame_bytes;
-    m.connect_timeout = c.connect_timeout;
-    return m;
-  }
-  std::chrono::steady_clock::duration timeout_;
-  mux_client client_;
-};
-
 }  // namespace
 
 void register_mux_protocol(protocol_registry& registry) {
@@ -73,7 +48,7 @@ void register_mux_protocol(protocol_registry& registry) {
         return std::make_unique<mux_greet_server>(c);
       },
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return std::make_unique<mux_greet_client>(c);
+        return std::make_unique<multiplexed_greet_client>(c, multiplexing_config(c));
       },
   });
 }
