@@ -53,6 +53,7 @@ def main(out):
     sweep_cv = load_cv(os.path.join(out, "sweep.json"))
     floors = {p: load(os.path.join(out, f"floor-{p}.json"))[0] for p in ("same-cpu", "cross-cpu")}
     depth, _ = load(os.path.join(out, "depth.json"))
+    http, _ = load(os.path.join(out, "http.json"))
     ctx = sweep_ctx or micro_ctx
     text = []
     text.append(
@@ -161,12 +162,37 @@ def main(out):
             text.append(f"mux, model none: depth 64 gives {none[('mux', 64)]['rps'] / none[('mux', 1)]['rps']:.1f}x "
                         f"the requests/s of depth 1\n")
 
+    # HTTP/1.1 against HTTP/2 as the worker count grows.
+    by_variant = defaultdict(dict)
+    for name, b in http.items():
+        m = re.match(r"http_workers/([^/]+)/workers:(\d+)$", name)
+        if m and "rps" in b:
+            by_variant[m.group(1)][int(m.group(2))] = b
+    if by_variant:
+        workers_list = sorted({w for v in by_variant.values() for w in v})
+        rows = []
+        for w in workers_list:
+            row = [w]
+            for v in ("http1", "http1-new", "http2"):
+                b = by_variant.get(v, {}).get(w)
+                if not b:
+                    row += ["-", "-"]
+                    continue
+                errs = int(b.get("errors", 0))
+                row += [f"{1e6 / b['rps'] * w:.1f}" if b["rps"] else "-",
+                        fmt(b["rps"]) + (f" ({errs} failed)" if errs else "")]
+            rows.append(row)
+        text.append(table("Workers against one server: µs per request per worker, and req/s "
+                          "(http1: connection per worker; http1-new: connection per call; http2: one connection)",
+                          ["workers", "http1 µs", "http1 req/s", "http1-new µs", "http1-new req/s",
+                           "http2 µs", "http2 req/s"], rows))
+
     report = "\n".join(text)
     print(report)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(report)
-    write_csv(out, micro, sweep, floors, depth)
-    plot(out, cases, micro, sizes, by_model)
+    write_csv(out, micro, sweep, floors, depth, http)
+    plot(out, cases, micro, sizes, by_model, by_variant)
 
 
 def repetitions(rows):
@@ -183,19 +209,19 @@ def load_cv(path):
             for b in data["benchmarks"] if b.get("aggregate_name") == "cv" and "rps" in b}
 
 
-def write_csv(out, micro, sweep, floors, depth):
+def write_csv(out, micro, sweep, floors, depth, http):
     fields = ["source", "name", "real_time", "time_unit", "rps", "p50_us", "p90_us", "p99_us",
               "max_us", "bytes_per_second", "frames_per_s", "error"]
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
-        sources = [("micro", micro), ("sweep", sweep), ("depth", depth)]
+        sources = [("micro", micro), ("sweep", sweep), ("depth", depth), ("http", http)]
         for source, rows in sources + [(f"floor-{k}", v) for k, v in floors.items()]:
             for name, b in sorted(rows.items()):
                 w.writerow({"source": source, "name": name, **b})
 
 
-def plot(out, cases, micro, sizes, by_model):
+def plot(out, cases, micro, sizes, by_model, by_variant):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -265,7 +291,29 @@ def plot(out, cases, micro, sizes, by_model):
         for ext in ("png", "svg"):
             fig.savefig(os.path.join(out, f"depth.{ext}"), dpi=110)
         plt.close(fig)
-    print(f"scripts/report: wrote {out}/table.txt, results.csv and plots (sweep, decode, depth)")
+    if by_variant:
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+        labels = {"http1": "HTTP/1.1, connection per worker", "http1-new": "HTTP/1.1, connection per call",
+                  "http2": "HTTP/2, streams on one connection"}
+        for v, by_w in sorted(by_variant.items()):
+            ws = sorted(w for w in by_w if by_w[w]["rps"])
+            axes[0].plot(ws, [1e6 / by_w[w]["rps"] for w in ws], marker="o", label=labels.get(v, v))
+            axes[1].plot(ws, [by_w[w]["p99_us"] for w in ws], marker="o", label=labels.get(v, v))
+        for ax, title in zip(axes, ["Time per request (µs, wall / requests)", "p99 latency (µs)"]):
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            all_w = sorted({w for by_w in by_variant.values() for w in by_w})
+            ax.set_xticks(all_w, [str(w) for w in all_w])
+            ax.set_xlabel("workers")
+            ax.set_title(title)
+            ax.grid(True, alpha=0.3)
+        axes[0].legend(fontsize=8)
+        fig.suptitle("A job queue with N workers: HTTP/1.1 against HTTP/2")
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(os.path.join(out, f"http.{ext}"), dpi=110)
+        plt.close(fig)
+    print(f"scripts/report: wrote {out}/table.txt, results.csv and plots (sweep, decode, depth, http)")
 
 
 if __name__ == "__main__":

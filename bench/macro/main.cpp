@@ -10,6 +10,7 @@ namespace wirebench::bench {
 void register_greet_benchmarks();
 void register_raw_pingpong_benchmarks();
 void register_mux_depth_benchmarks();
+void register_http_workers_benchmarks();
 }  // namespace wirebench::bench
 
 int main(int argc, char** argv) {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   register_raw_pingpong_benchmarks();
   register_greet_benchmarks();
   register_mux_depth_benchmarks();
+  register_http_workers_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -114,8 +114,8 @@ void mux_client::connect(slot& s) {
                   if (s.ph == slot::phase::closed) return;
                   if (ec) {
                     s.ph = slot::phase::closed;
-                    s.closed_reason = errc::connect_failed;
-                    fail_queued(s, errc::connect_failed);
+                    s.closed_reason = connect_error(ec);
+                    fail_queued(s, s.closed_reason);
                     return;
                   }
                   connection_config cc;

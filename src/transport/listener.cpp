@@ -16,6 +16,11 @@
 
 namespace wirebench {
 
+std::error_code connect_error(std::error_code ec) {
+  if (ec == std::errc::too_many_files_open || ec == std::errc::too_many_files_open_in_system) return ec;
+  return errc::connect_failed;
+}
+
 void tune_socket(stream_socket& socket) {
   if (socket.is_open() && (socket.local_endpoint().protocol().family() == AF_INET ||
                            socket.local_endpoint().protocol().family() == AF_INET6)) {

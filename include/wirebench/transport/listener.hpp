@@ -43,6 +43,10 @@ class listener {
 void async_connect(asio::io_context& ctx, const endpoint& where, duration timeout,
                    std::function<void(std::error_code, stream_socket)> done);
 
+// What a call reports when its connection could not be made: running out of file descriptors is
+// its own outcome (too_many_files_open), anything else is errc::connect_failed.
+std::error_code connect_error(std::error_code ec);
+
 // Sets the options we want on every stream socket (TCP_NODELAY for TCP).
 void tune_socket(stream_socket& socket);
 

@@ -129,7 +129,7 @@ class fifo_greet_client final : public protocol_client {
     std::deque<call_completion> pending_;
   };
 
-  static void fail_all(std::vector<waiting_call>& calls, errc why) {
+  static void fail_all(std::vector<waiting_call>& calls, std::error_code why) {
     auto failed = std::move(calls);
     calls.clear();
     for (auto& c : failed) c.done(why, {});
@@ -141,8 +141,8 @@ class fifo_greet_client final : public protocol_client {
                     if (s.state == slot_state::closed) return;
                     if (ec) {
                       s.state = slot_state::closed;
-                      s.closed_reason = errc::connect_failed;
-                      fail_all(s.waiting, errc::connect_failed);
+                      s.closed_reason = connect_error(ec);
+                      fail_all(s.waiting, s.closed_reason);
                       return;
                     }
                     connection_config cc;

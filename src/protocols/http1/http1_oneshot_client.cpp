@@ -67,11 +67,7 @@ class oneshot_client final : public protocol_client {
                   [this, call, request = greet_request(name, host_, false)](std::error_code ec,
                                                                            stream_socket socket) mutable {
                     if (ec) {
-                      // Out of descriptors is its own outcome; anything else is a failed connect.
-                      call->finish(ec == std::errc::too_many_files_open ||
-                                           ec == std::errc::too_many_files_open_in_system
-                                       ? ec
-                                       : make_error_code(errc::connect_failed));
+                      call->finish(connect_error(ec));
                       return;
                     }
                     connection_config cc;

@@ -1,0 +1,80 @@
+// http_workers/<variant>/workers:N — the job-queue comparison: N workers in a closed loop against
+// one server, N from 1 to 512.
+//   http1      HTTP/1.1 keep-alive, one connection per worker (what HTTP/1.1 needs for N in flight)
+//   http1-new  HTTP/1.1 with a new connection for every call (what persistence buys)
+//   http2      HTTP/2, every worker a stream on one shared connection
+// Failed calls do not end the case: they are counted by type (counters `errors` and, for running
+// out of file descriptors, `emfile`), so "too many open files" shows up as a number.
+#include <benchmark/benchmark.h>
+
+#include "macro/closed_loop.hpp"
+#include "macro/placement.hpp"
+#include "macro/report.hpp"
+#include "wirebench/protocols/registry.hpp"
+#include "wirebench/transport/io_pool.hpp"
+
+namespace wirebench::bench {
+namespace {
+
+struct variant {
+  const char* name;
+  const char* protocol;
+  bool persistent;
+  bool shared_connection;
+};
+constexpr variant variants[] = {{"http1", "http1", true, false},
+                                {"http1-new", "http1", false, false},
+                                {"http2", "http2", true, true}};
+
+void http_workers(benchmark::State& state, const variant& v, std::size_t workers) {
+  const placement where = placement::from_env();
+  const protocol& p = *protocol_registry::builtin().find(v.protocol);
+  server_config sc;
+  sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  sc.threads = where.server_threads;
+  sc.cpus = where.server_cpus;
+  sc.max_concurrent_streams = 1024;
+  auto server = p.make_server(sc);
+
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  cc.connections = v.shared_connection ? 1 : (v.persistent ? workers : 1);
+  cc.threads = where.client_threads;
+  cc.cpus = where.client_cpus;
+  cc.persistent = v.persistent;
+  auto client = p.make_client(cc);
+  pin_current_thread(where.client_cpus);
+
+  closed_loop loop(*client, workers);
+  loop.run(std::max<std::uint64_t>(100, workers * 2));  // connect, warm up
+  loop.reset();
+  const std::uint64_t batch = std::max<std::uint64_t>(200, workers * 4);
+  for (auto _ : state) loop.run(batch);
+
+  report_latency(state, loop.latencies(), loop.completed() - loop.failed());
+  const auto failures = loop.failures();
+  state.counters["errors"] = static_cast<double>(loop.failed());
+  state.counters["emfile"] = static_cast<double>(
+      failures.contains("too_many_files_open") ? failures.at("too_many_files_open") : 0);
+  if (loop.failed() != 0) {
+    std::string why;
+    for (const auto& [name, n] : failures) why += name + "=" + std::to_string(n) + " ";
+    state.SetLabel("failed: " + why);
+  }
+  client->close();
+  server->stop();
+}
+
+}  // namespace
+
+void register_http_workers_benchmarks() {
+  for (const variant& v : variants)
+    for (std::size_t workers : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512})
+      benchmark::RegisterBenchmark(
+          (std::string("http_workers/") + v.name + "/workers:" + std::to_string(workers)).c_str(),
+          [&v, workers](benchmark::State& s) { http_workers(s, v, workers); })
+          ->UseRealTime()
+          ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace wirebench::bench
