@@ -1,5 +1,6 @@
 #include "macro/closed_loop.hpp"
 
+#include "macro/report.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::bench {
@@ -69,6 +70,23 @@ latency_histogram closed_loop::latencies() const {
 std::map<std::string, std::uint64_t> closed_loop::failures() const {
   std::lock_guard lock(failures_mutex_);
   return failures_;
+}
+
+void measure(benchmark::State& state, closed_loop& loop, std::uint64_t warmup, std::uint64_t batch,
+             on_failure policy) {
+  loop.run(warmup);
+  loop.reset();
+  for (auto _ : state) loop.run(batch);
+  report_latency(state, loop.latencies(), loop.completed() - loop.failed());
+  if (loop.failed() == 0) return;
+  std::string why;
+  for (const auto& [name, n] : loop.failures()) why += name + "=" + std::to_string(n) + " ";
+  if (policy == on_failure::fatal) {
+    state.SkipWithError(("calls failed: " + why).c_str());
+  } else {
+    state.counters["errors"] = static_cast<double>(loop.failed());
+    state.SetLabel("failed: " + why);
+  }
 }
 
 }  // namespace wirebench::bench

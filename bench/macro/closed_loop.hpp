@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <benchmark/benchmark.h>
+
 #include "wirebench/protocols/protocol.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
 
@@ -48,5 +50,14 @@ class closed_loop {
   mutable std::mutex failures_mutex_;
   std::map<std::string, std::uint64_t> failures_;
 };
+
+// What a benchmark case does with failed calls: end the case with an error, or count them
+// (counter `errors`, and the failures by type in the label) and report the successes.
+enum class on_failure { fatal, counted };
+
+// The measured part of every closed-loop case: `warmup` calls (connects, warms caches), then
+// `batch` calls per benchmark iteration, then the latency counters and the failures.
+void measure(benchmark::State& state, closed_loop& loop, std::uint64_t warmup, std::uint64_t batch,
+             on_failure policy);
 
 }  // namespace wirebench::bench

@@ -6,7 +6,6 @@
 
 #include "macro/closed_loop.hpp"
 #include "macro/placement.hpp"
-#include "macro/report.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/transport/io_pool.hpp"
 
@@ -38,17 +37,8 @@ void greet_case(benchmark::State& state, const protocol* p, const std::string& t
   pin_current_thread(where.client_cpus);
 
   closed_loop loop(*client, workers);
-  loop.run(std::max<std::uint64_t>(100, workers * 20));  // connects, warms caches
-  loop.reset();
-  const std::uint64_t batch = std::max<std::uint64_t>(200, workers * 20);
-  for (auto _ : state) loop.run(batch);
-
-  if (loop.failed() != 0) {
-    std::string why;
-    for (const auto& [name, n] : loop.failures()) why += name + "=" + std::to_string(n) + " ";
-    state.SkipWithError(("calls failed: " + why).c_str());
-  }
-  report_latency(state, loop.latencies(), loop.completed());
+  measure(state, loop, std::max<std::uint64_t>(100, workers * 20),
+          std::max<std::uint64_t>(200, workers * 20), on_failure::fatal);
   client->close();
   server->stop();
 }

@@ -9,7 +9,6 @@
 
 #include "macro/closed_loop.hpp"
 #include "macro/placement.hpp"
-#include "macro/report.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/transport/io_pool.hpp"
 
@@ -46,21 +45,12 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   pin_current_thread(where.client_cpus);
 
   closed_loop loop(*client, workers);
-  loop.run(std::max<std::uint64_t>(100, workers * 2));  // connect, warm up
-  loop.reset();
-  const std::uint64_t batch = std::max<std::uint64_t>(200, workers * 4);
-  for (auto _ : state) loop.run(batch);
-
-  report_latency(state, loop.latencies(), loop.completed() - loop.failed());
+  measure(state, loop, std::max<std::uint64_t>(100, workers * 2),
+          std::max<std::uint64_t>(200, workers * 4), on_failure::counted);
+  state.counters["errors"] = static_cast<double>(loop.failed());  // 0 included: a column
   const auto failures = loop.failures();
-  state.counters["errors"] = static_cast<double>(loop.failed());
   state.counters["emfile"] = static_cast<double>(
       failures.contains("too_many_files_open") ? failures.at("too_many_files_open") : 0);
-  if (loop.failed() != 0) {
-    std::string why;
-    for (const auto& [name, n] : failures) why += name + "=" + std::to_string(n) + " ";
-    state.SetLabel("failed: " + why);
-  }
   client->close();
   server->stop();
 }

@@ -7,7 +7,6 @@
 
 #include "macro/closed_loop.hpp"
 #include "macro/placement.hpp"
-#include "macro/report.hpp"
 #include "wirebench/mux/mux_client.hpp"
 #include "wirebench/mux/mux_server.hpp"
 
@@ -64,16 +63,8 @@ void mux_depth(benchmark::State& state, bool ordered, const model& m, std::size_
   pin_current_thread(where.client_cpus);
 
   closed_loop loop(client, depth);
-  loop.run(std::max<std::uint64_t>(100, depth * 4));  // connect and warm up
-  loop.reset();
-  const std::uint64_t batch = std::max<std::uint64_t>(500, depth * 20);
-  for (auto _ : state) loop.run(batch);
-  if (loop.failed() != 0) {
-    std::string why;
-    for (const auto& [name, n] : loop.failures()) why += name + "=" + std::to_string(n) + " ";
-    state.SkipWithError(("calls failed: " + why).c_str());
-  }
-  report_latency(state, loop.latencies(), loop.completed());
+  measure(state, loop, std::max<std::uint64_t>(100, depth * 4),
+          std::max<std::uint64_t>(500, depth * 20), on_failure::fatal);
   state.counters["late"] = static_cast<double>(client.stats().late);
   client.close();
   server.stop();
