@@ -173,7 +173,7 @@ def main(out):
         rows = []
         for w in workers_list:
             row = [w]
-            for v in ("http1", "http1-new", "http2"):
+            for v in ("http1", "http1-new", "http2", "http2-tls"):
                 b = by_variant.get(v, {}).get(w)
                 if not b:
                     row += ["-", "-"]
@@ -183,9 +183,10 @@ def main(out):
                         fmt(b["rps"]) + (f" ({errs} failed)" if errs else "")]
             rows.append(row)
         text.append(table("Workers against one server: µs per request per worker, and req/s "
-                          "(http1: connection per worker; http1-new: connection per call; http2: one connection)",
+                          "(http1: connection per worker; http1-new: connection per call; http2: one connection; "
+                          "http2-tls: the same over TLS)",
                           ["workers", "http1 µs", "http1 req/s", "http1-new µs", "http1-new req/s",
-                           "http2 µs", "http2 req/s"], rows))
+                           "http2 µs", "http2 req/s", "http2-tls µs", "http2-tls req/s"], rows))
 
     report = "\n".join(text)
     print(report)
@@ -294,7 +295,8 @@ def plot(out, cases, micro, sizes, by_model, by_variant):
     if by_variant:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
         labels = {"http1": "HTTP/1.1, connection per worker", "http1-new": "HTTP/1.1, connection per call",
-                  "http2": "HTTP/2, streams on one connection"}
+                  "http2": "HTTP/2, streams on one connection",
+                  "http2-tls": "HTTP/2 over TLS, streams on one connection"}
         for v, by_w in sorted(by_variant.items()):
             ws = sorted(w for w in by_w if by_w[w]["rps"])
             axes[0].plot(ws, [1e6 / by_w[w]["rps"] for w in ws], marker="o", label=labels.get(v, v))

@@ -3,6 +3,7 @@
 //   http1      HTTP/1.1 keep-alive, one connection per worker (what HTTP/1.1 needs for N in flight)
 //   http1-new  HTTP/1.1 with a new connection for every call (what persistence buys)
 //   http2      HTTP/2, every worker a stream on one shared connection
+//   http2-tls  the same over TLS (ALPN h2, self-signed certificate, no verification)
 // Failed calls do not end the case: they are counted by type (counters `errors` and, for running
 // out of file descriptors, `emfile`), so "too many open files" shows up as a number.
 #include <benchmark/benchmark.h>
@@ -20,10 +21,12 @@ struct variant {
   const char* protocol;
   bool persistent;
   bool shared_connection;
+  bool tls;
 };
-constexpr variant variants[] = {{"http1", "http1", true, false},
-                                {"http1-new", "http1", false, false},
-                                {"http2", "http2", true, true}};
+constexpr variant variants[] = {{"http1", "http1", true, false, false},
+                                {"http1-new", "http1", false, false, false},
+                                {"http2", "http2", true, true, false},
+                                {"http2-tls", "http2", true, true, true}};
 
 void http_workers(benchmark::State& state, const variant& v, std::size_t workers) {
   const placement where = placement::from_env();
@@ -33,6 +36,7 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   sc.threads = where.server_threads;
   sc.cpus = where.server_cpus;
   sc.max_concurrent_streams = 1024;
+  sc.tls.enabled = v.tls;
   auto server = p.make_server(sc);
 
   client_config cc;
@@ -41,6 +45,7 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   cc.threads = where.client_threads;
   cc.cpus = where.client_cpus;
   cc.persistent = v.persistent;
+  cc.tls.enabled = v.tls;
   auto client = p.make_client(cc);
   pin_current_thread(where.client_cpus);
 

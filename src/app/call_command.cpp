@@ -17,6 +17,7 @@ command_runner add_call_command(CLI::App& app) {
     std::string connect = "tcp://127.0.0.1:7000";
     std::vector<std::string> words;
     double timeout_s = 5;
+    tls_options tls;
   };
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand("call", "Make one greet call per WORD and print each reply");
@@ -25,6 +26,10 @@ command_runner add_call_command(CLI::App& app) {
   cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--tls", o->tls.enabled, "Connect over TLS (http2: ALPN h2); no verification "
+                "unless --tls-ca is given");
+  cmd->add_option("--tls-ca", o->tls.ca_file, "Verify the server's certificate against this CA (PEM)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("words", o->words, "Names to greet")->required();
 
   return [o]() -> int {
@@ -37,7 +42,14 @@ command_runner add_call_command(CLI::App& app) {
         std::chrono::duration<double>(o->timeout_s));
     config.connect_timeout = timeout;
     config.reply_timeout = timeout;
-    auto client = protocol_registry::builtin().find(o->protocol)->make_client(config);
+    config.tls = o->tls;
+    if (!config.tls.ca_file.empty()) config.tls.enabled = true;
+    std::unique_ptr<protocol_client> client;
+    try {
+      client = protocol_registry::builtin().find(o->protocol)->make_client(config);
+    } catch (const std::exception& e) {
+      return usage_error(e.what());
+    }
 
     struct outcome {
       std::error_code ec;

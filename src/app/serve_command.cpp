@@ -19,6 +19,7 @@ command_runner add_serve_command(CLI::App& app) {
     std::size_t threads = 1;
     std::size_t max_frame = 64 * 1024;
     std::string cpus;
+    tls_options tls;
   };
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand("serve", "Run a protocol's server until SIGINT/SIGTERM");
@@ -31,6 +32,13 @@ command_runner add_serve_command(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
   cmd->add_option("--cpus", o->cpus, "Pin server threads to these CPUs, e.g. 0 or 0-1");
+  cmd->add_flag("--tls", o->tls.enabled,
+                "Serve over TLS (http2: ALPN h2); without --tls-cert a self-signed certificate "
+                "is made at start-up");
+  cmd->add_option("--tls-cert", o->tls.certificate_file, "TLS certificate chain (PEM)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--tls-key", o->tls.private_key_file, "TLS private key (PEM)")
+      ->check(CLI::ExistingFile);
 
   return [o]() -> int {
     server_config config;
@@ -41,6 +49,8 @@ command_runner add_serve_command(CLI::App& app) {
     config.threads = o->threads;
     config.max_frame_bytes = o->max_frame;
     if (!o->cpus.empty()) config.cpus = parse_cpu_list(o->cpus);
+    config.tls = o->tls;
+    if (!config.tls.certificate_file.empty()) config.tls.enabled = true;
 
     // Block the stop signals before any thread starts, so that only sigwait() below sees them.
     sigset_t stop_signals;

@@ -32,6 +32,7 @@ constexpr entry entries[] = {
     {"peer_closed", "peer closed the connection"},
     {"protocol_error", "protocol error"},
     {"invalid_argument", "invalid argument"},
+    {"tls_failed", "TLS failed (handshake, record or ALPN)"},
 };
 
 class category final : public std::error_category {

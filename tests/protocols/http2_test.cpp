@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/child_process.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
@@ -19,18 +20,8 @@ using namespace std::chrono_literals;
 
 const protocol& h2() { return *protocol_registry::builtin().find("http2"); }
 
-std::string run(const std::string& cmd, int* status = nullptr) {
-  FILE* f = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
-  const int rc = ::pclose(f);
-  if (status) *status = rc;
-  return out;
-}
-bool have(const char* tool) {
-  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
+using test::have_tool;
+using test::run_shell;
 
 TEST(http2, streams_over_the_servers_limit_wait_and_all_complete_on_one_connection) {
   server_config sc;
@@ -89,24 +80,24 @@ class http2_interop : public ::testing::Test {
 };
 
 TEST_F(http2_interop, curl_prior_knowledge) {
-  if (!have("curl")) GTEST_SKIP() << "curl is not installed";
+  if (!have_tool("curl")) GTEST_SKIP() << "curl is not installed";
   int rc = 0;
-  EXPECT_EQ(run("curl -s --http2-prior-knowledge '" + url_ + "?name=curl' && curl -s --http2-prior-knowledge -d "
+  EXPECT_EQ(run_shell("curl -s --http2-prior-knowledge '" + url_ + "?name=curl' && curl -s --http2-prior-knowledge -d "
                 "'{\"name\":\"post\"}' " + url_, &rc),
             "{\"greeting\":\"hello, curl\"}{\"greeting\":\"hello, post\"}");
   EXPECT_EQ(rc, 0);
 }
 
 TEST_F(http2_interop, nghttp) {
-  if (!have("nghttp")) GTEST_SKIP() << "nghttp is not installed (nghttp2-client)";
+  if (!have_tool("nghttp")) GTEST_SKIP() << "nghttp is not installed (nghttp2-client)";
   int rc = 0;
-  EXPECT_EQ(run("nghttp '" + url_ + "?name=nghttp'", &rc), "{\"greeting\":\"hello, nghttp\"}");
+  EXPECT_EQ(run_shell("nghttp '" + url_ + "?name=nghttp'", &rc), "{\"greeting\":\"hello, nghttp\"}");
   EXPECT_EQ(rc, 0);
 }
 
 TEST_F(http2_interop, h2load_all_requests_succeed) {
-  if (!have("h2load")) GTEST_SKIP() << "h2load is not installed (nghttp2-client)";
-  const std::string out = run("h2load -n 2000 -c 2 -m 10 '" + url_ + "?name=load' 2>&1");
+  if (!have_tool("h2load")) GTEST_SKIP() << "h2load is not installed (nghttp2-client)";
+  const std::string out = run_shell("h2load -n 2000 -c 2 -m 10 '" + url_ + "?name=load' 2>&1");
   EXPECT_NE(out.find("2000 succeeded, 0 failed, 0 errored"), std::string::npos) << out;
 }
 

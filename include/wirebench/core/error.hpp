@@ -28,6 +28,7 @@ enum class errc : int {
   peer_closed,          // the peer closed the stream cleanly between frames
   protocol_error,       // the peer broke the protocol (wrong frame type, malformed message, ...)
   invalid_argument,     // a bad argument from the local caller (e.g. a line payload holding '\n')
+  tls_failed,           // TLS handshake failure, a bad record, or no agreed ALPN protocol
 };
 
 const std::error_category& error_category() noexcept;

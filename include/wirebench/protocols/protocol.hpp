@@ -23,6 +23,17 @@ namespace wirebench {
 
 using namespace std::chrono_literals;
 
+// TLS for the protocols that offer it (http2: TLS with ALPN h2 instead of cleartext h2c).
+struct tls_options {
+  bool enabled = false;
+  // Server: PEM files; both empty = a self-signed certificate made in memory at start-up.
+  std::string certificate_file;
+  std::string private_key_file;
+  // Client: verify the server's certificate against this CA file; empty = no verification
+  // (benchmark mode, for servers with a self-signed certificate).
+  std::string ca_file;
+};
+
 struct server_config {
   endpoint listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   std::size_t threads = 1;         // event-loop threads; connections are spread over them
@@ -39,6 +50,7 @@ struct server_config {
   std::chrono::steady_clock::duration read_timeout = 30s;   // a request started but not finished
   std::chrono::steady_clock::duration write_timeout = 30s;  // a client not reading its replies
   std::chrono::steady_clock::duration drain_timeout = 5s;   // graceful stop: then force-close
+  tls_options tls;
 };
 
 struct client_config {
@@ -56,6 +68,7 @@ struct client_config {
   // Calls in flight per connection for protocols whose clients cap it (mux, msgpack-rpc: the
   // default cap; http1: pipelining depth, 1 = none).
   std::size_t depth = 0;  // 0: the protocol's default
+  tls_options tls;
 };
 
 class protocol_server {

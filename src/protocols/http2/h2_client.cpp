@@ -2,13 +2,16 @@
 // (GET /greet?name=...) on one connection (or C); the call id rides as the stream's user data.
 // Streams beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait inside nghttp2 (they are not
 // failed); a canceled call resets its stream. Completions are collected while nghttp2 parses and
-// delivered after it returns, so no user code runs inside an nghttp2 callback.
+// delivered after it returns, so no user code runs inside an nghttp2 callback. With TLS on, the
+// bytes pass through our sans-IO TLS channel (ALPN h2, required) on their way in and out.
 #include <unordered_map>
 #include <vector>
 
 #include "h2_backend.hpp"
 #include "h2_util.hpp"
 #include "../http_common/greet_api.hpp"
+#include "../tls/tls_channel.hpp"
+#include "../tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/client_wire.hpp"
 #include "../common/backend_support.hpp"
@@ -16,6 +19,10 @@
 
 namespace wirebench::http2 {
 namespace {
+
+std::string host_for(const endpoint& where) {
+  return where.is_tcp() ? where.address : "localhost";
+}
 
 std::string authority_for(const endpoint& where) {
   if (!where.is_tcp()) return "localhost";
@@ -26,8 +33,11 @@ std::string authority_for(const endpoint& where) {
 
 class wire final : public client_wire {
  public:
-  explicit wire(std::string authority, std::size_t max_body)
-      : authority_(std::move(authority)), max_body_(max_body) {
+  wire(std::string authority, std::size_t max_body, tls::context_ptr tls_context, const std::string& host)
+      : authority_(std::move(authority)), max_body_(max_body), tls_context_(std::move(tls_context)) {
+    if (tls_context_)
+      tls_ = std::make_unique<tls::tls_channel>(tls_context_.get(), tls::tls_channel::role::client,
+                                                host, "h2");
     nghttp2_session_callbacks* cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
     callbacks_ptr callbacks(cb);
@@ -42,6 +52,11 @@ class wire final : public client_wire {
 
   std::size_t decode(connection& c, std::span<const std::byte> data, reply_sink& sink,
                      std::error_code& error) override {
+    const std::size_t consumed = data.size();
+    if ((error = unwrap(tls_.get(), data, plain_))) {
+      flush(session_.get(), c, tls_.get());  // the alert, if TLS has one for the peer
+      return consumed;
+    }
     in_recv_ = true;
     const ssize_t rv = nghttp2_session_mem_recv(
         session_.get(), reinterpret_cast<const uint8_t*>(data.data()), data.size());
@@ -52,7 +67,9 @@ class wire final : public client_wire {
     std::vector<finished> refused = std::move(refused_);
     refused_.clear();
     for (finished& f : refused) submit(f.id, f.path);
-    if (!flush(session_.get(), c)) error = errc::protocol_error;
+    if (!flush(session_.get(), c, tls_.get()) && !error)
+      error = tls_ && !tls_->failure().empty() ? make_error_code(errc::tls_failed)
+                                               : make_error_code(errc::protocol_error);
     // Deliver outside nghttp2's callbacks: a completion may issue the next call at once.
     std::vector<finished> done = std::move(finished_);
     finished_.clear();
@@ -69,19 +86,19 @@ class wire final : public client_wire {
         matched = sink.reply(f.id, errc::remote_error, std::to_string(f.status) + " " + f.body);
       if (!matched) error = errc::protocol_error;
     }
-    return data.size();
+    return consumed;
   }
 
   void write_request(connection& c, std::uint32_t id, std::string&& name) override {
     submit(id, http::greet_target(name));
-    if (!in_recv_) flush(session_.get(), c);
+    if (!in_recv_) flush(session_.get(), c, tls_.get());
   }
 
   bool write_cancel(connection& c, std::uint32_t id) override {
     auto it = by_call_.find(id);
     if (it == by_call_.end()) return true;
     nghttp2_submit_rst_stream(session_.get(), NGHTTP2_FLAG_NONE, it->second, NGHTTP2_CANCEL);
-    if (!in_recv_) flush(session_.get(), c);
+    if (!in_recv_) flush(session_.get(), c, tls_.get());
     return true;
   }
   bool mid_frame() const override { return false; }
@@ -98,7 +115,7 @@ class wire final : public client_wire {
   static wire& self(void* p) { return *static_cast<wire*>(p); }
 
   void submit(std::uint32_t id, const std::string& path) {
-    const nghttp2_nv headers[] = {header(":method", "GET"), header(":scheme", "http"),
+    const nghttp2_nv headers[] = {header(":method", "GET"), header(":scheme", tls_ ? "https" : "http"),
                                   header(":authority", authority_), header(":path", path)};
     const int32_t stream = nghttp2_submit_request(session_.get(), nullptr, headers, 4, nullptr, nullptr);
     if (stream < 0) {  // out of stream ids on this connection
@@ -144,6 +161,9 @@ class wire final : public client_wire {
 
   std::string authority_;
   std::size_t max_body_;
+  tls::context_ptr tls_context_;           // null in cleartext; outlives tls_
+  std::unique_ptr<tls::tls_channel> tls_;
+  std::string plain_;                      // what TLS decrypted of the last read
   session_ptr session_;
   std::unordered_map<int32_t, finished> streams_;     // open streams: what has arrived so far
   std::unordered_map<std::uint32_t, int32_t> by_call_;  // call id -> stream, for cancel
@@ -159,8 +179,11 @@ std::unique_ptr<protocol_client> make_client(const client_config& config) {
   // nghttp2 holds streams beyond the server's concurrency limit; this only bounds memory.
   m.max_in_flight = config.depth == 0 ? 65536 : config.depth;
   m.max_queued = 1 << 20;
-  m.wire = [authority = authority_for(config.connect), max = config.max_frame_bytes] {
-    return std::make_unique<wire>(authority, max);
+  tls::context_ptr tls_context;
+  if (config.tls.enabled) tls_context = tls::make_client_context(config.tls, "h2");
+  m.wire = [authority = authority_for(config.connect), max = config.max_frame_bytes, tls_context,
+            host = host_for(config.connect)] {
+    return std::make_unique<wire>(authority, max, tls_context, host);
   };
   return std::make_unique<multiplexed_greet_client>(config, std::move(m));
 }

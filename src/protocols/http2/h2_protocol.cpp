@@ -1,4 +1,5 @@
-// `http2`: the greet call as REST over HTTP/2 (RFC 9113, nghttp2), cleartext with prior knowledge.
+// `http2`: the greet call as REST over HTTP/2 (RFC 9113, nghttp2), cleartext with prior knowledge
+// (h2c) or over TLS with ALPN h2 (server_config.tls / client_config.tls).
 #include "h2_backend.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -7,7 +8,7 @@ namespace wirebench {
 void register_http2_protocol(protocol_registry& registry) {
   registry.add({
       .name = "http2",
-      .summary = "HTTP/2 (h2c, nghttp2) REST: GET /greet?name=NAME as streams on one connection",
+      .summary = "HTTP/2 (nghttp2; h2c, or TLS with ALPN h2) REST: GET /greet?name=NAME as streams on one connection",
       .make_server = http2::make_server,
       .make_client = http2::make_client,
   });

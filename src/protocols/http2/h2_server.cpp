@@ -1,5 +1,6 @@
-// HTTP/2 server (RFC 9113), cleartext with prior knowledge (h2c): nghttp2's sans-IO server session
-// fed by our connection (mem_recv) and drained into it (mem_send). Each request is answered when
+// HTTP/2 server (RFC 9113), cleartext with prior knowledge (h2c) or over TLS with ALPN h2:
+// nghttp2's sans-IO server session fed by our connection (mem_recv) and drained into it
+// (mem_send), with our sans-IO TLS channel between the two when TLS is on. Each request is answered when
 // its stream ends (END_STREAM), with the same REST routes as HTTP/1.1. SETTINGS_MAX_CONCURRENT_
 // STREAMS is configurable; nghttp2's flood protections stay on; a graceful stop sends GOAWAY.
 #include <cstring>
@@ -8,6 +9,8 @@
 #include "h2_backend.hpp"
 #include "h2_util.hpp"
 #include "../http_common/greet_api.hpp"
+#include "../tls/tls_channel.hpp"
+#include "../tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
 #include "../common/backend_support.hpp"
 
@@ -23,8 +26,10 @@ struct stream {
 
 class session final : public connection_handler {
  public:
-  session(stream_server& server, const server_config& config)
+  session(stream_server& server, const server_config& config, SSL_CTX* tls_context)
       : server_(server), max_body_(config.max_frame_bytes) {
+    if (tls_context != nullptr)
+      tls_ = std::make_unique<tls::tls_channel>(tls_context, tls::tls_channel::role::server, "", "h2");
     nghttp2_session_callbacks* cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
     callbacks_ptr callbacks(cb);
@@ -43,6 +48,11 @@ class session final : public connection_handler {
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
+    const std::size_t consumed = data.size();  // nghttp2 keeps what it needs of partial frames
+    if ((error = unwrap(tls_.get(), data, plain_))) {
+      flush(session_.get(), c, tls_.get());  // the alert, if TLS has one for the peer
+      return consumed;
+    }
     const ssize_t rv = nghttp2_session_mem_recv(
         session_.get(), reinterpret_cast<const uint8_t*>(data.data()), data.size());
     if (rv < 0) {
@@ -50,11 +60,13 @@ class session final : public connection_handler {
     }
     if (answered_ != 0) server_.count_requests(answered_);
     answered_ = 0;
-    if (!flush(session_.get(), c)) error = errc::protocol_error;
+    if (!flush(session_.get(), c, tls_.get()) && !error)
+      error = tls_ && !tls_->failure().empty() ? make_error_code(errc::tls_failed)
+                                               : make_error_code(errc::protocol_error);
     if (!error && !nghttp2_session_want_read(session_.get()) &&
         !nghttp2_session_want_write(session_.get()))
       error = errc::peer_closed;  // both sides said goodbye
-    return data.size();  // nghttp2 keeps what it needs of partial frames
+    return consumed;
   }
   void on_close(connection&, std::error_code) override {}
   bool busy() const override { return !streams_.empty(); }
@@ -62,7 +74,7 @@ class session final : public connection_handler {
     nghttp2_submit_goaway(session_.get(), NGHTTP2_FLAG_NONE,
                           nghttp2_session_get_last_proc_stream_id(session_.get()), NGHTTP2_NO_ERROR,
                           nullptr, 0);
-    flush(session_.get(), c);
+    flush(session_.get(), c, tls_.get());
   }
 
  private:
@@ -134,6 +146,8 @@ class session final : public connection_handler {
 
   stream_server& server_;
   std::size_t max_body_;
+  std::unique_ptr<tls::tls_channel> tls_;  // null in cleartext
+  std::string plain_;                      // what TLS decrypted of the last read
   session_ptr session_;
   std::unordered_map<int32_t, stream> streams_;
   std::uint64_t answered_ = 0;
@@ -142,10 +156,11 @@ class session final : public connection_handler {
 class server final : public protocol_server {
  public:
   explicit server(const server_config& c) : config_(c) {
+    if (c.tls.enabled) tls_context_ = tls::make_server_context(c.tls, "h2");
     // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
     const stream_server_config sc = transport_config(c, "h2-srv", 64 * 1024);
     server_ = std::make_unique<stream_server>(sc, [this] {
-      return std::make_unique<session>(*server_, config_);
+      return std::make_unique<session>(*server_, config_, tls_context_.get());
     });
   }
   endpoint local_endpoint() const override { return server_->local_endpoint(); }
@@ -154,6 +169,7 @@ class server final : public protocol_server {
 
  private:
   server_config config_;
+  tls::context_ptr tls_context_;  // declared before server_: sessions die first
   std::unique_ptr<stream_server> server_;
 };
 

@@ -2,11 +2,13 @@
 
 #include <cstring>
 
+#include "../tls/tls_channel.hpp"
+#include "wirebench/codec/bytes.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench::http2 {
 
-bool flush(nghttp2_session* session, connection& c) {
+bool flush(nghttp2_session* session, connection& c, tls::tls_channel* tls) {
   std::string out;
   for (;;) {
     const uint8_t* data = nullptr;
@@ -15,8 +17,21 @@ bool flush(nghttp2_session* session, connection& c) {
     if (n == 0) break;
     out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
   }
+  bool ok = true;
+  if (tls != nullptr) {
+    if (!out.empty() && tls->send(out)) ok = false;
+    out = tls->take_output();
+  }
   if (!out.empty()) c.send({}, std::move(out), {});
-  return true;
+  return ok;
+}
+
+std::error_code unwrap(tls::tls_channel* tls, std::span<const std::byte>& data, std::string& plain) {
+  if (tls == nullptr) return {};
+  plain.clear();
+  const std::error_code ec = tls->receive(data, plain);
+  data = as_bytes(plain);
+  return ec;
 }
 
 }  // namespace wirebench::http2

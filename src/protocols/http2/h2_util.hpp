@@ -2,13 +2,18 @@
 // Small helpers around nghttp2's sans-IO session, shared by our HTTP/2 server and client.
 #include <memory>
 #include <string>
+#include <span>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <nghttp2/nghttp2.h>
 
 namespace wirebench {
 class connection;
+}
+namespace wirebench::tls {
+class tls_channel;
 }
 
 namespace wirebench::http2 {
@@ -30,7 +35,12 @@ inline nghttp2_nv header(std::string_view name, std::string_view value) {
 }
 
 // Everything nghttp2 has to send, handed to the connection as one buffer (gathered with the rest
-// of this loop turn's output). Returns false on a fatal session error.
-bool flush(nghttp2_session* session, connection& c);
+// of this loop turn's output), through `tls` when the connection has it (which may add handshake
+// messages or an alert of its own). Returns false on a fatal session or TLS error.
+bool flush(nghttp2_session* session, connection& c, tls::tls_channel* tls);
+
+// The bytes nghttp2 should parse: `data` itself in cleartext, or what `tls` decrypts of it into
+// `plain`. On a TLS error, returns it; the caller closes after flushing (the alert goes out).
+std::error_code unwrap(tls::tls_channel* tls, std::span<const std::byte>& data, std::string& plain);
 
 }  // namespace wirebench::http2

@@ -1,0 +1,149 @@
+#include "tls_context.hpp"
+
+#include <stdexcept>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+
+namespace wirebench::tls {
+namespace {
+
+[[noreturn]] void throw_openssl(const std::string& what) {
+  std::string why;
+  while (const unsigned long e = ERR_get_error()) {
+    char text[256];
+    ERR_error_string_n(e, text, sizeof text);
+    why += why.empty() ? ": " : "; ";
+    why += text;
+  }
+  throw std::runtime_error(what + why);
+}
+
+template <typename T, void (*Free)(T*)>
+struct freer {
+  void operator()(T* p) const { Free(p); }
+};
+using pkey_ptr = std::unique_ptr<EVP_PKEY, freer<EVP_PKEY, EVP_PKEY_free>>;
+using x509_ptr = std::unique_ptr<X509, freer<X509, X509_free>>;
+using bio_ptr = std::unique_ptr<BIO, freer<BIO, BIO_free_all>>;
+
+std::string bio_text(BIO* b) {
+  char* data = nullptr;
+  const long n = BIO_get_mem_data(b, &data);
+  return {data, static_cast<std::size_t>(n)};
+}
+
+void add_extension(X509* cert, int nid, const char* value) {
+  X509V3_CTX ctx;
+  X509V3_set_ctx_nodb(&ctx);
+  X509V3_set_ctx(&ctx, cert, cert, nullptr, nullptr, 0);
+  X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value);
+  if (ext == nullptr) throw_openssl("cannot make a certificate extension");
+  X509_add_ext(cert, ext, -1);
+  X509_EXTENSION_free(ext);
+}
+
+// ALPN protocols on the wire: each name prefixed by its length (RFC 7301, 3.1).
+std::string alpn_wire(std::string_view name) {
+  std::string wire(1, static_cast<char>(name.size()));
+  wire.append(name);
+  return wire;
+}
+
+int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in,
+                unsigned int inlen, void* arg) {
+  const auto* ours = static_cast<const std::string*>(arg);
+  unsigned char* selected = nullptr;
+  if (SSL_select_next_proto(&selected, outlen, reinterpret_cast<const unsigned char*>(ours->data()),
+                             static_cast<unsigned int>(ours->size()), in,
+                             inlen) != OPENSSL_NPN_NEGOTIATED)
+    return SSL_TLSEXT_ERR_ALERT_FATAL;  // no_application_protocol
+  *out = selected;
+  return SSL_TLSEXT_ERR_OK;
+}
+
+context_ptr new_context(const SSL_METHOD* method) {
+  SSL_CTX* ctx = SSL_CTX_new(method);
+  if (ctx == nullptr) throw_openssl("SSL_CTX_new failed");
+  // RFC 9113, 9.2: HTTP/2 over TLS needs TLS 1.2 or later.
+  SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+  return context_ptr(ctx, SSL_CTX_free);
+}
+
+}  // namespace
+
+certificate_pem make_self_signed_certificate(std::string_view common_name) {
+  pkey_ptr key(EVP_EC_gen("P-256"));
+  if (!key) throw_openssl("cannot generate a P-256 key");
+  x509_ptr cert(X509_new());
+  X509_set_version(cert.get(), 2);
+  ASN1_INTEGER_set(X509_get_serialNumber(cert.get()), 1);
+  X509_gmtime_adj(X509_getm_notBefore(cert.get()), -60);
+  X509_gmtime_adj(X509_getm_notAfter(cert.get()), 24 * 3600);
+  X509_set_pubkey(cert.get(), key.get());
+  X509_NAME* name = X509_get_subject_name(cert.get());
+  const std::string cn(common_name);
+  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1, 0);
+  X509_set_issuer_name(cert.get(), name);
+  add_extension(cert.get(), NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1");
+  add_extension(cert.get(), NID_basic_constraints, "critical,CA:TRUE");
+  if (X509_sign(cert.get(), key.get(), EVP_sha256()) == 0) throw_openssl("cannot sign the certificate");
+
+  bio_ptr cert_out(BIO_new(BIO_s_mem())), key_out(BIO_new(BIO_s_mem()));
+  PEM_write_bio_X509(cert_out.get(), cert.get());
+  PEM_write_bio_PrivateKey(key_out.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr);
+  return {bio_text(cert_out.get()), bio_text(key_out.get())};
+}
+
+context_ptr make_server_context(const tls_options& options, std::string_view alpn) {
+  context_ptr ctx = new_context(TLS_server_method());
+  if (options.certificate_file.empty() != options.private_key_file.empty())
+    throw std::runtime_error("TLS needs both a certificate file and a private key file, or neither");
+  if (!options.certificate_file.empty()) {
+    if (SSL_CTX_use_certificate_chain_file(ctx.get(), options.certificate_file.c_str()) != 1)
+      throw_openssl("cannot use certificate " + options.certificate_file);
+    if (SSL_CTX_use_PrivateKey_file(ctx.get(), options.private_key_file.c_str(), SSL_FILETYPE_PEM) != 1)
+      throw_openssl("cannot use private key " + options.private_key_file);
+  } else {
+    const certificate_pem pem = make_self_signed_certificate();
+    bio_ptr cert_in(BIO_new_mem_buf(pem.certificate.data(), static_cast<int>(pem.certificate.size())));
+    bio_ptr key_in(BIO_new_mem_buf(pem.private_key.data(), static_cast<int>(pem.private_key.size())));
+    x509_ptr cert(PEM_read_bio_X509(cert_in.get(), nullptr, nullptr, nullptr));
+    pkey_ptr key(PEM_read_bio_PrivateKey(key_in.get(), nullptr, nullptr, nullptr));
+    if (!cert || !key || SSL_CTX_use_certificate(ctx.get(), cert.get()) != 1 ||
+        SSL_CTX_use_PrivateKey(ctx.get(), key.get()) != 1)
+      throw_openssl("cannot use the self-signed certificate");
+  }
+  if (SSL_CTX_check_private_key(ctx.get()) != 1)
+    throw_openssl("the private key does not match the certificate");
+  if (!alpn.empty()) {
+    // The callback's argument must live as long as the context: the returned pointer's deleter
+    // owns both (holders of a channel keep the context_ptr, so neither dies under a handshake).
+    auto wire = std::make_shared<std::string>(alpn_wire(alpn));
+    SSL_CTX_set_alpn_select_cb(ctx.get(), select_alpn, wire.get());
+    return context_ptr(ctx.get(), [ctx, wire](SSL_CTX*) mutable { ctx.reset(); });
+  }
+  return ctx;
+}
+
+context_ptr make_client_context(const tls_options& options, std::string_view alpn) {
+  context_ptr ctx = new_context(TLS_client_method());
+  if (!options.ca_file.empty()) {
+    if (SSL_CTX_load_verify_locations(ctx.get(), options.ca_file.c_str(), nullptr) != 1)
+      throw_openssl("cannot load CA file " + options.ca_file);
+    SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  }
+  if (!alpn.empty()) {
+    const std::string wire = alpn_wire(alpn);
+    // Note the inverted convention: SSL_CTX_set_alpn_protos returns 0 on success.
+    if (SSL_CTX_set_alpn_protos(ctx.get(), reinterpret_cast<const unsigned char*>(wire.data()),
+                                static_cast<unsigned int>(wire.size())) != 0)
+      throw_openssl("cannot set ALPN");
+  }
+  return ctx;
+}
+
+}  // namespace wirebench::tls

@@ -1,0 +1,130 @@
+// Our HTTP clients against the reference servers, when installed: our HTTP/2 client against
+// nghttpd (h2c with prior knowledge, and TLS with ALPN h2), our HTTP/1.1 client (keep-alive,
+// pipelined, and a connection per call) against nginx. Both serve the greeting JSON for
+// name=x as a static reply, which is all a correct client needs to agree with.
+#include <filesystem>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+
+#include <gtest/gtest.h>
+
+#include "../../src/protocols/tls/tls_context.hpp"
+#include "support/child_process.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* greeting_json = R"({"greeting":"hello, x"})";
+
+class peer_dir {
+ public:
+  explicit peer_dir(const std::string& tag)
+      : dir_(std::filesystem::temp_directory_path() /
+             ("wirebench-" + tag + "-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir_);
+    std::ofstream(path("greet")) << greeting_json;
+  }
+  ~peer_dir() { std::filesystem::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string str() const { return dir_.string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// Makes `calls` calls at once through `client` (so they are pipelined or multiplexed) and
+// expects every one to get the greeting for "x".
+void expect_all_greeted(protocol_client& client, int calls) {
+  std::mutex m;
+  std::condition_variable cv;
+  int done = 0, ok = 0;
+  std::string first_error;
+  for (int i = 0; i < calls; ++i)
+    client.async_greet("x", [&](std::error_code ec, std::string_view reply) {
+      std::lock_guard lock(m);
+      if (!ec && reply == "hello, x") ++ok;
+      else if (first_error.empty()) first_error = ec ? ec.message() : std::string(reply);
+      ++done;
+      cv.notify_all();
+    });
+  std::unique_lock lock(m);
+  ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return done == calls; })) << done << " of " << calls;
+  EXPECT_EQ(ok, calls) << first_error;
+}
+
+client_config client_for(int port) {
+  client_config cc;
+  cc.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
+  cc.reply_timeout = 5s;
+  return cc;
+}
+
+TEST(http_peer_interop, our_http2_client_against_nghttpd_cleartext) {
+  if (!test::have_tool("nghttpd")) GTEST_SKIP() << "nghttpd is not installed (nghttp2-server)";
+  peer_dir dir("nghttpd");
+  const int port = test::free_loopback_port();
+  test::child_process nghttpd({"nghttpd", "--no-tls", "-d", dir.str(), std::to_string(port)});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  auto client = protocol_registry::builtin().find("http2")->make_client(client_for(port));
+  expect_all_greeted(*client, 50);
+}
+
+TEST(http_peer_interop, our_http2_client_against_nghttpd_over_tls_with_verification) {
+  if (!test::have_tool("nghttpd")) GTEST_SKIP() << "nghttpd is not installed (nghttp2-server)";
+  peer_dir dir("nghttpd-tls");
+  const tls::certificate_pem pem = tls::make_self_signed_certificate();
+  std::ofstream(dir.path("cert.pem")) << pem.certificate;
+  std::ofstream(dir.path("key.pem")) << pem.private_key;
+  const int port = test::free_loopback_port();
+  test::child_process nghttpd(
+      {"nghttpd", "-d", dir.str(), std::to_string(port), dir.path("key.pem"), dir.path("cert.pem")});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  client_config cc = client_for(port);
+  cc.tls.enabled = true;
+  cc.tls.ca_file = dir.path("cert.pem");
+  auto client = protocol_registry::builtin().find("http2")->make_client(cc);
+  expect_all_greeted(*client, 50);
+}
+
+class nginx_peer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::have_tool("nginx")) GTEST_SKIP() << "nginx is not installed";
+    port_ = test::free_loopback_port();
+    std::ofstream(dir_.path("nginx.conf"))
+        << "worker_processes 1;\ndaemon off;\npid " << dir_.path("nginx.pid")
+        << ";\nerror_log " << dir_.path("error.log") << ";\nevents { worker_connections 256; }\n"
+        << "http {\n  access_log off;\n  client_body_temp_path " << dir_.path("body") << ";\n"
+        << "  server {\n    listen 127.0.0.1:" << port_ << ";\n"
+        << "    location /greet { default_type application/json; return 200 '" << greeting_json
+        << "'; }\n  }\n}\n";
+    nginx_ = std::make_unique<test::child_process>(std::vector<std::string>{
+        "nginx", "-c", dir_.path("nginx.conf"), "-p", dir_.str(), "-e", dir_.path("error.log")});
+    ASSERT_TRUE(test::wait_for_listener(port_)) << "nginx did not start";
+  }
+  peer_dir dir_{"nginx"};
+  int port_ = 0;
+  std::unique_ptr<test::child_process> nginx_;
+};
+
+TEST_F(nginx_peer, our_http1_client_keep_alive_and_pipelined) {
+  client_config cc = client_for(port_);
+  cc.depth = 8;  // pipelined: nginx answers in order
+  auto client = protocol_registry::builtin().find("http1")->make_client(cc);
+  expect_all_greeted(*client, 50);
+}
+
+TEST_F(nginx_peer, our_http1_client_with_a_connection_per_call) {
+  client_config cc = client_for(port_);
+  cc.persistent = false;
+  auto client = protocol_registry::builtin().find("http1")->make_client(cc);
+  expect_all_greeted(*client, 20);
+}
+
+}  // namespace
+}  // namespace wirebench
