@@ -1,0 +1,25 @@
+#pragma once
+// The gRPC backends (grpc++ callback API): one server for all three, and a client per shape —
+// unary calls on C channels, and a bidirectional stream per channel carrying id-multiplexed
+// requests one per message, or batched up to `batch` per message.
+#include <memory>
+#include <string>
+
+#include <grpcpp/support/status.h>
+
+#include "wirebench/protocols/protocol.hpp"
+
+namespace wirebench::grpc_backend {
+
+std::unique_ptr<protocol_server> make_server(const server_config& config);
+std::unique_ptr<protocol_client> make_unary_client(const client_config& config);
+std::unique_ptr<protocol_client> make_stream_client(const client_config& config, std::size_t batch);
+
+// Our endpoint syntax in gRPC's: 127.0.0.1:7000, [::1]:7000, unix:/path, unix-abstract:name.
+std::string grpc_address(const endpoint& where);
+
+// A failed call's status as our error code: the deadline → timeout, cancellation → canceled,
+// an unreachable or lost peer → connection_closed, anything the server said → remote_error.
+std::error_code error_for(const grpc::Status& status);
+
+}  // namespace wirebench::grpc_backend

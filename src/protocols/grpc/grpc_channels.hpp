@@ -1,0 +1,26 @@
+#pragma once
+// C gRPC channels to one server, each with its own connection: gRPC would otherwise share one
+// subchannel (one TCP connection) between channels with equal arguments.
+#include <memory>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+#include "grpc_backend.hpp"
+
+namespace wirebench::grpc_backend {
+
+inline std::vector<std::shared_ptr<grpc::Channel>> open_channels(const client_config& c) {
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  for (std::size_t i = 0; i < std::max<std::size_t>(1, c.connections); ++i) {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    args.SetInt("wirebench.channel_index", static_cast<int>(i));  // keeps them distinct
+    args.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
+    channels.push_back(grpc::CreateCustomChannel(grpc_address(c.connect),
+                                                 grpc::InsecureChannelCredentials(), args));
+  }
+  return channels;
+}
+
+}  // namespace wirebench::grpc_backend

@@ -1,0 +1,39 @@
+#include "grpc_backend.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench::grpc_backend {
+
+std::string grpc_address(const endpoint& where) {
+  switch (where.type) {
+    case endpoint::kind::unix_path:
+      return "unix:" + where.address;
+    case endpoint::kind::unix_abstract:
+      return "unix-abstract:" + where.address;
+    case endpoint::kind::tcp:
+      break;
+  }
+  const bool v6 = where.address.find(':') != std::string::npos;
+  return (v6 ? "[" + where.address + "]" : where.address) + ":" + std::to_string(where.port);
+}
+
+std::error_code error_for(const grpc::Status& status) {
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK:
+      return {};
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return errc::timeout;
+    case grpc::StatusCode::CANCELLED:
+      return errc::canceled;
+    case grpc::StatusCode::UNAVAILABLE:
+      // gRPC reports a peer it never reached with this message (and no separate code).
+      return status.error_message().find("failed to connect") != std::string::npos
+                 ? make_error_code(errc::connect_failed)
+                 : make_error_code(errc::connection_closed);
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return errc::rejected;
+    default:
+      return errc::remote_error;
+  }
+}
+
+}  // namespace wirebench::grpc_backend

@@ -1,0 +1,30 @@
+// `grpc`, `grpc-stream`, `grpc-batch`: the greet call over gRPC (grpc++, protobuf; HTTP/2
+// underneath), as unary rpcs, as id-multiplexed messages on a bidirectional stream, and as the
+// same with up to 10 requests per message. One server (the Echo service) answers all three.
+#include "grpc_backend.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+
+void register_grpc_protocols(protocol_registry& registry) {
+  registry.add({
+      .name = "grpc",
+      .summary = "gRPC unary: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
+      .make_server = grpc_backend::make_server,
+      .make_client = grpc_backend::make_unary_client,
+  });
+  registry.add({
+      .name = "grpc-stream",
+      .summary = "gRPC bidi stream Echo.GreetStream: one request per message, matched by id",
+      .make_server = grpc_backend::make_server,
+      .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); },
+  });
+  registry.add({
+      .name = "grpc-batch",
+      .summary = "gRPC bidi stream Echo.GreetBatchStream: up to 10 requests per message, by id",
+      .make_server = grpc_backend::make_server,
+      .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); },
+  });
+}
+
+}  // namespace wirebench

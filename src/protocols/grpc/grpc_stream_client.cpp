@@ -1,0 +1,246 @@
+// `grpc-stream` and `grpc-batch`: request-response over one long-lived bidirectional stream per
+// channel, matched by request id with the mux client's pending table (the same ids, deadlines,
+// late-reply accounting). grpc-stream sends one request per message (GreetStream); grpc-batch
+// sends everything queued while the previous write was in flight, up to `batch` requests per
+// message (GreetBatchStream), which is what batching buys when one write at a time is allowed.
+//
+// Threads: gRPC runs the reactor callbacks on its own threads and callers call from theirs, so
+// each stream's state is under a mutex; completions are collected under it and run after it is
+// released, so a completion may make the next call at once. When the stream ends for any reason
+// (server gone, stream reset, close()), every call on it fails with connection_closed.
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "grpc_backend.hpp"
+#include "grpc_channels.hpp"
+#include "proto/echo.grpc.pb.h"
+#include "wirebench/core/error.hpp"
+#include "wirebench/mux/pending_table.hpp"
+
+namespace wirebench::grpc_backend {
+namespace {
+
+namespace pb = wirebench::echo;
+using clock = std::chrono::steady_clock;
+
+struct ready_call {
+  call_completion done;
+  std::error_code ec;
+  std::string reply;
+};
+
+// What differs between the two streams: the message types and how requests go in and out.
+struct single_wire {
+  using request = pb::GreetRequest;
+  using reply = pb::GreetReply;
+  static void start(pb::Echo::Stub& stub, grpc::ClientContext* ctx,
+                    grpc::ClientBidiReactor<request, reply>* r) {
+    stub.async()->GreetStream(ctx, r);
+  }
+  static void pack(std::deque<pb::GreetRequest>& queued, request& out, std::size_t) {
+    out = std::move(queued.front());
+    queued.pop_front();
+  }
+  template <typename F>
+  static void for_each(const reply& in, F&& f) {
+    f(in);
+  }
+};
+
+struct batch_wire {
+  using request = pb::GreetBatch;
+  using reply = pb::GreetReplyBatch;
+  static void start(pb::Echo::Stub& stub, grpc::ClientContext* ctx,
+                    grpc::ClientBidiReactor<request, reply>* r) {
+    stub.async()->GreetBatchStream(ctx, r);
+  }
+  static void pack(std::deque<pb::GreetRequest>& queued, request& out, std::size_t batch) {
+    out.Clear();
+    for (std::size_t i = 0; i < batch && !queued.empty(); ++i) {
+      *out.add_requests() = std::move(queued.front());
+      queued.pop_front();
+    }
+  }
+  template <typename F>
+  static void for_each(const reply& in, F&& f) {
+    for (const pb::GreetReply& r : in.replies()) f(r);
+  }
+};
+
+template <typename Wire>
+class stream_channel final
+    : public grpc::ClientBidiReactor<typename Wire::request, typename Wire::reply> {
+ public:
+  stream_channel(pb::Echo::Stub& stub, std::size_t max_in_flight, std::size_t batch)
+      : table_({.max_in_flight = max_in_flight}), batch_(batch) {
+    Wire::start(stub, &context_, this);
+    this->StartRead(&in_);
+    this->StartCall();
+  }
+
+  void call(std::string_view name, clock::time_point deadline, call_completion done) {
+    std::unique_lock lock(mutex_);
+    if (finished_) {
+      lock.unlock();
+      return done(end_reason_, {});
+    }
+    const auto id = table_.add(
+        [this, expected = expected_greeting(name), done = std::move(done)](
+            std::error_code ec, std::string_view reply) mutable {
+          if (!ec && reply != expected) ec = errc::wrong_reply;
+          ready_.push_back({std::move(done), ec, ec ? std::string() : std::string(reply)});
+        },
+        deadline, nullptr);
+    if (!id) {
+      lock.unlock();
+      return done(errc::rejected, {});
+    }
+    pb::GreetRequest& r = queued_.emplace_back();
+    r.set_id(*id);
+    r.set_name(std::string(name));
+    if (!writing_) write_next();
+    run_ready(lock);
+  }
+
+  // Times out what is due; returns when this stream next needs the timer.
+  std::optional<clock::time_point> expire(clock::time_point now) {
+    std::unique_lock lock(mutex_);
+    table_.expire(now);
+    const auto next = table_.next_deadline();
+    run_ready(lock);
+    return next;
+  }
+
+  void close_and_wait() {
+    context_.TryCancel();
+    std::unique_lock lock(mutex_);
+    ended_.wait(lock, [this] { return done_; });
+  }
+
+  void OnWriteDone(bool ok) override {
+    std::unique_lock lock(mutex_);
+    writing_ = false;
+    if (ok && !queued_.empty()) write_next();  // !ok: the stream is over; OnDone follows
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // the stream is over; OnDone follows with its status
+    std::unique_lock lock(mutex_);
+    Wire::for_each(in_, [this](const pb::GreetReply& r) {
+      // Ids are 32-bit on our side; anything larger was never issued (counted as unknown).
+      const auto id = r.id() <= UINT32_MAX ? static_cast<std::uint32_t>(r.id()) : 0u;
+      table_.complete(id, {}, r.greeting());
+    });
+    this->StartRead(&in_);
+    run_ready(lock);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    std::unique_lock lock(mutex_);
+    finished_ = true;
+    queued_.clear();
+    // A stream that never reached the server: connect_failed; any other end: connection_closed.
+    // Later calls fail the same way.
+    if (error_for(status) == errc::connect_failed) end_reason_ = errc::connect_failed;
+    table_.fail_all(end_reason_);
+    run_ready(lock);
+    lock.lock();
+    done_ = true;
+    ended_.notify_all();  // under the lock: the waiter may destroy us as soon as it returns
+  }
+
+  std::uint64_t late() const { return table_.late(); }
+
+ private:
+  void write_next() {
+    Wire::pack(queued_, out_, batch_);
+    writing_ = true;
+    this->StartWrite(&out_);
+  }
+  // Releases the lock, then runs the collected completions (they may call again).
+  void run_ready(std::unique_lock<std::mutex>& lock) {
+    std::vector<ready_call> ready = std::move(ready_);
+    ready_.clear();
+    lock.unlock();
+    for (ready_call& r : ready) r.done(r.ec, r.reply);
+  }
+
+  grpc::ClientContext context_;
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  pending_table table_;
+  std::size_t batch_;
+  std::deque<pb::GreetRequest> queued_;  // waiting for the one write gRPC allows at a time
+  typename Wire::request out_;           // the message being written
+  typename Wire::reply in_;              // the message being read
+  std::vector<ready_call> ready_;
+  std::error_code end_reason_ = errc::connection_closed;
+  bool writing_ = false;
+  bool finished_ = false;  // no more calls
+  bool done_ = false;      // OnDone has run: the reactor may be destroyed
+};
+
+template <typename Wire>
+class stream_client final : public protocol_client {
+ public:
+  stream_client(const client_config& c, std::size_t batch) : timeout_(c.reply_timeout) {
+    const std::size_t max_in_flight = c.depth == 0 ? 65536 : c.depth;
+    for (auto& channel : open_channels(c)) {
+      stubs_.push_back(pb::Echo::NewStub(channel));
+      streams_.push_back(std::make_unique<stream_channel<Wire>>(*stubs_.back(), max_in_flight, batch));
+    }
+    timer_ = std::thread([this] { run_timer(); });
+  }
+  ~stream_client() override { close(); }
+
+  void async_greet(std::string_view name, call_completion done) override {
+    const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed) % streams_.size();
+    streams_[i]->call(name, clock::now() + timeout_, std::move(done));
+  }
+
+  void close() override {
+    {
+      std::lock_guard lock(timer_mutex_);
+      if (closed_) return;
+      closed_ = true;
+    }
+    timer_wake_.notify_all();
+    timer_.join();
+    for (auto& s : streams_) s->close_and_wait();
+  }
+
+ private:
+  // One thread for every stream's deadlines. All calls share one timeout, so a call made after
+  // this thread went to sleep is due after it wakes: it never needs waking early.
+  void run_timer() {
+    std::unique_lock lock(timer_mutex_);
+    while (!closed_) {
+      auto wake = clock::now() + timeout_;
+      lock.unlock();
+      for (auto& s : streams_)
+        if (auto next = s->expire(clock::now())) wake = std::min(wake, *next);
+      lock.lock();
+      timer_wake_.wait_until(lock, wake, [this] { return closed_; });
+    }
+  }
+
+  clock::duration timeout_;
+  std::vector<std::unique_ptr<pb::Echo::Stub>> stubs_;
+  std::vector<std::unique_ptr<stream_channel<Wire>>> streams_;
+  std::atomic<std::size_t> next_{0};
+  std::mutex timer_mutex_;
+  std::condition_variable timer_wake_;
+  bool closed_ = false;
+  std::thread timer_;
+};
+
+}  // namespace
+
+std::unique_ptr<protocol_client> make_stream_client(const client_config& config, std::size_t batch) {
+  if (batch <= 1) return std::make_unique<stream_client<single_wire>>(config, 1);
+  return std::make_unique<stream_client<batch_wire>>(config, batch);
+}
+
+}  // namespace wirebench::grpc_backend
