@@ -165,16 +165,18 @@ def main(out):
     # HTTP/1.1 against HTTP/2 as the worker count grows.
     by_variant = defaultdict(dict)
     for name, b in http.items():
-        m = re.match(r"http_workers/([^/]+)/workers:(\d+)$", name)
+        m = re.match(r"(?:http|grpc)_workers/([^/]+)/workers:(\d+)$", name)
         if m and "rps" in b:
             by_variant[m.group(1)][int(m.group(2))] = b
-    if by_variant:
-        workers_list = sorted({w for v in by_variant.values() for w in v})
+    def workers_table(title, names):
+        present = [v for v in names if v in by_variant]
+        if not present:
+            return
         rows = []
-        for w in workers_list:
+        for w in sorted({w for v in present for w in by_variant[v]}):
             row = [w]
-            for v in ("http1", "http1-new", "http2", "http2-tls"):
-                b = by_variant.get(v, {}).get(w)
+            for v in present:
+                b = by_variant[v].get(w)
                 if not b:
                     row += ["-", "-"]
                     continue
@@ -182,11 +184,17 @@ def main(out):
                 row += [f"{1e6 / b['rps'] * w:.1f}" if b["rps"] else "-",
                         fmt(b["rps"]) + (f" ({errs} failed)" if errs else "")]
             rows.append(row)
-        text.append(table("Workers against one server: µs per request per worker, and req/s "
-                          "(http1: connection per worker; http1-new: connection per call; http2: one connection; "
-                          "http2-tls: the same over TLS)",
-                          ["workers", "http1 µs", "http1 req/s", "http1-new µs", "http1-new req/s",
-                           "http2 µs", "http2 req/s", "http2-tls µs", "http2-tls req/s"], rows))
+        text.append(table(title, ["workers"] + [f"{v} {col}" for v in present for col in ("µs", "req/s")], rows))
+
+    workers_table("Workers against one server: µs per request per worker, and req/s "
+                  "(http1: connection per worker; http1-new: connection per call; http2: one connection; "
+                  "http2-tls: the same over TLS)", ["http1", "http1-new", "http2", "http2-tls"])
+    workers_table("gRPC on one channel: unary calls, a bidi stream with one request per message (by id), "
+                  "and with up to 10 per message", ["grpc", "grpc-stream", "grpc-batch"])
+    g = {v: by_variant.get(v, {}).get(16) for v in ("grpc", "grpc-stream", "grpc-batch")}
+    if g["grpc"] and g["grpc-stream"] and g["grpc-batch"]:
+        text.append(f"gRPC at 16 workers on one channel: stream/unary {g['grpc-stream']['rps'] / g['grpc']['rps']:.2f}x, "
+                    f"batch/unary {g['grpc-batch']['rps'] / g['grpc']['rps']:.2f}x requests/s\n")
 
     report = "\n".join(text)
     print(report)
@@ -296,7 +304,9 @@ def plot(out, cases, micro, sizes, by_model, by_variant):
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
         labels = {"http1": "HTTP/1.1, connection per worker", "http1-new": "HTTP/1.1, connection per call",
                   "http2": "HTTP/2, streams on one connection",
-                  "http2-tls": "HTTP/2 over TLS, streams on one connection"}
+                  "http2-tls": "HTTP/2 over TLS, streams on one connection",
+                  "grpc": "gRPC unary, one channel", "grpc-stream": "gRPC bidi stream, by id",
+                  "grpc-batch": "gRPC bidi stream, 10 per message"}
         for v, by_w in sorted(by_variant.items()):
             ws = sorted(w for w in by_w if by_w[w]["rps"])
             axes[0].plot(ws, [1e6 / by_w[w]["rps"] for w in ws], marker="o", label=labels.get(v, v))

@@ -4,8 +4,14 @@
 //   http1-new  HTTP/1.1 with a new connection for every call (what persistence buys)
 //   http2      HTTP/2, every worker a stream on one shared connection
 //   http2-tls  the same over TLS (ALPN h2, self-signed certificate, no verification)
+// grpc_workers/<variant>/workers:N — the same on one gRPC channel:
+//   grpc         unary calls (HTTP/2 streams, one per call)
+//   grpc-stream  one bidi stream, one request per message, matched by id
+//   grpc-batch   one bidi stream, up to 10 requests per message
 // Failed calls do not end the case: they are counted by type (counters `errors` and, for running
 // out of file descriptors, `emfile`), so "too many open files" shows up as a number.
+#include <span>
+
 #include <benchmark/benchmark.h>
 
 #include "macro/closed_loop.hpp"
@@ -27,6 +33,9 @@ constexpr variant variants[] = {{"http1", "http1", true, false, false},
                                 {"http1-new", "http1", false, false, false},
                                 {"http2", "http2", true, true, false},
                                 {"http2-tls", "http2", true, true, true}};
+constexpr variant grpc_variants[] = {{"grpc", "grpc", true, true, false},
+                                     {"grpc-stream", "grpc-stream", true, true, false},
+                                     {"grpc-batch", "grpc-batch", true, true, false}};
 
 void http_workers(benchmark::State& state, const variant& v, std::size_t workers) {
   const placement where = placement::from_env();
@@ -63,13 +72,18 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
 }  // namespace
 
 void register_http_workers_benchmarks() {
-  for (const variant& v : variants)
-    for (std::size_t workers : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512})
-      benchmark::RegisterBenchmark(
-          (std::string("http_workers/") + v.name + "/workers:" + std::to_string(workers)).c_str(),
-          [&v, workers](benchmark::State& s) { http_workers(s, v, workers); })
-          ->UseRealTime()
-          ->Unit(benchmark::kMicrosecond);
+  auto add = [](const char* prefix, std::span<const variant> table,
+                std::initializer_list<std::size_t> counts) {
+    for (const variant& v : table)
+      for (std::size_t workers : counts)
+        benchmark::RegisterBenchmark(
+            (std::string(prefix) + v.name + "/workers:" + std::to_string(workers)).c_str(),
+            [&v, workers](benchmark::State& s) { http_workers(s, v, workers); })
+            ->UseRealTime()
+            ->Unit(benchmark::kMicrosecond);
+  };
+  add("http_workers/", variants, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512});
+  add("grpc_workers/", grpc_variants, {1, 4, 16, 64});
 }
 
 }  // namespace wirebench::bench
