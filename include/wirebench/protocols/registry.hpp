@@ -32,5 +32,6 @@ void register_mux_protocol(protocol_registry& registry);
 void register_msgpack_rpc_protocol(protocol_registry& registry);
 void register_http1_protocol(protocol_registry& registry);
 void register_http2_protocol(protocol_registry& registry);
+void register_resp_protocols(protocol_registry& registry);  // resp, resp-sync, redis-server
 
 }  // namespace wirebench
