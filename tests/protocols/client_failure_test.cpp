@@ -104,7 +104,8 @@ TEST_P(client_failure, close_with_calls_pending_completes_them) {
   EXPECT_EQ(t.errors["connection_closed"], 100);
 }
 
-INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http2"),
+INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http2",
+                                                           "resp", "resp-sync"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& ch : n)

@@ -28,7 +28,13 @@ class greet : public ::testing::TestWithParam<greet_case> {
     server_config sc;
     sc.listen = endpoint::parse_or_throw(test::transport_endpoint(GetParam().transport));
     sc.threads = 2;
-    server_ = proto_->make_server(sc);
+    try {
+      server_ = proto_->make_server(sc);
+    } catch (const std::runtime_error& e) {
+      // The reference backend needs /usr/bin/redis-server, and cannot use abstract sockets.
+      if (GetParam().protocol != "redis-server") throw;
+      GTEST_SKIP() << e.what();
+    }
   }
   std::unique_ptr<protocol_client> client(std::size_t connections, std::size_t threads = 1) {
     client_config cc;
@@ -98,6 +104,7 @@ TEST_P(greet, graceful_stop_answers_what_it_received_then_closes) {
   auto after = test::greet_sync(*c, "after");
   ASSERT_TRUE(after.completed);
   EXPECT_EQ(after.ec, errc::connection_closed);
+  if (GetParam().protocol == "redis-server") return;  // a real Redis reports no close reasons
   EXPECT_EQ(server_->stats().close_reasons.at("shutting_down"), 1u);
 }
 

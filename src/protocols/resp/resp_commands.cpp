@@ -26,8 +26,10 @@ void unknown_command(std::string& out, std::span<const std::string_view> args) {
   std::string message = "ERR unknown command '";
   message.append(args[0].substr(0, 128)).append("', with args beginning with: ");
   std::string listed;
-  for (std::size_t i = 1; i < args.size() && listed.size() < 128; ++i)
-    listed.append("'").append(args[i].substr(0, 128 - listed.size())).append("' ");
+  for (std::size_t i = 1; i < args.size() && listed.size() < 128; ++i) {
+    const std::size_t budget = 128 - listed.size();  // measured before the opening quote
+    listed.append("'").append(args[i].substr(0, budget)).append("' ");
+  }
   message += listed;
   std::replace(message.begin(), message.end(), '\r', ' ');
   std::replace(message.begin(), message.end(), '\n', ' ');
