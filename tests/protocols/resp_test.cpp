@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/concurrent_calls.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
@@ -152,38 +153,14 @@ TEST_F(resp_server, a_client_past_the_query_bound_is_closed_without_a_reply) {
 }
 
 // 2000 calls from 4 threads, each completing exactly once with the right greeting.
-void hammer(protocol_client& c) {
-  constexpr int threads = 4, per_thread = 500;
-  std::vector<std::atomic<int>> completions(threads * per_thread);
-  std::atomic<int> wrong{0}, done{0};
-  std::vector<std::thread> callers;
-  for (int t = 0; t < threads; ++t)
-    callers.emplace_back([&, t] {
-      for (int i = 0; i < per_thread; ++i) {
-        const int id = t * per_thread + i;
-        const std::string name = "w" + std::to_string(id);
-        c.async_greet(name, [&, id, name](std::error_code ec, std::string_view reply) {
-          if (ec || reply != expected_greeting(name)) ++wrong;
-          ++completions[id];
-          ++done;
-        });
-      }
-    });
-  for (auto& t : callers) t.join();
-  for (int i = 0; i < 4000 && done.load() < threads * per_thread; ++i) std::this_thread::sleep_for(5ms);
-  EXPECT_EQ(done.load(), threads * per_thread);
-  EXPECT_EQ(wrong.load(), 0);
-  for (auto& n : completions) EXPECT_EQ(n.load(), 1);
-}
-
 TEST_F(resp_server, pipelined_client_2000_calls_from_4_threads_complete_once) {
   auto c = client("resp", 2, 8);
-  hammer(*c);
+  test::expect_each_call_completes_once(*c);
 }
 
 TEST_F(resp_server, sync_client_2000_calls_from_4_threads_complete_once) {
   auto c = client("resp-sync", 4);
-  hammer(*c);
+  test::expect_each_call_completes_once(*c);
 }
 
 TEST_F(resp_server, sync_client_close_completes_queued_calls) {
@@ -220,20 +197,26 @@ TEST_F(resp_server, redis_benchmark_runs_ping_and_greet) {
   EXPECT_EQ(server_->stats().close_reasons["protocol_error"], 0u);
 }
 
-TEST(redis_server_reference, our_clients_against_a_real_redis_server) {
-  server_config sc;
-  std::unique_ptr<protocol_server> server;
-  try {
-    server = protocol_registry::builtin().find("redis-server")->make_server(sc);
-  } catch (const std::runtime_error& e) {
-    GTEST_SKIP() << e.what();
+// A real redis-server on loopback, stopped (and reaped) by the test; skipped when not installed.
+class redis_server_reference : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      server = protocol_registry::builtin().find("redis-server")->make_server(server_config{});
+    } catch (const std::runtime_error& e) {
+      GTEST_SKIP() << e.what();
+    }
   }
+  std::unique_ptr<protocol_server> server;
+};
+
+TEST_F(redis_server_reference, our_clients_against_a_real_redis_server) {
   client_config cc;
   cc.connect = server->local_endpoint();
   cc.connections = 2;
   cc.depth = 8;
   auto c = protocol_registry::builtin().find("redis-server")->make_client(cc);
-  hammer(*c);
+  test::expect_each_call_completes_once(*c);
   EXPECT_EQ(server->stats().requests, 2000u);
   server->stop();
   server->stop();  // idempotent; the process is reaped
@@ -241,14 +224,7 @@ TEST(redis_server_reference, our_clients_against_a_real_redis_server) {
   EXPECT_EQ(after.ec, errc::connection_closed);
 }
 
-TEST(redis_server_reference, the_real_server_answers_greet_as_an_unknown_command) {
-  server_config sc;
-  std::unique_ptr<protocol_server> server;
-  try {
-    server = protocol_registry::builtin().find("redis-server")->make_server(sc);
-  } catch (const std::runtime_error& e) {
-    GTEST_SKIP() << e.what();
-  }
+TEST_F(redis_server_reference, the_real_server_answers_greet_as_an_unknown_command) {
   client_config cc;
   cc.connect = server->local_endpoint();
   for (const char* client : {"resp", "resp-sync"}) {  // both send GREET

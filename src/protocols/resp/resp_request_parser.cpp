@@ -67,37 +67,27 @@ bool split_inline_args(std::string_view line, std::string& storage, std::vector<
   for (;;) {
     while (i < n && is_space(line[i])) ++i;
     if (i == n) return true;
-    bool in_double = false, in_single = false;
+    char quote = 0;  // '"' or '\'' while inside quotes
     for (;;) {
-      if (in_double) {
+      if (quote != 0) {
         if (i == n) return false;
         const char c = line[i];
-        if (c == '\\' && i + 3 < n && line[i + 1] == 'x' && hex_value(line[i + 2]) >= 0 &&
-            hex_value(line[i + 3]) >= 0) {
-          storage += static_cast<char>(hex_value(line[i + 2]) * 16 + hex_value(line[i + 3]));
-          i += 4;
-        } else if (c == '\\' && i + 1 < n) {
-          storage += unescape(line[i + 1]);
-          i += 2;
-        } else if (c == '"') {
+        if (c == quote) {
           // A closing quote must be followed by a space or the end of the line.
           if (i + 1 < n && !is_space(line[i + 1])) return false;
           ++i;
           break;
-        } else {
-          storage += c;
-          ++i;
         }
-      } else if (in_single) {
-        if (i == n) return false;
-        const char c = line[i];
-        if (c == '\\' && i + 1 < n && line[i + 1] == '\'') {
+        if (quote == '\'' && c == '\\' && i + 1 < n && line[i + 1] == '\'') {
           storage += '\'';
           i += 2;
-        } else if (c == '\'') {
-          if (i + 1 < n && !is_space(line[i + 1])) return false;
-          ++i;
-          break;
+        } else if (quote == '"' && c == '\\' && i + 3 < n && line[i + 1] == 'x' &&
+                   hex_value(line[i + 2]) >= 0 && hex_value(line[i + 3]) >= 0) {
+          storage += static_cast<char>(hex_value(line[i + 2]) * 16 + hex_value(line[i + 3]));
+          i += 4;
+        } else if (quote == '"' && c == '\\' && i + 1 < n) {
+          storage += unescape(line[i + 1]);
+          i += 2;
         } else {
           storage += c;
           ++i;
@@ -106,8 +96,7 @@ bool split_inline_args(std::string_view line, std::string& storage, std::vector<
         if (i == n) break;
         const char c = line[i];
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') break;
-        if (c == '"') in_double = true;
-        else if (c == '\'') in_single = true;
+        if (c == '"' || c == '\'') quote = c;
         else storage += c;
         ++i;
       }

@@ -48,24 +48,6 @@ class session final : public connection_handler {
   request_parser parser_;
 };
 
-class server final : public protocol_server {
- public:
-  explicit server(const server_config& c) : limits_(server_limits(c)) {
-    // The parser refuses a command past max_query_bytes before the read buffer is full.
-    const stream_server_config sc = transport_config(c, "resp-srv", limits_.max_query_bytes + 64 * 1024);
-    server_ = std::make_unique<stream_server>(sc, [this] {
-      return std::make_unique<session>(*server_, limits_);
-    });
-  }
-  endpoint local_endpoint() const override { return server_->local_endpoint(); }
-  void stop() override { server_->stop(); }
-  server_stats stats() const override { return server_->stats(); }
-
- private:
-  request_limits limits_;
-  std::unique_ptr<stream_server> server_;
-};
-
 }  // namespace
 
 request_limits server_limits(const server_config& config) {
@@ -77,7 +59,10 @@ request_limits server_limits(const server_config& config) {
 }
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
-  return std::make_unique<server>(config);
+  const request_limits l = server_limits(config);
+  // The parser refuses a command past max_query_bytes before the read buffer is full.
+  return std::make_unique<session_server>(transport_config(config, "resp-srv", l.max_query_bytes + 64 * 1024),
+                                          [l](stream_server& s) { return std::make_unique<session>(s, l); });
 }
 
 }  // namespace wirebench::resp
