@@ -34,6 +34,7 @@ void register_builtin_protocols(protocol_registry& registry) {
   register_http1_protocol(registry);
   register_http2_protocol(registry);
   register_grpc_protocols(registry);
+  register_resp_protocols(registry);
 }
 
 }  // namespace wirebench

@@ -110,7 +110,7 @@ TEST_P(client_failure, close_with_calls_pending_completes_them) {
 }
 
 INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http2",
-                                           "grpc", "grpc-stream", "grpc-batch"),
+                                           "grpc", "grpc-stream", "grpc-batch", "resp", "resp-sync"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& ch : n)

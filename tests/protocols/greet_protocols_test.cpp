@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/concurrent_calls.hpp"
 #include "support/protocol_cases.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
@@ -28,7 +29,13 @@ class greet : public ::testing::TestWithParam<greet_case> {
     server_config sc;
     sc.listen = endpoint::parse_or_throw(test::transport_endpoint(GetParam().transport));
     sc.threads = 2;
-    server_ = proto_->make_server(sc);
+    try {
+      server_ = proto_->make_server(sc);
+    } catch (const std::runtime_error& e) {
+      // The reference backend needs /usr/bin/redis-server, and cannot use abstract sockets.
+      if (GetParam().protocol != "redis-server") throw;
+      GTEST_SKIP() << e.what();
+    }
   }
   std::unique_ptr<protocol_client> client(std::size_t connections, std::size_t threads = 1) {
     client_config cc;
@@ -68,27 +75,7 @@ TEST_P(greet, exact_bytes_on_the_wire) {
 
 TEST_P(greet, pipelined_calls_from_many_threads_each_complete_once_in_order) {
   auto c = client(3, 2);
-  constexpr int threads = 4, per_thread = 500;
-  std::vector<std::atomic<int>> completions(threads * per_thread);
-  std::atomic<int> wrong{0}, done{0};
-  std::vector<std::thread> callers;
-  for (int t = 0; t < threads; ++t)
-    callers.emplace_back([&, t] {
-      for (int i = 0; i < per_thread; ++i) {
-        const int id = t * per_thread + i;
-        const std::string name = "n" + std::to_string(id);
-        c->async_greet(name, [&, id, name](std::error_code ec, std::string_view reply) {
-          if (ec || reply != expected_greeting(name)) ++wrong;
-          ++completions[id];
-          ++done;
-        });
-      }
-    });
-  for (auto& t : callers) t.join();
-  for (int i = 0; i < 2000 && done.load() < threads * per_thread; ++i) std::this_thread::sleep_for(5ms);
-  EXPECT_EQ(done.load(), threads * per_thread);
-  EXPECT_EQ(wrong.load(), 0);
-  for (auto& n : completions) EXPECT_EQ(n.load(), 1);
+  test::expect_each_call_completes_once(*c);
 }
 
 TEST_P(greet, graceful_stop_answers_what_it_received_then_closes) {
@@ -105,6 +92,7 @@ TEST_P(greet, graceful_stop_answers_what_it_received_then_closes) {
     return;
   }
   EXPECT_EQ(after.ec, errc::connection_closed);
+  if (GetParam().protocol == "redis-server") return;  // a real Redis reports no close reasons
   EXPECT_EQ(server_->stats().close_reasons.at("shutting_down"), 1u);
 }
 

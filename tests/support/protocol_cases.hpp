@@ -34,6 +34,13 @@ inline std::string frame_for(const std::string& protocol, const std::string& pay
     return "HTTP/1.1 200 OK\r\nServer: wirebench\r\nContent-Type: application/json\r\nContent-Length: " +
            std::to_string(body.size()) + "\r\n\r\n" + body;
   }
+  if (protocol == "resp" || protocol == "resp-sync" || protocol == "redis-server") {
+    // GREET name (ECHO "hello, name" for the real redis-server), or the bulk-string reply.
+    auto bulk = [](const std::string& s) { return "$" + std::to_string(s.size()) + "\r\n" + s + "\r\n"; };
+    if (mux_type == 2) return bulk(payload);
+    if (protocol == "redis-server") return "*2\r\n" + bulk("ECHO") + bulk("hello, " + payload);
+    return "*2\r\n" + bulk("GREET") + bulk(payload);
+  }
   if (protocol == "msgpack-rpc") {  // [0, id, "greet", [payload]] or [1, id, nil, payload]
     const std::string str = std::string(1, static_cast<char>(0xa0 | payload.size())) + payload;
     if (mux_type == 1) return std::string("\x94\x00", 2) + static_cast<char>(id) + "\xa5greet\x91" + str;

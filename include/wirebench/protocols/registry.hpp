@@ -33,5 +33,6 @@ void register_msgpack_rpc_protocol(protocol_registry& registry);
 void register_http1_protocol(protocol_registry& registry);
 void register_http2_protocol(protocol_registry& registry);
 void register_grpc_protocols(protocol_registry& registry);  // grpc, grpc-stream, grpc-batch
+void register_resp_protocols(protocol_registry& registry);  // resp, resp-sync, redis-server
 
 }  // namespace wirebench

@@ -2,6 +2,8 @@
 // What every backend built on the shared pieces needs from the protocol-level configs: the
 // transport settings of a server, and a greet client over the multiplexing client.
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "wirebench/mux/mux_client.hpp"
@@ -24,6 +26,23 @@ inline stream_server_config transport_config(const server_config& c, std::string
   s.drain_timeout = c.drain_timeout;
   return s;
 }
+
+// A server that is a stream_server with one protocol handler (session) per connection, made by
+// `make` on the connection's thread. The protocol's server for most stream backends.
+class session_server final : public protocol_server {
+ public:
+  using session_factory = std::function<std::unique_ptr<connection_handler>(stream_server&)>;
+  session_server(const stream_server_config& config, session_factory make) : make_(std::move(make)) {
+    server_ = std::make_unique<stream_server>(config, [this] { return make_(*server_); });
+  }
+  endpoint local_endpoint() const override { return server_->local_endpoint(); }
+  void stop() override { server_->stop(); }
+  server_stats stats() const override { return server_->stats(); }
+
+ private:
+  session_factory make_;
+  std::unique_ptr<stream_server> server_;
+};
 
 // The multiplexing client's settings that come straight from a protocol's client config.
 inline mux_client_config multiplexing_config(const client_config& c) {

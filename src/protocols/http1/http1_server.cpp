@@ -57,29 +57,14 @@ class session final : public connection_handler {
   std::vector<message> ready_;
 };
 
-class server final : public protocol_server {
- public:
-  explicit server(const server_config& c) {
-    limits_.max_body_bytes = c.max_frame_bytes;
-    // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
-    const stream_server_config sc = transport_config(c, "http1-srv", 64 * 1024);
-    server_ = std::make_unique<stream_server>(sc, [this] {
-      return std::make_unique<session>(*server_, limits_);
-    });
-  }
-  endpoint local_endpoint() const override { return server_->local_endpoint(); }
-  void stop() override { server_->stop(); }
-  server_stats stats() const override { return server_->stats(); }
-
- private:
-  limits limits_;
-  std::unique_ptr<stream_server> server_;
-};
-
 }  // namespace
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
-  return std::make_unique<server>(config);
+  limits l;
+  l.max_body_bytes = config.max_frame_bytes;
+  // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
+  return std::make_unique<session_server>(transport_config(config, "http1-srv", 64 * 1024),
+                                          [l](stream_server& s) { return std::make_unique<session>(s, l); });
 }
 
 }  // namespace wirebench::http1

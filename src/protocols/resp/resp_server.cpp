@@ -1,0 +1,68 @@
+// RESP2 server on our transport: the sans-IO request parser, pipelining with replies in request
+// order, every reply of one read gathered into one send (Redis's "reply before the loop sleeps").
+// A protocol error is answered with Redis's text, flushed, and closes that connection only.
+#include <algorithm>
+
+#include "resp_backend.hpp"
+#include "resp_commands.hpp"
+#include "../common/backend_support.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench::resp {
+namespace {
+
+class session final : public connection_handler {
+ public:
+  session(stream_server& server, const request_limits& l) : server_(server), parser_(l) {}
+
+  std::size_t on_data(connection& c, std::span<const std::byte> data,
+                      std::error_code& error) override {
+    std::string out;
+    std::size_t used = 0;
+    std::uint64_t served = 0;
+    for (;;) {
+      const auto r = parser_.parse(data.subspan(used));
+      used += r.consumed;
+      if (r.what == request_parser::status::need_more) break;
+      if (r.what == request_parser::status::error) {
+        if (!parser_.error_message().empty())
+          append_error(out, "ERR " + std::string(parser_.error_message()));
+        error = parser_.error();
+        break;
+      }
+      ++served;
+      if (answer(parser_.args(), out) == after_reply::close) {
+        error = errc::peer_closed;  // QUIT: the client asked to close, after its +OK
+        break;
+      }
+    }
+    if (!out.empty()) c.send({}, std::move(out), {});
+    if (served != 0) server_.count_requests(served);
+    return error ? data.size() : used;
+  }
+  void on_close(connection&, std::error_code) override {}
+  bool mid_frame() const override { return parser_.mid_command(); }
+
+ private:
+  stream_server& server_;
+  request_parser parser_;
+};
+
+}  // namespace
+
+request_limits server_limits(const server_config& config) {
+  request_limits l;
+  l.max_bulk_bytes = config.max_frame_bytes;
+  // Room for a command of a few maximal arguments, and never less than 1 MiB.
+  l.max_query_bytes = std::max<std::size_t>(1 << 20, 2 * config.max_frame_bytes + l.max_inline_bytes);
+  return l;
+}
+
+std::unique_ptr<protocol_server> make_server(const server_config& config) {
+  const request_limits l = server_limits(config);
+  // The parser refuses a command past max_query_bytes before the read buffer is full.
+  return std::make_unique<session_server>(transport_config(config, "resp-srv", l.max_query_bytes + 64 * 1024),
+                                          [l](stream_server& s) { return std::make_unique<session>(s, l); });
+}
+
+}  // namespace wirebench::resp

@@ -1,0 +1,239 @@
+// The resp backends end to end: exact replies on the wire, Redis's protocol errors closing only
+// the offending connection, pipelining, the two hiredis clients, and interop with redis-cli,
+// redis-benchmark and a real redis-server (skipped when those are not installed).
+#include <sys/wait.h>
+
+#include <atomic>
+#include <cstdio>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/concurrent_calls.hpp"
+#include "support/raw_socket.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+bool installed(const std::string& tool) {
+  return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// Runs a shell command; its exit status and stdout.
+std::pair<int, std::string> run(const std::string& cmd) {
+  FILE* f = ::popen(cmd.c_str(), "r");
+  if (f == nullptr) return {-1, {}};
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
+  const int status = ::pclose(f);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+class resp_server : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_config sc;
+    sc.threads = 2;
+    server_ = protocol_registry::builtin().find("resp")->make_server(sc);
+  }
+  std::unique_ptr<protocol_client> client(const std::string& protocol, std::size_t connections = 1,
+                                          std::size_t depth = 0) {
+    client_config cc;
+    cc.connect = server_->local_endpoint();
+    cc.connections = connections;
+    cc.depth = depth;
+    return protocol_registry::builtin().find(protocol)->make_client(cc);
+  }
+  // Sends `request` on a new connection; what comes back within a second (the peer may close).
+  std::string exchange(const std::string& request, std::size_t want, bool* closed = nullptr) {
+    test::raw_socket peer(server_->local_endpoint());
+    EXPECT_TRUE(peer.send_all(request));
+    std::string got = peer.read_for(5s, want);
+    if (closed) *closed = peer.closed_by_peer_within(5s);
+    return got;
+  }
+  void expect_closes(const std::string& reason, std::uint64_t n) {
+    for (int i = 0; i < 1000 && server_->stats().close_reasons[reason] < n; ++i) std::this_thread::sleep_for(5ms);
+    EXPECT_EQ(server_->stats().close_reasons[reason], n) << reason;
+  }
+  std::unique_ptr<protocol_server> server_;
+};
+
+TEST_F(resp_server, each_command_has_its_exact_reply) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"*2\r\n$5\r\nGREET\r\n$3\r\nbob\r\n", "$10\r\nhello, bob\r\n"},
+      {"greet \"two words\"\r\n", "$16\r\nhello, two words\r\n"},
+      {"PING\r\n", "+PONG\r\n"},
+      {"*2\r\n$4\r\nping\r\n$1\r\nx\r\n", "$1\r\nx\r\n"},
+      {"ECHO hi\r\n", "$2\r\nhi\r\n"},
+      {"ECHO \"\"\r\n", "$0\r\n\r\n"},
+      {"FOO a b\r\n", "-ERR unknown command 'FOO', with args beginning with: 'a' 'b' \r\n"},
+      {"*2\r\n$3\r\nF\nO\r\n$3\r\na\rb\r\n", "-ERR unknown command 'F O', with args beginning with: 'a b' \r\n"},
+      {"GREET\r\n", "-ERR wrong number of arguments for 'greet' command\r\n"},
+      {"GREET a b\r\n", "-ERR wrong number of arguments for 'greet' command\r\n"},
+      {"ECHO\r\n", "-ERR wrong number of arguments for 'echo' command\r\n"},
+      {"PING a b\r\n", "-ERR wrong number of arguments for 'ping' command\r\n"},
+  };
+  for (const auto& [request, reply] : cases) EXPECT_EQ(exchange(request, reply.size()), reply) << request;
+  const std::string long_args = "FOO " + std::string(100, 'a') + " " + std::string(100, 'b') + " c\r\n";
+  const std::string cut = "-ERR unknown command 'FOO', with args beginning with: '" + std::string(100, 'a') +
+                          "' '" + std::string(25, 'b') + "' \r\n";  // Redis 7.0.15 says exactly this
+  EXPECT_EQ(exchange(long_args, cut.size()), cut);
+  EXPECT_EQ(server_->stats().requests, cases.size() + 1);
+}
+
+TEST_F(resp_server, quit_answers_ok_then_closes) {
+  bool closed = false;
+  EXPECT_EQ(exchange("PING\r\nQUIT\r\nPING\r\n", SIZE_MAX, &closed), "+PONG\r\n+OK\r\n");
+  EXPECT_TRUE(closed);
+  expect_closes("peer_closed", 1);
+}
+
+TEST_F(resp_server, protocol_errors_reply_close_that_connection_and_spare_the_others) {
+  auto good = client("resp");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"*x\r\n", "invalid multibulk length"},
+      {"*2000000\r\n", "invalid multibulk length"},
+      {"*1\r\n$-1\r\n", "invalid bulk length"},
+      {"*1\r\n$65537\r\n", "invalid bulk length"},  // max_frame_bytes
+      {"*2\r\n$4\r\nECHO\r\nx3\r\n", "expected '$', got 'x'"},
+      {"ECHO \"abc\r\n", "unbalanced quotes in request"},
+      {std::string(70000, 'A'), "too big inline request"},
+  };
+  std::uint64_t n = 0;
+  for (const auto& [request, why] : cases) {
+    bool closed = false;
+    const std::string expected = "+PONG\r\n-ERR Protocol error: " + why + "\r\n";
+    EXPECT_EQ(exchange("PING\r\n" + request, SIZE_MAX, &closed), expected);
+    EXPECT_TRUE(closed) << why;
+    expect_closes("protocol_error", ++n);
+    EXPECT_EQ(test::greet_sync(*good, "good").reply, "hello, good");
+  }
+}
+
+TEST_F(resp_server, a_thousand_pipelined_commands_in_one_write_are_answered_in_order) {
+  std::string requests, replies;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string name = "n" + std::to_string(i);
+    requests += "*2\r\n$5\r\nGREET\r\n$" + std::to_string(name.size()) + "\r\n" + name + "\r\n";
+    replies += "$" + std::to_string(name.size() + 7) + "\r\nhello, " + name + "\r\n";
+  }
+  EXPECT_EQ(exchange(requests, replies.size()), replies);
+  EXPECT_EQ(server_->stats().requests, 1000u);
+}
+
+TEST_F(resp_server, a_declared_huge_command_is_held_by_what_arrives_then_refused_at_the_limits) {
+  test::raw_socket peer(server_->local_endpoint());
+  // A million arguments declared (under the limit) and none sent: nothing is allocated for them.
+  ASSERT_TRUE(peer.send_all("*1000000\r\n$3\r\nfoo\r\n"));
+  auto good = client("resp");
+  EXPECT_EQ(test::greet_sync(*good, "still").reply, "hello, still");
+  // A gigabyte declared: over max_frame_bytes, refused before a byte of it is read.
+  ASSERT_TRUE(peer.send_all("$1000000000\r\n"));
+  EXPECT_EQ(peer.read_for(5s, SIZE_MAX), "-ERR Protocol error: invalid bulk length\r\n");
+  expect_closes("protocol_error", 1);
+}
+
+TEST_F(resp_server, a_client_past_the_query_bound_is_closed_without_a_reply) {
+  test::raw_socket peer(server_->local_endpoint());
+  // Arguments each under the bulk limit, but together over the 1 MiB query bound.
+  std::string big = "*100\r\n";
+  for (int i = 0; i < 20; ++i) big += "$60000\r\n" + std::string(60000, 'x') + "\r\n";
+  peer.send_all(big);
+  bool eof = false;
+  EXPECT_EQ(peer.read_for(5s, SIZE_MAX, &eof), "");
+  EXPECT_TRUE(eof);
+  expect_closes("frame_too_long", 1);
+}
+
+// 2000 calls from 4 threads, each completing exactly once with the right greeting.
+TEST_F(resp_server, pipelined_client_2000_calls_from_4_threads_complete_once) {
+  auto c = client("resp", 2, 8);
+  test::expect_each_call_completes_once(*c);
+}
+
+TEST_F(resp_server, sync_client_2000_calls_from_4_threads_complete_once) {
+  auto c = client("resp-sync", 4);
+  test::expect_each_call_completes_once(*c);
+}
+
+TEST_F(resp_server, sync_client_close_completes_queued_calls) {
+  auto c = client("resp-sync", 1);
+  std::atomic<int> done{0};
+  for (int i = 0; i < 500; ++i) c->async_greet("q", [&](std::error_code, std::string_view) { ++done; });
+  c->close();
+  EXPECT_EQ(done.load(), 500);
+  auto after = test::greet_sync(*c, "late");
+  EXPECT_EQ(after.ec, errc::connection_closed);
+}
+
+TEST_F(resp_server, redis_cli_gets_the_greeting_and_pong) {
+  if (!installed("redis-cli")) GTEST_SKIP() << "redis-cli is not installed (apt-get install redis-tools)";
+  const std::string cli = "redis-cli -h 127.0.0.1 -p " + std::to_string(server_->local_endpoint().port);
+  EXPECT_EQ(run(cli + " GREET x"), (std::pair<int, std::string>{0, "hello, x\n"}));
+  EXPECT_EQ(run(cli + " PING"), (std::pair<int, std::string>{0, "PONG\n"}));
+  EXPECT_EQ(run(cli + " ECHO 'a b'"), (std::pair<int, std::string>{0, "a b\n"}));
+}
+
+TEST_F(resp_server, redis_benchmark_runs_ping_and_greet) {
+  if (!installed("redis-benchmark")) GTEST_SKIP() << "redis-benchmark is not installed (apt-get install redis-tools)";
+  const std::string bench = "redis-benchmark -h 127.0.0.1 -p " + std::to_string(server_->local_endpoint().port) +
+                            " -n 2000 -c 4 -P 8 -q";
+  const auto ping = run(bench + " -t ping 2>&1");
+  EXPECT_EQ(ping.first, 0) << ping.second;
+  EXPECT_NE(ping.second.find("PING_INLINE"), std::string::npos) << ping.second;
+  EXPECT_NE(ping.second.find("PING_MBULK"), std::string::npos) << ping.second;
+  const auto greet = run(bench + " GREET foo 2>&1");
+  EXPECT_EQ(greet.first, 0) << greet.second;
+  EXPECT_NE(greet.second.find("GREET foo"), std::string::npos) << greet.second;
+  // Every command was served: 2000 of each kind, plus whatever redis-benchmark asks first.
+  EXPECT_GE(server_->stats().requests, 6000u);
+  EXPECT_EQ(server_->stats().close_reasons["protocol_error"], 0u);
+}
+
+// A real redis-server on loopback, stopped (and reaped) by the test; skipped when not installed.
+class redis_server_reference : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      server = protocol_registry::builtin().find("redis-server")->make_server(server_config{});
+    } catch (const std::runtime_error& e) {
+      GTEST_SKIP() << e.what();
+    }
+  }
+  std::unique_ptr<protocol_server> server;
+};
+
+TEST_F(redis_server_reference, our_clients_against_a_real_redis_server) {
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  cc.connections = 2;
+  cc.depth = 8;
+  auto c = protocol_registry::builtin().find("redis-server")->make_client(cc);
+  test::expect_each_call_completes_once(*c);
+  EXPECT_EQ(server->stats().requests, 2000u);
+  server->stop();
+  server->stop();  // idempotent; the process is reaped
+  auto after = test::greet_sync(*c, "after");
+  EXPECT_EQ(after.ec, errc::connection_closed);
+}
+
+TEST_F(redis_server_reference, the_real_server_answers_greet_as_an_unknown_command) {
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  for (const char* client : {"resp", "resp-sync"}) {  // both send GREET
+    auto c = protocol_registry::builtin().find(client)->make_client(cc);
+    auto r = test::greet_sync(*c, "x");
+    EXPECT_EQ(r.ec, errc::remote_error) << client;
+    EXPECT_EQ(r.reply, "ERR unknown command 'GREET', with args beginning with: 'x' ") << client;
+  }
+}
+
+}  // namespace
+}  // namespace wirebench
