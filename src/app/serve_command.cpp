@@ -20,6 +20,9 @@ command_runner add_serve_command(CLI::App& app) {
     std::size_t max_frame = 64 * 1024;
     std::string cpus;
     tls_options tls;
+    std::uint32_t max_streams = 100;
+    std::uint32_t stream_window = 0;
+    std::uint32_t connection_window = 0;
   };
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand("serve", "Run a protocol's server until SIGINT/SIGTERM");
@@ -32,6 +35,15 @@ command_runner add_serve_command(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
   cmd->add_option("--cpus", o->cpus, "Pin server threads to these CPUs, e.g. 0 or 0-1");
+  cmd->add_option("--max-streams", o->max_streams, "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS")
+      ->check(CLI::Range(1u, 1u << 31))
+      ->capture_default_str();
+  cmd->add_option("--stream-window", o->stream_window,
+                  "HTTP/2: per-stream flow-control window in bytes (0: 65535)")
+      ->check(CLI::Range(0u, (1u << 31) - 1));
+  cmd->add_option("--connection-window", o->connection_window,
+                  "HTTP/2: connection flow-control window in bytes (0: 65535)")
+      ->check(CLI::Range(0u, (1u << 31) - 1));
   cmd->add_flag("--tls", o->tls.enabled,
                 "Serve over TLS (http2: ALPN h2); without --tls-cert a self-signed certificate "
                 "is made at start-up");
@@ -50,6 +62,9 @@ command_runner add_serve_command(CLI::App& app) {
     config.max_frame_bytes = o->max_frame;
     if (!o->cpus.empty()) config.cpus = parse_cpu_list(o->cpus);
     config.tls = o->tls;
+    config.max_concurrent_streams = o->max_streams;
+    config.stream_window_bytes = o->stream_window;
+    config.connection_window_bytes = o->connection_window;
     if (!config.tls.certificate_file.empty()) config.tls.enabled = true;
 
     // Block the stop signals before any thread starts, so that only sigwait() below sees them.

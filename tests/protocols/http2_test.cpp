@@ -103,3 +103,27 @@ TEST_F(http2_interop, h2load_all_requests_succeed) {
 
 }  // namespace
 }  // namespace wirebench
+
+namespace wirebench {
+namespace {
+
+TEST(http2_settings, the_server_announces_its_stream_limit_and_windows) {
+  if (!test::have_tool("nghttp")) GTEST_SKIP() << "nghttp is not installed (nghttp2-client)";
+  server_config sc;
+  sc.max_concurrent_streams = 7;
+  sc.stream_window_bytes = 1 << 20;
+  sc.connection_window_bytes = 4 << 20;
+  auto server = protocol_registry::builtin().find("http2")->make_server(sc);
+  const std::string out = test::run_shell(
+      "nghttp -nv 'http://127.0.0.1:" + std::to_string(server->local_endpoint().port) +
+      "/greet?name=x' 2>&1");
+  EXPECT_NE(out.find("[SETTINGS_MAX_CONCURRENT_STREAMS(0x03):7]"), std::string::npos) << out;
+  EXPECT_NE(out.find("[SETTINGS_INITIAL_WINDOW_SIZE(0x04):1048576]"), std::string::npos) << out;
+  // The connection window grows from 65535 to 4 MiB: one WINDOW_UPDATE on stream 0.
+  EXPECT_NE(out.find("(window_size_increment=" + std::to_string((4 << 20) - 65535) + ")"),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace wirebench

@@ -42,6 +42,10 @@ struct server_config {
   std::size_t workers = 0;
   service_time_model service_time;  // added time per request (none by default)
   std::uint32_t max_concurrent_streams = 100;  // HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS
+  // HTTP/2 flow-control windows the server grants: per stream (SETTINGS_INITIAL_WINDOW_SIZE) and
+  // for the whole connection (WINDOW_UPDATE on stream 0). 0 keeps the protocol's 65 535 bytes.
+  std::uint32_t stream_window_bytes = 0;
+  std::uint32_t connection_window_bytes = 0;
   std::vector<int> cpus;           // pin server threads (empty: no pinning)
   std::size_t max_frame_bytes = 64 * 1024;  // largest request accepted
   oversize_policy on_oversize = oversize_policy::fail;  // resync: reply with an error and go on

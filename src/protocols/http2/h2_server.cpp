@@ -5,6 +5,7 @@
 // STREAMS is configurable; nghttp2's flood protections stay on; a graceful stop sends GOAWAY.
 #include <cstring>
 #include <unordered_map>
+#include <vector>
 
 #include "h2_backend.hpp"
 #include "h2_util.hpp"
@@ -41,9 +42,14 @@ class session final : public connection_handler {
     nghttp2_session* s = nullptr;
     nghttp2_session_server_new(&s, cb, this);
     session_.reset(s);
-    const nghttp2_settings_entry settings[] = {
+    std::vector<nghttp2_settings_entry> settings{
         {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, config.max_concurrent_streams}};
-    nghttp2_submit_settings(s, NGHTTP2_FLAG_NONE, settings, 1);
+    if (config.stream_window_bytes != 0)
+      settings.push_back({NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, config.stream_window_bytes});
+    nghttp2_submit_settings(s, NGHTTP2_FLAG_NONE, settings.data(), settings.size());
+    if (config.connection_window_bytes != 0)  // sent as a WINDOW_UPDATE on stream 0
+      nghttp2_session_set_local_window_size(s, NGHTTP2_FLAG_NONE, 0,
+                                            static_cast<int32_t>(config.connection_window_bytes));
   }
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
