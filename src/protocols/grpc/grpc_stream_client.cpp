@@ -76,6 +76,9 @@ class stream_channel final
   stream_channel(pb::Echo::Stub& stub, std::size_t max_in_flight, std::size_t batch)
       : table_({.max_in_flight = max_in_flight}), batch_(batch) {
     Wire::start(stub, &context_, this);
+    // We start writes from callers' threads, outside gRPC's reactions: a hold keeps the call
+    // object alive for them until the stream's end is known (gRPC destroys it before OnDone).
+    this->AddHold();
     this->StartRead(&in_);
     this->StartCall();
   }
@@ -100,7 +103,7 @@ class stream_channel final
     pb::GreetRequest& r = queued_.emplace_back();
     r.set_id(*id);
     r.set_name(std::string(name));
-    if (!writing_) write_next();
+    if (!writing_ && !writes_over_) write_next();
     run_ready(lock);
   }
 
@@ -122,11 +125,20 @@ class stream_channel final
   void OnWriteDone(bool ok) override {
     std::unique_lock lock(mutex_);
     writing_ = false;
-    if (ok && !queued_.empty()) write_next();  // !ok: the stream is over; OnDone follows
+    if (ok && !writes_over_ && !queued_.empty()) write_next();  // !ok: the stream is over
   }
 
   void OnReadDone(bool ok) override {
-    if (!ok) return;  // the stream is over; OnDone follows with its status
+    if (!ok) {
+      // The stream is over (OnDone follows with its status): no more writes, so the hold can
+      // go. Calls made until OnDone still join the table and fail there with the status's reason.
+      {
+        std::lock_guard lock(mutex_);
+        writes_over_ = true;
+      }
+      this->RemoveHold();
+      return;
+    }
     std::unique_lock lock(mutex_);
     Wire::for_each(in_, [this](const pb::GreetReply& r) {
       // Ids are 32-bit on our side; anything larger was never issued (counted as unknown).
@@ -178,6 +190,7 @@ class stream_channel final
   std::vector<ready_call> ready_;
   std::error_code end_reason_ = errc::connection_closed;
   bool writing_ = false;
+  bool writes_over_ = false;  // the stream ended: nothing more may be started on it
   bool finished_ = false;  // no more calls
   bool done_ = false;      // OnDone has run: the reactor may be destroyed
 };
