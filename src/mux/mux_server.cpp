@@ -32,8 +32,9 @@ struct mux_server::impl {
 // kept alive by the shared_ptr the work captures.
 class mux_server::session final : public connection_handler {
  public:
-  explicit session(impl& server)
+  session(impl& server, stream_server& transport)
       : server_(server),
+        transport_(transport),
         decoder_({4, server.config.max_frame_bytes + mux_header_bytes, oversize_policy::fail}),
         dispatcher_(server.dispatch, [](connection& c, std::uint64_t id, bool ok, std::string&& body) {
           encoded_frame f;
@@ -72,7 +73,7 @@ class mux_server::session final : public connection_handler {
       }
       if (error) break;
     }
-    if (requests != 0) server_.server->count_requests(requests);
+    if (requests != 0) transport_.count_requests(requests);
     return consumed;
   }
 
@@ -89,6 +90,7 @@ class mux_server::session final : public connection_handler {
 
  private:
   impl& server_;
+  stream_server& transport_;  // handed to us: impl::server may still be being assigned
   length_prefix_decoder decoder_;
   request_dispatcher dispatcher_;
 };
@@ -105,7 +107,7 @@ mux_server::mux_server(mux_server_config config, request_handler handler)
   sc.max_connections = impl_->config.max_connections;
   sc.drain_timeout = impl_->config.drain_timeout;
   impl_->server = std::make_unique<stream_server>(
-      sc, [this] { return std::make_unique<session>(*impl_); });
+      sc, [this](stream_server& transport) { return std::make_unique<session>(*impl_, transport); });
 }
 
 mux_server::~mux_server() { stop(); }

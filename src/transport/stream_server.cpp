@@ -29,6 +29,12 @@ class stream_server::counted_handler final : public connection_handler {
 };
 
 stream_server::stream_server(stream_server_config config, handler_factory make_handler)
+    : stream_server(std::move(config),
+                    server_handler_factory([make = std::move(make_handler)](stream_server&) {
+                      return make();
+                    })) {}
+
+stream_server::stream_server(stream_server_config config, server_handler_factory make_handler)
     : config_(std::move(config)), make_handler_(std::move(make_handler)), pool_(config_.pool) {
   listener_ = std::make_unique<listener>(pool_, config_.listen,
                                          [this](stream_socket s) { on_accept(std::move(s)); });
@@ -40,7 +46,7 @@ void stream_server::on_accept(stream_socket socket) {
   accepted_.fetch_add(1, std::memory_order_relaxed);
   auto c = std::make_shared<connection>(
       std::move(socket), config_.connection,
-      std::make_unique<counted_handler>(*this, make_handler_()));
+      std::make_unique<counted_handler>(*this, make_handler_(*this)));
   {
     std::lock_guard lock(mutex_);
     if (live_.size() >= config_.max_connections) {

@@ -40,9 +40,13 @@ class stream_server {
  public:
   // Called on the new connection's thread; returns the protocol's handler for it.
   using handler_factory = std::function<std::unique_ptr<connection_handler>()>;
+  // The same, handed this server: a factory that needs the server (to count requests) must take
+  // it from here, not from a pointer its owner is still assigning while connections arrive.
+  using server_handler_factory = std::function<std::unique_ptr<connection_handler>(stream_server&)>;
 
   // Binds and starts serving; throws std::system_error if the endpoint cannot be bound.
   stream_server(stream_server_config config, handler_factory make_handler);
+  stream_server(stream_server_config config, server_handler_factory make_handler);
   ~stream_server();
 
   endpoint local_endpoint() const { return listener_->local_endpoint(); }
@@ -59,7 +63,7 @@ class stream_server {
   void on_closed(connection* c, std::error_code reason);
 
   stream_server_config config_;
-  handler_factory make_handler_;
+  server_handler_factory make_handler_;
   io_pool pool_;
   std::unique_ptr<listener> listener_;
 

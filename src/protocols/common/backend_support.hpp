@@ -32,15 +32,13 @@ inline stream_server_config transport_config(const server_config& c, std::string
 class session_server final : public protocol_server {
  public:
   using session_factory = std::function<std::unique_ptr<connection_handler>(stream_server&)>;
-  session_server(const stream_server_config& config, session_factory make) : make_(std::move(make)) {
-    server_ = std::make_unique<stream_server>(config, [this] { return make_(*server_); });
-  }
+  session_server(const stream_server_config& config, session_factory make)
+      : server_(std::make_unique<stream_server>(config, std::move(make))) {}
   endpoint local_endpoint() const override { return server_->local_endpoint(); }
   void stop() override { server_->stop(); }
   server_stats stats() const override { return server_->stats(); }
 
  private:
-  session_factory make_;
   std::unique_ptr<stream_server> server_;
 };
 

@@ -165,8 +165,8 @@ class server final : public protocol_server {
     if (c.tls.enabled) tls_context_ = tls::make_server_context(c.tls, "h2");
     // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
     const stream_server_config sc = transport_config(c, "h2-srv", 64 * 1024);
-    server_ = std::make_unique<stream_server>(sc, [this] {
-      return std::make_unique<session>(*server_, config_, tls_context_.get());
+    server_ = std::make_unique<stream_server>(sc, [this](stream_server& server) {
+      return std::make_unique<session>(server, config_, tls_context_.get());
     });
   }
   endpoint local_endpoint() const override { return server_->local_endpoint(); }

@@ -97,8 +97,8 @@ class rpc_server final : public protocol_server {
     dispatch_.service_time = c.service_time;
     // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
     const stream_server_config sc = transport_config(c, "rpc-srv", 64 * 1024);
-    server_ = std::make_unique<stream_server>(sc, [this] {
-      return std::make_unique<rpc_session>(*server_, dispatch_, config_);
+    server_ = std::make_unique<stream_server>(sc, [this](stream_server& server) {
+      return std::make_unique<rpc_session>(server, dispatch_, config_);
     });
   }
   ~rpc_server() override { stop(); }
