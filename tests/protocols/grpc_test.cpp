@@ -10,6 +10,7 @@
 
 #include "../../src/protocols/grpc/grpc_backend.hpp"
 #include "proto/echo.grpc.pb.h"
+#include "support/concurrent_calls.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -161,17 +162,8 @@ TEST(grpc_stream, batching_and_one_per_message_agree_under_load) {
     cc.connect = server->local_endpoint();
     cc.connections = 2;
     auto client = protocol_registry::builtin().find(name)->make_client(cc);
-    constexpr int n = 3000;
-    std::atomic<int> ok{0}, done{0};
-    for (int i = 0; i < n; ++i) {
-      const std::string who = "w" + std::to_string(i);
-      client->async_greet(who, [&, who](std::error_code ec, std::string_view r) {
-        ok += !ec && r == expected_greeting(who);
-        ++done;
-      });
-    }
-    for (int i = 0; i < 4000 && done < n; ++i) std::this_thread::sleep_for(5ms);
-    EXPECT_EQ(ok.load(), n) << name;
+    SCOPED_TRACE(name);
+    test::expect_each_call_completes_once(*client, 3, 1000);
   }
 }
 

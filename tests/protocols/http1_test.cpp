@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "../../src/protocols/http1/http1_parser.hpp"
+#include "support/child_process.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -163,16 +164,13 @@ TEST_F(http1_server, non_persistent_client_opens_a_connection_per_call) {
 }
 
 TEST_F(http1_server, curl_gets_the_greeting) {
-  if (std::system("command -v curl >/dev/null 2>&1") != 0) GTEST_SKIP() << "curl is not installed";
+  if (!test::have_tool("curl")) GTEST_SKIP() << "curl is not installed";
   const std::string url = "http://127.0.0.1:" + std::to_string(server_->local_endpoint().port);
   const std::string cmd = "curl -s -X POST -d '{\"name\":\"curl\"}' " + url + "/greet && curl -s '" + url +
                           "/greet?name=one' '" + url + "/greet?name=two'";
-  FILE* f = ::popen(cmd.c_str(), "r");
-  ASSERT_NE(f, nullptr);
-  std::string out;
-  char buf[512];
-  while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
-  EXPECT_EQ(::pclose(f), 0);
+  int status = -1;
+  const std::string out = test::run_shell(cmd, &status);
+  EXPECT_EQ(status, 0);
   EXPECT_EQ(out, "{\"greeting\":\"hello, curl\"}{\"greeting\":\"hello, one\"}{\"greeting\":\"hello, two\"}");
 }
 

@@ -11,6 +11,7 @@
 
 #include "../../src/protocols/tls/tls_context.hpp"
 #include "support/child_process.hpp"
+#include "support/concurrent_calls.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
@@ -69,19 +70,9 @@ TEST(http2_tls, many_calls_on_two_connections_all_complete) {
   client_config cc = tls_client_for(*server);
   cc.connections = 2;
   auto client = h2().make_client(cc);
-  constexpr int n = 500;
-  std::atomic<int> ok{0}, done{0};
-  for (int i = 0; i < n; ++i) {
-    const std::string name = "t" + std::to_string(i);
-    client->async_greet(name, [&, name](std::error_code ec, std::string_view r) {
-      ok += !ec && r == "hello, " + name;
-      ++done;
-    });
-  }
-  for (int i = 0; i < 2000 && done < n; ++i) std::this_thread::sleep_for(5ms);
-  EXPECT_EQ(ok.load(), n);
+  test::expect_each_call_completes_once(*client, 2, 250);
   EXPECT_EQ(server->stats().accepted, 2u);
-  EXPECT_EQ(server->stats().requests, static_cast<std::uint64_t>(n));
+  EXPECT_EQ(server->stats().requests, 500u);
 }
 
 TEST(http2_tls, a_verifying_client_accepts_the_servers_certificate_and_refuses_another) {

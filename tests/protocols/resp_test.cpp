@@ -1,7 +1,6 @@
 // The resp backends end to end: exact replies on the wire, Redis's protocol errors closing only
 // the offending connection, pipelining, the two hiredis clients, and interop with redis-cli,
 // redis-benchmark and a real redis-server (skipped when those are not installed).
-#include <sys/wait.h>
 
 #include <atomic>
 #include <cstdio>
@@ -9,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/child_process.hpp"
 #include "support/concurrent_calls.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
@@ -20,19 +20,13 @@ namespace {
 
 using namespace std::chrono_literals;
 
-bool installed(const std::string& tool) {
-  return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
+using test::have_tool;
 
 // Runs a shell command; its exit status and stdout.
 std::pair<int, std::string> run(const std::string& cmd) {
-  FILE* f = ::popen(cmd.c_str(), "r");
-  if (f == nullptr) return {-1, {}};
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
-  const int status = ::pclose(f);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  int status = 0;
+  std::string out = test::run_shell(cmd, &status);
+  return {status, std::move(out)};
 }
 
 class resp_server : public ::testing::Test {
@@ -174,7 +168,7 @@ TEST_F(resp_server, sync_client_close_completes_queued_calls) {
 }
 
 TEST_F(resp_server, redis_cli_gets_the_greeting_and_pong) {
-  if (!installed("redis-cli")) GTEST_SKIP() << "redis-cli is not installed (apt-get install redis-tools)";
+  if (!have_tool("redis-cli")) GTEST_SKIP() << "redis-cli is not installed (apt-get install redis-tools)";
   const std::string cli = "redis-cli -h 127.0.0.1 -p " + std::to_string(server_->local_endpoint().port);
   EXPECT_EQ(run(cli + " GREET x"), (std::pair<int, std::string>{0, "hello, x\n"}));
   EXPECT_EQ(run(cli + " PING"), (std::pair<int, std::string>{0, "PONG\n"}));
@@ -182,7 +176,7 @@ TEST_F(resp_server, redis_cli_gets_the_greeting_and_pong) {
 }
 
 TEST_F(resp_server, redis_benchmark_runs_ping_and_greet) {
-  if (!installed("redis-benchmark")) GTEST_SKIP() << "redis-benchmark is not installed (apt-get install redis-tools)";
+  if (!have_tool("redis-benchmark")) GTEST_SKIP() << "redis-benchmark is not installed (apt-get install redis-tools)";
   const std::string bench = "redis-benchmark -h 127.0.0.1 -p " + std::to_string(server_->local_endpoint().port) +
                             " -n 2000 -c 4 -P 8 -q";
   const auto ping = run(bench + " -t ping 2>&1");

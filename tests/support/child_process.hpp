@@ -25,14 +25,19 @@ inline bool have_tool(const std::string& tool) {
   return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-// Runs a shell command; returns its standard output (and its exit status in *status).
+// Runs a shell command; returns its standard output, and in *status its exit status (-1 when it
+// could not run or did not exit normally).
 inline std::string run_shell(const std::string& cmd, int* status = nullptr) {
-  FILE* f = ::popen(cmd.c_str(), "r");
   std::string out;
+  FILE* f = ::popen(cmd.c_str(), "r");
+  if (f == nullptr) {
+    if (status) *status = -1;
+    return out;
+  }
   char buf[4096];
   while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
   const int rc = ::pclose(f);
-  if (status) *status = rc;
+  if (status) *status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   return out;
 }
 

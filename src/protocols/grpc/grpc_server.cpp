@@ -95,8 +95,6 @@ grpc::ServerBidiReactor<Request, Reply>* answer_each(Answer answer, std::atomic<
   return new answering_stream<Request, Reply, Answer>(std::move(answer), n);
 }
 
-std::string greeting_for(const std::string& name) { return expected_greeting(name); }
-
 // Expand: writes one reply per space-separated word of the request.
 class expanding_writer final : public grpc::ServerWriteReactor<pb::EchoResponse> {
  public:
@@ -173,7 +171,7 @@ class echo_service final : public pb::Echo::CallbackService {
   grpc::ServerUnaryReactor* Greet(grpc::CallbackServerContext* ctx, const pb::GreetRequest* in,
                                   pb::GreetReply* out) override {
     out->set_id(in->id());
-    out->set_greeting(greeting_for(in->name()));
+    out->set_greeting(expected_greeting(in->name()));
     requests.fetch_add(1, std::memory_order_relaxed);
     return done(ctx);
   }
@@ -182,7 +180,7 @@ class echo_service final : public pb::Echo::CallbackService {
     return answer_each<pb::GreetRequest, pb::GreetReply>(
         [](const pb::GreetRequest& in, pb::GreetReply& out) {
           out.set_id(in.id());
-          out.set_greeting(greeting_for(in.name()));
+          out.set_greeting(expected_greeting(in.name()));
           return 1;
         },
         requests);
@@ -194,7 +192,7 @@ class echo_service final : public pb::Echo::CallbackService {
           for (const pb::GreetRequest& r : in.requests()) {
             pb::GreetReply* reply = out.add_replies();
             reply->set_id(r.id());
-            reply->set_greeting(greeting_for(r.name()));
+            reply->set_greeting(expected_greeting(r.name()));
           }
           return in.requests_size();
         },

@@ -163,8 +163,6 @@ class stream_channel final
     ended_.notify_all();  // under the lock: the waiter may destroy us as soon as it returns
   }
 
-  std::uint64_t late() const { return table_.late(); }
-
  private:
   void write_next() {
     Wire::pack(queued_, out_, batch_);

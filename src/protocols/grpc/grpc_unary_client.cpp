@@ -32,7 +32,7 @@ class unary_client final : public protocol_client {
                                std::chrono::duration_cast<std::chrono::system_clock::duration>(timeout_));
     {
       std::unique_lock lock(mutex_);
-      if (closed_) {
+      if (closing_.load(std::memory_order_relaxed)) {
         lock.unlock();
         std::unique_ptr<unary_call> refused(call);
         return refused->done(errc::connection_closed, {});
@@ -45,9 +45,8 @@ class unary_client final : public protocol_client {
   }
 
   void close() override {
-    closing_ = true;
     std::unique_lock lock(mutex_);
-    closed_ = true;
+    closing_ = true;  // under the lock: no call joins in_flight_ after the cancel below
     for (unary_call* call : in_flight_) call->context.TryCancel();
     idle_.wait(lock, [this] { return in_flight_.empty(); });
   }
@@ -83,8 +82,7 @@ class unary_client final : public protocol_client {
   std::mutex mutex_;
   std::condition_variable idle_;
   std::unordered_set<unary_call*> in_flight_;
-  bool closed_ = false;
-  std::atomic<bool> closing_{false};
+  std::atomic<bool> closing_{false};  // written under mutex_; finish() reads it without
 };
 
 }  // namespace

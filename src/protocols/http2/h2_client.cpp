@@ -67,9 +67,7 @@ class wire final : public client_wire {
     std::vector<finished> refused = std::move(refused_);
     refused_.clear();
     for (finished& f : refused) submit(f.id, f.path);
-    if (!flush(session_.get(), c, tls_.get()) && !error)
-      error = tls_ && !tls_->failure().empty() ? make_error_code(errc::tls_failed)
-                                               : make_error_code(errc::protocol_error);
+    if (auto ec = flush(session_.get(), c, tls_.get()); ec && !error) error = ec;
     // Deliver outside nghttp2's callbacks: a completion may issue the next call at once.
     std::vector<finished> done = std::move(finished_);
     finished_.clear();

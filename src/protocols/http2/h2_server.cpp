@@ -66,9 +66,7 @@ class session final : public connection_handler {
     }
     if (answered_ != 0) server_.count_requests(answered_);
     answered_ = 0;
-    if (!flush(session_.get(), c, tls_.get()) && !error)
-      error = tls_ && !tls_->failure().empty() ? make_error_code(errc::tls_failed)
-                                               : make_error_code(errc::protocol_error);
+    if (auto ec = flush(session_.get(), c, tls_.get()); ec && !error) error = ec;
     if (!error && !nghttp2_session_want_read(session_.get()) &&
         !nghttp2_session_want_write(session_.get()))
       error = errc::peer_closed;  // both sides said goodbye

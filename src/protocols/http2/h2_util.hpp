@@ -36,8 +36,9 @@ inline nghttp2_nv header(std::string_view name, std::string_view value) {
 
 // Everything nghttp2 has to send, handed to the connection as one buffer (gathered with the rest
 // of this loop turn's output), through `tls` when the connection has it (which may add handshake
-// messages or an alert of its own). Returns false on a fatal session or TLS error.
-bool flush(nghttp2_session* session, connection& c, tls::tls_channel* tls);
+// messages or an alert of its own). Returns protocol_error on a fatal session error, tls_failed
+// when TLS refuses the bytes.
+std::error_code flush(nghttp2_session* session, connection& c, tls::tls_channel* tls);
 
 // The bytes nghttp2 should parse: `data` itself in cleartext, or what `tls` decrypts of it into
 // `plain`. On a TLS error, returns it; the caller closes after flushing (the alert goes out).
