@@ -1,4 +1,4 @@
-// wirebench: serve, call and (later) load-test every registered protocol the same way.
+// wirebench: serve, call and load-test every registered protocol the same way.
 #include <iostream>
 
 #include "commands.hpp"
@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "Print the registered protocols");
   auto serve = app::add_serve_command(app);
   auto call = app::add_call_command(app);
+  auto run = app::add_run_command(app, argc, argv);
 
   try {
     app.parse(argc, argv);
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand("serve")) return serve();
     if (app.got_subcommand("call")) return call();
+    if (app.got_subcommand("run")) return run();
   } catch (const std::exception& e) {
     return app::usage_error(e.what());
   }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include "commands.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -23,6 +24,7 @@ command_runner add_serve_command(CLI::App& app) {
     std::uint32_t max_streams = 100;
     std::uint32_t stream_window = 0;
     std::uint32_t connection_window = 0;
+    int ready_fd = -1;
   };
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand("serve", "Run a protocol's server until SIGINT/SIGTERM");
@@ -51,6 +53,11 @@ command_runner add_serve_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--tls-key", o->tls.private_key_file, "TLS private key (PEM)")
       ->check(CLI::ExistingFile);
+
+  // For programs that start a server (wirebench run): the bound endpoint, one line, on this fd.
+  cmd->add_option("--ready-fd", o->ready_fd,
+                  "Write the endpoint to this file descriptor once listening, then close it")
+      ->check(CLI::Range(0, 1 << 20));
 
   return [o]() -> int {
     server_config config;
@@ -83,6 +90,12 @@ command_runner add_serve_command(CLI::App& app) {
     std::cerr << "wirebench: serving " << o->protocol << " on "
               << server->local_endpoint().to_string() << " with " << config.threads
               << " thread(s); SIGINT or SIGTERM stops\n";
+    if (o->ready_fd >= 0) {
+      const std::string line = server->local_endpoint().to_string() + "\n";
+      if (::write(o->ready_fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+        std::cerr << "wirebench: could not write to --ready-fd " << o->ready_fd << "\n";
+      ::close(o->ready_fd);
+    }
     int signal = 0;
     sigwait(&stop_signals, &signal);
     server->stop();

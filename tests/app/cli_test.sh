@@ -69,5 +69,50 @@ check "SIGINT exits 0" stop_server INT
 check "calling a dead endpoint exits 1" exit_is 1 "$wb" call -p line -c "unix:$work/nobody.sock" x
 check "a failed call says why" grep -q "could not connect" "$work/err"
 
+# wirebench run: the load generator, on short runs (behaviour here, never speed).
+json_has() {  # json_has FILE PYTHON-EXPRESSION-ON-d: true when the expression holds
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+}
+quick=(--duration 0.2 --warmup 0.05 --repeats 1 --quiet)
+check "run --help exits 0" exit_is 0 "$wb" run --help
+check "run closed loop over two protocols and worker counts" exit_is 0 "$wb" run \
+  --protocol line,mux --workers 1,3 "${quick[@]}" --out "$work/run.json"
+check "run prints a row per point" bash -c "[ \$(grep -cE '^(line|mux) +closed' '$work/out') -eq 4 ]"
+check "run says where the results are" grep -q "results in $work/run.json and $work/run.csv" "$work/err"
+check "run JSON has every point with successful calls and both CPUs" json_has "$work/run.json" \
+  "len(d['points']) == 4 and all(p['summary']['outcomes']['ok'] > 0 and p['summary']['server_cpu_us_per_call'] is not None for p in d['points']) and d['machine']['kernel'] and d['libraries']['nghttp2']"
+check "run JSON records the layout: a connection per line worker, one mux connection" json_has \
+  "$work/run.json" "[(p['parameters']['protocol'], p['parameters']['workers'], p['parameters']['connections']) for p in d['points']] == [('line',1,1),('line',3,3),('mux',1,1),('mux',3,1)]"
+check "run CSV has a header and a row per point" bash -c "[ \$(wc -l <'$work/run.csv') -eq 5 ] && head -1 '$work/run.csv' | grep -q '^protocol,load,workers,'"
+check "run open loop sends the planned calls" exit_is 0 "$wb" run --protocol line --rate 2000 \
+  --load uniform,poisson --workers 16 "${quick[@]}" --out "$work/open.json"
+check "run open loop: uniform plans rate x duration, every call ends ok" json_has "$work/open.json" \
+  "[p['parameters']['load'] for p in d['points']] == ['uniform','poisson'] and d['points'][0]['summary']['planned'] == 400 and all(p['summary']['outcomes']['ok'] == p['summary']['planned'] for p in d['points'])"
+for transport in unix abstract; do
+  check "run over $transport sockets" exit_is 0 "$wb" run --protocol length-prefixed \
+    --transport "$transport" "${quick[@]}" --out "$work/$transport.json"
+  check "run over $transport records it" json_has "$work/$transport.json" \
+    "d['points'][0]['parameters']['transport'] == '$transport' and d['points'][0]['summary']['outcomes']['ok'] > 0"
+done
+check "run the comparison scenario, shortened" exit_is 0 "$wb" run --scenario comparison --quick \
+  --protocol line --duration 1 --quiet --out "$work/cmp.json"
+check "the comparison runs bursty then uniform at 100/s" json_has "$work/cmp.json" \
+  "[(p['parameters']['load'], p['parameters']['rate'], p['summary']['planned']) for p in d['points']] == [('bursty',100,100),('uniform',100,100)]"
+check "run without a rate for an open loop exits 2" exit_is 2 "$wb" run --protocol line --load poisson
+check "run without a rate says what to do" one_line_error "give its rate with --rate"
+check "run with an unknown protocol exits 2" exit_is 2 "$wb" run --protocol line,nope
+check "run with an unknown protocol names it" one_line_error "unknown protocol 'nope'"
+check "run with a bad load exits 2" exit_is 2 "$wb" run --protocol line --load sometimes --rate 5
+check "run --connect needs one protocol" exit_is 2 "$wb" run --protocol line,mux --connect tcp://127.0.0.1:1
+check "serve for run --connect" start_server mux "tcp://127.0.0.1:0"
+check "run --connect loads a server started elsewhere" exit_is 0 "$wb" run --protocol mux \
+  --connect "$bound" --workers 4 "${quick[@]}" --out "$work/remote.json"
+check "run --connect records a remote server without its CPU" json_has "$work/remote.json" \
+  "d['points'][0]['parameters']['transport'] == 'remote' and d['points'][0]['summary']['server_cpu_us_per_call'] is None and d['points'][0]['summary']['outcomes']['ok'] > 0"
+check "the remote server still stops cleanly" stop_server TERM
+check "run against nobody completes, counting the failures" exit_is 0 "$wb" run --protocol line \
+  --connect "unix:$work/nobody.sock" "${quick[@]}"
+check "run against nobody says why calls failed" grep -q "failed calls:.*connect_failed" "$work/out"
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -100,6 +100,10 @@ class protocol_client {
 struct protocol {
   std::string name;
   std::string summary;
+  // Calls in flight share one connection, answered in any order (ids or streams). The load
+  // generator then puts every worker on one connection by default; otherwise (FIFO protocols)
+  // it opens one connection per worker unless asked to pipeline (--depth).
+  bool multiplexed = false;
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;

@@ -10,18 +10,21 @@ void register_grpc_protocols(protocol_registry& registry) {
   registry.add({
       .name = "grpc",
       .summary = "gRPC unary: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
+      .multiplexed = true,
       .make_server = grpc_backend::make_server,
       .make_client = grpc_backend::make_unary_client,
   });
   registry.add({
       .name = "grpc-stream",
       .summary = "gRPC bidi stream Echo.GreetStream: one request per message, matched by id",
+      .multiplexed = true,
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); },
   });
   registry.add({
       .name = "grpc-batch",
       .summary = "gRPC bidi stream Echo.GreetBatchStream: up to 10 requests per message, by id",
+      .multiplexed = true,
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); },
   });

@@ -9,6 +9,7 @@ void register_http2_protocol(protocol_registry& registry) {
   registry.add({
       .name = "http2",
       .summary = "HTTP/2 (nghttp2; h2c, or TLS with ALPN h2) REST: GET /greet?name=NAME as streams on one connection",
+      .multiplexed = true,
       .make_server = http2::make_server,
       .make_client = http2::make_client,
   });

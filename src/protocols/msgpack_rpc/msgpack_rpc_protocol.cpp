@@ -9,6 +9,7 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
   registry.add({
       .name = "msgpack-rpc",
       .summary = "MessagePack-RPC: [0, msgid, \"greet\", [name]] -> [1, msgid, nil, \"hello, name\"]",
+      .multiplexed = true,
       .make_server = msgpack_rpc::make_server,
       .make_client = msgpack_rpc::make_client,
   });

@@ -44,6 +44,7 @@ void register_mux_protocol(protocol_registry& registry) {
   registry.add({
       .name = "mux",
       .summary = "length-prefixed frames with request ids: many calls in flight, any order",
+      .multiplexed = true,
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
         return std::make_unique<mux_greet_server>(c);
       },

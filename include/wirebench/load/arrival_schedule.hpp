@@ -1,0 +1,44 @@
+#pragma once
+// When each call of an open-loop run is meant to start, as offsets from the run's start. Sans-IO:
+// a pure function of (kind, rate, duration, seed), so a schedule can be tested and replayed.
+//   uniform  calls evenly spaced, 1/rate apart (a constant-rate generator, as wrk2)
+//   poisson  exponential gaps with mean 1/rate (independent arrivals)
+//   bursty   rate x duration calls, each at a random *whole* second of the run, all of that
+//            second's calls at its start: the schedule of the protocol comparison this project
+//            reproduces, kept so its spread can be told apart from the protocols'.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string_view>
+#include <vector>
+
+namespace wirebench {
+
+enum class arrival_kind : std::uint8_t { uniform, poisson, bursty };
+
+std::string_view arrival_kind_name(arrival_kind k);
+std::optional<arrival_kind> parse_arrival_kind(std::string_view name);
+
+class arrival_schedule {
+ public:
+  // rate > 0 calls/s. Throws std::invalid_argument on a rate or duration that is not positive.
+  arrival_schedule(arrival_kind kind, double rate_per_second, std::chrono::nanoseconds duration,
+                   std::uint64_t seed = 1);
+
+  // The next call's intended start (nondecreasing), or nullopt once the run's duration is over.
+  std::optional<std::chrono::nanoseconds> next();
+
+ private:
+  arrival_kind kind_;
+  double rate_;
+  std::chrono::nanoseconds duration_;
+  std::mt19937_64 random_;
+  std::uint64_t issued_ = 0;
+  double poisson_at_s_ = 0;
+  std::vector<std::uint32_t> per_second_;  // bursty: calls at the start of each whole second
+  std::size_t second_ = 0;
+  std::uint32_t left_in_second_ = 0;
+};
+
+}  // namespace wirebench

@@ -1,0 +1,37 @@
+#pragma once
+// CPU time spent by the load generator and by the server, so that results read as requests per
+// core and a run can tell when the client, not the server, was the bottleneck.
+#include <sys/types.h>
+
+#include <optional>
+#include <string_view>
+
+namespace wirebench {
+
+struct cpu_time {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  double total() const { return user_seconds + system_seconds; }
+  friend cpu_time operator-(const cpu_time& a, const cpu_time& b) {
+    return {a.user_seconds - b.user_seconds, a.system_seconds - b.system_seconds};
+  }
+};
+
+// This process, every thread (getrusage RUSAGE_SELF; microsecond resolution).
+cpu_time process_cpu_time();
+
+// A process and all its descendants (a server may fork its own, as redis-server's backend does),
+// from /proc/<pid>/stat; resolution one clock tick (10 ms), so sample over seconds.
+// nullopt when `root` is gone.
+std::optional<cpu_time> process_tree_cpu_time(pid_t root);
+
+// The utime and stime fields of one /proc/<pid>/stat line, in clock ticks, and the parent pid.
+// Sans-IO so the parsing is tested (the command name may hold spaces and parentheses).
+struct proc_stat_fields {
+  pid_t parent = 0;
+  unsigned long long user_ticks = 0;
+  unsigned long long system_ticks = 0;
+};
+std::optional<proc_stat_fields> parse_proc_stat(std::string_view line);
+
+}  // namespace wirebench

@@ -1,0 +1,50 @@
+#pragma once
+// What one load run does (load_spec) and what it measured (load_result). One run = one point of a
+// sweep: a warm-up whose calls are not recorded, then the measured window.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "wirebench/load/arrival_schedule.hpp"
+#include "wirebench/stats/latency_histogram.hpp"
+#include "wirebench/stats/outcome_counts.hpp"
+
+namespace wirebench {
+
+using namespace std::chrono_literals;
+
+struct load_spec {
+  // Closed loop: the number of callers, each starting its next call when its last one completes.
+  // Open loop: the most calls in flight at once; a call due while all are busy waits (and is
+  // counted late if it waits longer than late_after).
+  std::size_t workers = 1;
+  // nullopt: closed loop. Otherwise an open loop at `rate` calls/s with these arrivals.
+  std::optional<arrival_kind> arrivals;
+  double rate = 0;
+  std::chrono::nanoseconds warmup = 0s;  // open loop: evenly spaced calls at the rate, unrecorded
+  std::chrono::nanoseconds duration = 1s;
+  std::size_t payload_bytes = 5;  // the greeted name's length
+  std::chrono::nanoseconds late_after = 1ms;  // open loop: a send this much past its intended start is late
+  std::uint64_t seed = 1;  // open loop: the arrival schedule's
+  // Called on the driving thread as the measured window opens (true) and closes (false): where
+  // the caller samples CPU clocks.
+  std::function<void(bool opening)> on_window;
+};
+
+struct load_result {
+  // Closed loop: from each call's start. Open loop: from its *intended* start, so time a call spent
+  // waiting to be sent counts (no coordinated omission).
+  latency_histogram latency;
+  // From the moment the call was handed to the client (equal to `latency` in a closed loop).
+  latency_histogram actual_latency;
+  outcome_counts outcomes;     // every call whose (intended) start fell in the measured window
+  std::uint64_t late = 0;      // open loop: of those, sent more than late_after after intended
+  std::uint64_t planned = 0;   // open loop: calls the schedule asked for in the window
+  double window_seconds = 0;   // the measured window, as timed
+  double requests_per_second() const {
+    return window_seconds > 0 ? static_cast<double>(outcomes.count(outcome::ok)) / window_seconds : 0;
+  }
+};
+
+}  // namespace wirebench

@@ -1,0 +1,74 @@
+#pragma once
+// One point of a sweep (a protocol at one load) run R times, and what its repeats add up to:
+// medians over the repeats, with the spread, because on a small noisy machine one run proves little.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wirebench/load/cpu_usage.hpp"
+#include "wirebench/load/load_spec.hpp"
+
+namespace wirebench {
+
+struct point_parameters {
+  std::string protocol;
+  std::string load = "closed";  // closed, or the open loop's arrivals: uniform, poisson, bursty
+  std::size_t workers = 1;
+  std::size_t depth = 1;        // calls in flight per connection the client was configured for
+  std::size_t connections = 1;
+  double rate = 0;              // open loop: calls/s asked for
+  double warmup_seconds = 0;
+  double duration_seconds = 0;
+  std::size_t payload_bytes = 5;
+  double late_after_ms = 1;
+  std::string transport = "tcp";  // tcp, unix, abstract, or "remote" with --connect
+  std::string endpoint;
+  std::size_t server_threads = 1;
+  std::size_t client_threads = 1;
+  std::string server_cpus = "any";  // placement, as the affinity list given (or "any")
+  std::string client_cpus = "any";
+  bool server_local = true;  // false: --connect (no server CPU figures)
+};
+
+struct repeat_result {
+  load_result load;
+  cpu_time client_cpu;                 // over the measured window
+  std::optional<cpu_time> server_cpu;  // over the measured window; nullopt for a remote server
+};
+
+struct latency_quantiles {  // microseconds
+  double min = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0, mean = 0;
+  static latency_quantiles of(const latency_histogram& h);
+};
+
+// The CPUs each side could use, to judge whether the client saturated its share.
+struct cpu_budget {
+  double client_cores = 1;   // what the load generator's threads can use at most
+  double machine_cores = 1;  // shared by client and server when both run here
+};
+
+struct point_summary {
+  std::size_t repeats = 0;
+  double rps_median = 0, rps_min = 0, rps_max = 0;  // successful calls per second
+  latency_quantiles latency;         // medians over repeats, from the intended start (open loop)
+  latency_quantiles actual_latency;  // medians over repeats, from the actual send
+  outcome_counts outcomes;           // summed over repeats
+  std::uint64_t late = 0;            // summed over repeats
+  std::uint64_t planned = 0;         // summed over repeats
+  double client_cores_used = 0;      // median CPU seconds per second of window
+  std::optional<double> server_cores_used;
+  double client_cpu_us_per_call = 0;  // median client CPU per completed call
+  std::optional<double> server_cpu_us_per_call;
+  bool client_bound = false;  // the generator, not the server, was likely the limit
+  std::string warning;        // why client_bound (or another caution), for the report
+};
+
+point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_budget& budget);
+
+struct point_result {
+  point_parameters parameters;
+  std::vector<repeat_result> repeats;
+  point_summary summary;
+};
+
+}  // namespace wirebench

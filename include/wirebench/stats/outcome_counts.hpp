@@ -1,0 +1,44 @@
+#pragma once
+// How calls ended, counted by type beside the latency percentiles, so that a failed call is never
+// silently missing from a result. Every issued call lands in exactly one outcome; the exact error
+// names (error_name) are kept too, for the detail an outcome groups together.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace wirebench {
+
+enum class outcome : std::uint8_t {
+  ok,
+  timeout,            // timeout, read_timeout, idle_timeout: no reply in time
+  canceled,           // canceled by the caller, or the client shutting down
+  connection_closed,  // the connection failed or closed with the call pending (incl. connect_failed)
+  rejected,           // over a limit (in-flight cap and queue full, connection cap, EMFILE)
+  wrong_reply,        // a reply that does not answer the call (checked by the harness)
+  other_error,        // anything else (remote_error, protocol_error, tls_failed, ...)
+};
+inline constexpr std::size_t outcome_count = 7;
+
+std::string_view outcome_name(outcome o);
+outcome classify(const std::error_code& ec);
+
+class outcome_counts {
+ public:
+  void add(const std::error_code& ec);
+  void merge(const outcome_counts& other);
+
+  std::uint64_t count(outcome o) const { return by_outcome_[static_cast<std::size_t>(o)]; }
+  std::uint64_t total() const;
+  std::uint64_t failed() const { return total() - count(outcome::ok); }
+  // error_name(ec) -> calls that failed with it (successes are not listed).
+  const std::map<std::string, std::uint64_t>& errors() const { return errors_; }
+
+ private:
+  std::array<std::uint64_t, outcome_count> by_outcome_{};
+  std::map<std::string, std::uint64_t> errors_;
+};
+
+}  // namespace wirebench

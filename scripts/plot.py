@@ -1,0 +1,126 @@
+"""Plots of a `wirebench run` results file (format wirebench-results-1), as PNG and SVG:
+
+  quantiles.*  open-loop points: one bar chart per quantile (min, p50, p90, max) across protocols,
+               a bar per arrival schedule: the comparison's four charts, with the schedule beside
+               the protocol so the two sources of spread can be told apart
+  workers.*    closed-loop points: time per request (1 / throughput) and p99 latency against the
+               worker count, one line per protocol
+
+Every figure is the median over the point's repeats (the error bars span min..max of the rate)."""
+import json
+import os
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    with open(path) as f:
+        doc = json.load(f)
+    if doc.get("format") != "wirebench-results-1":
+        sys.exit(f"scripts/plot: {path} is not a wirebench run results file")
+    return doc
+
+
+def subtitle(doc):
+    m = doc["machine"]
+    p = doc["points"][0]["parameters"] if doc["points"] else {}
+    return (f"{m['cpu_model']}, {m['available_cpus']} CPUs, {m['kernel']}; server cpus "
+            f"{p.get('server_cpus', '?')}, client cpus {p.get('client_cpus', '?')}; "
+            f"{doc['started_at']}")
+
+
+def save(fig, out, name):
+    written = []
+    for ext in ("png", "svg"):
+        path = os.path.join(out, f"{name}.{ext}")
+        fig.savefig(path, dpi=110)
+        written.append(path)
+    return written
+
+
+def quantile_charts(plt, doc, out):
+    points = [p for p in doc["points"] if p["parameters"]["load"] != "closed"]
+    if not points:
+        return []
+    protocols = list(dict.fromkeys(p["parameters"]["protocol"] for p in points))
+    loads = list(dict.fromkeys(
+        f"{p['parameters']['load']} {p['parameters']['rate']:g}/s" for p in points))
+    value = {}
+    for p in points:
+        key = (p["parameters"]["protocol"], f"{p['parameters']['load']} {p['parameters']['rate']:g}/s")
+        value[key] = p["summary"]["latency_us"]
+    quantiles = [("min", "min"), ("p50", "p50 (median)"), ("p90", "p90"), ("max", "max")]
+    fig, axes = plt.subplots(2, 2, figsize=(max(8, 1.1 * len(protocols) * len(loads) + 3), 8))
+    width = 0.8 / len(loads)
+    for ax, (field, title) in zip(axes.flat, quantiles):
+        for i, load in enumerate(loads):
+            xs = [k + (i - (len(loads) - 1) / 2) * width for k in range(len(protocols))]
+            ys = [value.get((proto, load), {}).get(field, float("nan")) / 1000 for proto in protocols]
+            ax.bar(xs, ys, width, label=load)
+        ax.set_title(f"{title} latency")
+        ax.set_ylabel("ms (from the intended start)")
+        ax.set_xticks(range(len(protocols)))
+        ax.set_xticklabels(protocols, rotation=30, ha="right")
+        ax.grid(axis="y", alpha=0.3)
+    axes.flat[0].legend(title="schedule")
+    fig.suptitle("Latency quantiles per protocol, open loop\n" + subtitle(doc), fontsize=9)
+    fig.tight_layout()
+    return save(fig, out, "quantiles")
+
+
+def workers_charts(plt, doc, out):
+    series = defaultdict(list)
+    for p in doc["points"]:
+        par = p["parameters"]
+        if par["load"] != "closed":
+            continue
+        s = p["summary"]
+        series[par["protocol"]].append((par["workers"], s["requests_per_second"], s["latency_us"]["p99"]))
+    series = {k: sorted(v) for k, v in series.items() if v}
+    if not series or max(len(v) for v in series.values()) < 2:
+        return []
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    for proto, rows in series.items():
+        workers = [r[0] for r in rows]
+        per_call = [1e6 / r[1]["median"] if r[1]["median"] else float("nan") for r in rows]
+        # Error bars from the repeats' spread of the rate (a slower repeat = a longer time).
+        low = [pc - 1e6 / r[1]["max"] if r[1]["max"] else 0 for pc, r in zip(per_call, rows)]
+        high = [1e6 / r[1]["min"] - pc if r[1]["min"] else 0 for pc, r in zip(per_call, rows)]
+        left.errorbar(workers, per_call, yerr=[low, high], marker="o", capsize=3, label=proto)
+        right.plot(workers, [r[2] for r in rows], marker="o", label=proto)
+    for ax, title, unit in ((left, "Time per request (1 / throughput)", "µs"),
+                            (right, "p99 latency", "µs")):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("workers (closed loop)")
+        ax.set_ylabel(unit)
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+    left.legend(fontsize=8)
+    fig.suptitle("Closed loop against worker count\n" + subtitle(doc), fontsize=9)
+    fig.tight_layout()
+    return save(fig, out, "workers")
+
+
+def main(argv):
+    if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
+        sys.exit("usage: scripts/plot RESULTS.json [OUT_DIR]")
+    doc = load(argv[1])
+    out = argv[2] if len(argv) == 3 else os.path.dirname(os.path.abspath(argv[1]))
+    os.makedirs(out, exist_ok=True)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("scripts/plot: no matplotlib (apt-get install python3-matplotlib, or scripts/setup)")
+    written = quantile_charts(plt, doc, out) + workers_charts(plt, doc, out)
+    if not written:
+        print("scripts/plot: nothing to plot (no open-loop points, no closed-loop sweep over workers)",
+              file=sys.stderr)
+    for path in written:
+        print(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,114 @@
+// The table `wirebench run` prints: one row per point, medians over the repeats, latency from the
+// intended start for open loads, failures and late sends beside the percentiles.
+#include <cstdio>
+#include <initializer_list>
+#include <set>
+
+#include "run_plan.hpp"
+
+namespace wirebench::app {
+namespace {
+
+// Three significant digits in the largest unit the value reaches: 52.1us, 1.23ms; 181k.
+std::string scaled(double value, std::initializer_list<std::pair<double, const char*>> units) {
+  char text[32];
+  for (const auto& [size, suffix] : units) {
+    if (value >= size || size == 1) {
+      std::snprintf(text, sizeof text, "%.3g%s", value / size, suffix);
+      return text;
+    }
+  }
+  return "-";
+}
+std::string microseconds(double us) { return scaled(us, {{1e6, "s"}, {1e3, "ms"}, {1, "us"}}); }
+std::string count(double n) { return scaled(n, {{1e6, "M"}, {1e3, "k"}, {1, ""}}); }
+
+// Late sends of an open loop, with their share of the planned calls.
+std::string late_text(const point_parameters& p, const point_summary& s) {
+  if (p.load == "closed") return "-";
+  char share[32];
+  std::snprintf(share, sizeof share, " (%.2g%%)",
+                s.planned ? 100.0 * static_cast<double>(s.late) / static_cast<double>(s.planned) : 0.0);
+  return std::to_string(s.late) + share;
+}
+
+void write_rows(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width(rows.front().size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    for (std::size_t i = 0; i < rows[r].size(); ++i) {
+      std::string cell = rows[r][i];
+      cell.resize(width[i], ' ');
+      if (i) line += "  ";
+      line += cell;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+    if (r == 0) {
+      std::string rule;
+      for (std::size_t i = 0; i < width.size(); ++i) {
+        if (i) rule += "  ";
+        rule.append(width[i], '-');
+      }
+      out << rule << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+void print_table(std::ostream& out, const run_record& run) {
+  if (run.points.empty()) {
+    out << "no results\n";
+    return;
+  }
+  std::vector<std::vector<std::string>> rows = {
+      {"protocol", "load", "workers", "conns", "req/s", "(min-max)", "p50", "p90", "p99", "p99.9",
+       "max", "failed", "late", "cli cpu/call", "srv cpu/call"}};
+  std::vector<std::string> warnings;
+  std::set<std::string> placements;
+  for (const auto& point : run.points) {
+    const auto& p = point.parameters;
+    const auto& s = point.summary;
+    std::string load = p.load;
+    if (p.load != "closed") {  // piecewise: GCC 12 warns falsely on "@" + std::string
+      load += '@';
+      load += count(p.rate);
+      load += "/s";
+    }
+    rows.push_back({p.protocol, load, std::to_string(p.workers), std::to_string(p.connections),
+                    count(s.rps_median), count(s.rps_min) + "-" + count(s.rps_max),
+                    microseconds(s.latency.p50), microseconds(s.latency.p90),
+                    microseconds(s.latency.p99), microseconds(s.latency.p999),
+                    microseconds(s.latency.max), std::to_string(s.outcomes.failed()),
+                    late_text(p, s),
+                    microseconds(s.client_cpu_us_per_call),
+                    s.server_cpu_us_per_call ? microseconds(*s.server_cpu_us_per_call) : "-"});
+    if (!s.warning.empty())
+      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) + ": " +
+                         s.warning);
+    if (s.outcomes.failed() > 0) {
+      std::string why;
+      for (const auto& [name, n] : s.outcomes.errors()) why += " " + name + "=" + std::to_string(n);
+      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) +
+                         ": failed calls:" + why);
+    }
+    placements.insert("server threads " + std::to_string(p.server_threads) + " on cpus " +
+                      p.server_cpus + ", client threads " + std::to_string(p.client_threads) +
+                      " on cpus " + p.client_cpus);
+  }
+  write_rows(out, rows);
+  const auto& first = run.points.front();
+  out << "\nreq/s: successful calls per second, median of " << first.summary.repeats
+      << " repeat(s) (min-max across them); latency percentiles are medians over the repeats, "
+         "timed from each call's intended start for open loads (late = sent more than "
+      << first.parameters.late_after_ms << " ms after it); cpu/call = user+sys CPU per call.\n";
+  out << "machine: " << run.machine.cpu_model << ", " << run.machine.available_cpus << " of "
+      << run.machine.online_cpus << " CPUs, " << run.machine.kernel << "\n";
+  for (const auto& placement : placements) out << "placement: " << placement << "\n";
+  for (const auto& w : warnings) out << "warning: " << w << "\n";
+}
+
+}  // namespace wirebench::app

@@ -1,0 +1,55 @@
+#pragma once
+// What `wirebench run` was asked to do, once the command line is validated, and the sweep that
+// does it: every protocol x load x workers point, each repeated, against a server this run
+// starts (or the one --connect names).
+#include <chrono>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "wirebench/load/results_file.hpp"
+#include "wirebench/transport/endpoint.hpp"
+
+namespace wirebench::app {
+
+struct run_plan {
+  std::vector<std::string> protocols;
+  std::vector<std::string> loads = {"closed"};  // closed, uniform, poisson, bursty
+  std::vector<std::size_t> workers = {1};
+  double rate = 0;  // calls/s, for the open-loop loads
+  double warmup_seconds = 0.5;
+  double duration_seconds = 2;
+  std::size_t depth = 0;  // calls in flight per connection; 0: by the protocol (see below)
+  std::size_t payload_bytes = 5;
+  std::string transport = "tcp";  // tcp, unix, abstract
+  std::size_t server_threads = 1;
+  std::size_t client_threads = 1;
+  std::string server_cpus;  // "" = not pinned
+  std::string client_cpus;
+  std::size_t repeats = 3;
+  std::optional<endpoint> connect;  // a server someone else runs
+  double late_after_ms = 1;
+  double reply_timeout_seconds = 10;
+  std::uint64_t seed = 1;
+  bool progress = true;
+  std::string command_line;
+};
+
+// Connections and per-connection depth for `workers` callers. depth 0 (the default): a
+// multiplexed protocol puts every caller on one connection; a FIFO one gives each its own.
+// Otherwise ceil(workers / depth) connections, each with up to `depth` calls in flight.
+struct connection_layout {
+  std::size_t connections = 1;
+  std::size_t depth = 1;         // recorded in the results
+  std::size_t client_depth = 0;  // what the client is configured with (0: its default)
+};
+connection_layout layout_for(bool multiplexed, std::size_t workers, std::size_t depth);
+
+// Runs the sweep. A protocol whose server cannot start is reported (in `failures`) and skipped.
+run_record execute(const run_plan& plan, std::vector<std::string>& failures);
+
+// The summary table a person reads: one row per point.
+void print_table(std::ostream& out, const run_record& run);
+
+}  // namespace wirebench::app

@@ -1,0 +1,184 @@
+// The sweep behind `wirebench run`: start each protocol's server (a child process), then for each
+// load and worker count run the point R times with a fresh client, sampling both sides' CPU over
+// each measured window.
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <memory>
+#include <unistd.h>
+
+#include "progress_line.hpp"
+#include "run_plan.hpp"
+#include "server_process.hpp"
+#include "wirebench/load/load_driver.hpp"
+#include "wirebench/protocols/library_versions.hpp"
+#include "wirebench/protocols/registry.hpp"
+#include "wirebench/transport/io_pool.hpp"
+
+namespace wirebench::app {
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string listen_endpoint(const std::string& transport, const std::string& protocol) {
+  static int counter = 0;
+  const std::string name = "wirebench-run-" + std::to_string(::getpid()) + "-" + protocol + "-" +
+                           std::to_string(++counter);
+  if (transport == "unix") return "unix:/tmp/" + name + ".sock";
+  if (transport == "abstract") return "unix:@" + name;
+  return "tcp://127.0.0.1:0";
+}
+
+std::chrono::nanoseconds seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
+}
+
+cpu_budget budget_for(const run_plan& plan, const machine_info& machine) {
+  const double available = machine.available_cpus ? machine.available_cpus : 1;
+  double client = static_cast<double>(plan.client_threads) + 1;  // + the driving thread
+  if (!plan.client_cpus.empty())
+    client = std::min(client, static_cast<double>(parse_cpu_list(plan.client_cpus).size()));
+  return {std::min(client, available), available};
+}
+
+// One repeat of one point: a fresh client, the load, both sides' CPU over the measured window.
+repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_parameters& params,
+                         const connection_layout& layout, const endpoint& where,
+                         const server_process* server) {
+  client_config cc;
+  cc.connect = where;
+  cc.connections = layout.connections;
+  cc.depth = layout.client_depth;
+  cc.threads = plan.client_threads;
+  if (!plan.client_cpus.empty()) cc.cpus = parse_cpu_list(plan.client_cpus);
+  cc.reply_timeout = seconds(plan.reply_timeout_seconds);
+  cc.connect_timeout = seconds(std::min(plan.reply_timeout_seconds, 5.0));
+  auto client = p.make_client(cc);
+
+  load_spec spec;
+  spec.workers = params.workers;
+  if (params.load != "closed") spec.arrivals = parse_arrival_kind(params.load);
+  spec.rate = params.rate;
+  spec.warmup = seconds(plan.warmup_seconds);
+  spec.duration = seconds(plan.duration_seconds);
+  spec.payload_bytes = plan.payload_bytes;
+  spec.late_after = seconds(plan.late_after_ms / 1000.0);
+  spec.seed = plan.seed;
+  cpu_time client_start{};
+  std::optional<cpu_time> server_start;
+  repeat_result result;
+  spec.on_window = [&](bool opening) {
+    const cpu_time client_now = process_cpu_time();
+    const auto server_now = server ? process_tree_cpu_time(server->pid()) : std::nullopt;
+    if (opening) {
+      client_start = client_now;
+      server_start = server_now;
+      return;
+    }
+    result.client_cpu = client_now - client_start;
+    if (server_start && server_now) result.server_cpu = *server_now - *server_start;
+  };
+  result.load = run_load(*client, spec);
+  client->close();
+  return result;
+}
+
+}  // namespace
+
+connection_layout layout_for(bool multiplexed, std::size_t workers, std::size_t depth) {
+  if (depth == 0) {
+    if (multiplexed) return {1, workers, 0};
+    return {workers, 1, 1};
+  }
+  const std::size_t connections = (workers + depth - 1) / depth;
+  return {connections, std::min(depth, workers), depth};
+}
+
+run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
+  run_record record;
+  record.command_line = plan.command_line;
+  record.started_at = utc_now();
+  record.machine = describe_machine();
+  record.libraries = library_versions();
+  const cpu_budget budget = budget_for(plan, record.machine);
+  const std::size_t max_workers = *std::max_element(plan.workers.begin(), plan.workers.end());
+  const std::size_t points_per_protocol = plan.loads.size() * plan.workers.size();
+  progress_line progress(plan.protocols.size() * points_per_protocol * plan.repeats,
+                         plan.warmup_seconds + plan.duration_seconds + 0.1, plan.progress);
+  if (!plan.client_cpus.empty()) pin_current_thread(parse_cpu_list(plan.client_cpus));
+
+  for (const std::string& name : plan.protocols) {
+    const protocol& p = *protocol_registry::builtin().find(name);
+    std::unique_ptr<server_process> server;
+    endpoint where;
+    try {
+      if (plan.connect) {
+        where = *plan.connect;
+      } else {
+        server = std::make_unique<server_process>(server_process_options{
+            .protocol = name,
+            .listen = listen_endpoint(plan.transport, name),
+            .threads = plan.server_threads,
+            .cpus = plan.server_cpus,
+            .max_streams = static_cast<std::uint32_t>(std::max<std::size_t>(100, max_workers))});
+        where = server->local_endpoint();
+      }
+    } catch (const std::exception& e) {
+      failures.push_back(e.what());
+      progress.note(std::string(e.what()) + "; skipping " + name);
+      for (std::size_t i = 0; i < points_per_protocol * plan.repeats; ++i)
+        progress.begin_step(name + " skipped");
+      continue;
+    }
+
+    for (const std::string& load : plan.loads) {
+      for (const std::size_t workers : plan.workers) {
+        point_result point;
+        const connection_layout layout = layout_for(p.multiplexed, workers, plan.depth);
+        point_parameters& params = point.parameters;
+        params.protocol = name;
+        params.load = load;
+        params.workers = workers;
+        params.depth = layout.depth;
+        params.connections = layout.connections;
+        params.rate = load == "closed" ? 0 : plan.rate;
+        params.warmup_seconds = plan.warmup_seconds;
+        params.duration_seconds = plan.duration_seconds;
+        params.payload_bytes = plan.payload_bytes;
+        params.late_after_ms = plan.late_after_ms;
+        params.transport = plan.connect ? "remote" : plan.transport;
+        params.endpoint = where.to_string();
+        params.server_threads = plan.server_threads;
+        params.client_threads = plan.client_threads;
+        params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
+        params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;
+        params.server_local = server != nullptr;
+        for (std::size_t r = 1; r <= plan.repeats; ++r) {
+          progress.begin_step(name + " " + load + " workers=" + std::to_string(workers) +
+                              " repeat " + std::to_string(r) + "/" + std::to_string(plan.repeats));
+          try {
+            point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get()));
+          } catch (const std::exception& e) {  // a client that cannot be made (bad config)
+            failures.push_back(name + ": " + e.what());
+            progress.note(name + ": " + e.what());
+            break;
+          }
+        }
+        if (point.repeats.empty()) continue;
+        point.summary = summarize(point.repeats, budget);
+        record.points.push_back(std::move(point));
+      }
+    }
+    if (server) server->stop();
+  }
+  return record;
+}
+
+}  // namespace wirebench::app

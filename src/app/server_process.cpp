@@ -1,0 +1,132 @@
+#include "server_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace wirebench::app {
+namespace {
+
+std::string this_executable() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
+  return std::string(path, static_cast<std::size_t>(n));
+}
+
+// Waits for the child to exit, up to `limit`; true when it has (and was reaped).
+bool wait_for_exit(pid_t pid, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    int status = 0;
+    const pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid || (r < 0 && errno == ECHILD)) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace
+
+server_process::server_process(const server_process_options& o) {
+  char stderr_path[] = "/tmp/wirebench-serve-XXXXXX";
+  stderr_fd_ = mkostemp(stderr_path, O_CLOEXEC);
+  if (stderr_fd_ < 0) throw std::runtime_error("cannot create a file for the server's messages");
+  unlink(stderr_path);  // the descriptors keep it; nothing is left behind
+  int ready[2];
+  if (pipe2(ready, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
+
+  const std::string program = this_executable();
+  std::vector<std::string> args = {program, "serve", "--protocol", o.protocol, "--listen", o.listen,
+                                   "--threads", std::to_string(o.threads), "--max-streams",
+                                   std::to_string(o.max_streams), "--ready-fd", "3"};
+  if (!o.cpus.empty()) {
+    args.push_back("--cpus");
+    args.push_back(o.cpus);
+  }
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, stderr_fd_, 2);
+  posix_spawn_file_actions_adddup2(&actions, ready[1], 3);  // dup2 clears close-on-exec
+  const int spawned = posix_spawn(&pid_, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(ready[1]);
+  if (spawned != 0) {
+    close(ready[0]);
+    throw std::runtime_error("cannot start '" + program + " serve': " + std::strerror(spawned));
+  }
+
+  // The endpoint line, or end-of-file when the server gave up.
+  std::string line;
+  const auto deadline = std::chrono::steady_clock::now() + o.start_timeout;
+  while (line.find('\n') == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{ready[0], POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) == 0) break;
+    char buffer[256];
+    const ssize_t n = read(ready[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    line.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(ready[0]);
+  std::string why;
+  auto parsed = line.find('\n') != std::string::npos
+                    ? endpoint::parse(line.substr(0, line.find('\n')), &why)
+                    : std::nullopt;
+  if (!parsed) {
+    stop();
+    std::string message = error_output();
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    if (message.starts_with("wirebench: ")) message.erase(0, 11);
+    close(stderr_fd_);
+    stderr_fd_ = -1;
+    throw std::runtime_error("the " + o.protocol + " server did not start: " +
+                             (message.empty() ? "no endpoint within the start timeout" : message));
+  }
+  endpoint_ = *parsed;
+}
+
+server_process::~server_process() {
+  stop();
+  if (stderr_fd_ >= 0) close(stderr_fd_);
+}
+
+void server_process::stop() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  if (!wait_for_exit(pid_, std::chrono::seconds(10))) {
+    kill(pid_, SIGKILL);
+    wait_for_exit(pid_, std::chrono::seconds(5));
+  }
+  pid_ = -1;
+}
+
+std::string server_process::error_output() const {
+  std::string text;
+  char buffer[4096];
+  off_t at = 0;
+  ssize_t n;
+  while ((n = pread(stderr_fd_, buffer, sizeof buffer, at)) > 0) {
+    text.append(buffer, static_cast<std::size_t>(n));
+    at += n;
+  }
+  return text;
+}
+
+}  // namespace wirebench::app

@@ -1,0 +1,45 @@
+#pragma once
+// The server side of `wirebench run` on one machine: `wirebench serve` started as a child process,
+// so that the server's CPU time is its own (read from /proc) and not mixed with the generator's,
+// and so that server and generator can be placed on different CPUs as separate hosts would be.
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "wirebench/transport/endpoint.hpp"
+
+namespace wirebench::app {
+
+struct server_process_options {
+  std::string protocol;
+  std::string listen;             // an endpoint; port 0 lets the kernel pick
+  std::size_t threads = 1;
+  std::string cpus;               // "" = no pinning
+  std::uint32_t max_streams = 100;
+  std::chrono::seconds start_timeout{20};
+};
+
+class server_process {
+ public:
+  // Starts the server and waits until it listens. Throws std::runtime_error carrying the server's
+  // own error message when it cannot start.
+  explicit server_process(const server_process_options& options);
+  ~server_process();
+  server_process(const server_process&) = delete;
+  server_process& operator=(const server_process&) = delete;
+
+  const endpoint& local_endpoint() const { return endpoint_; }
+  pid_t pid() const { return pid_; }
+  // SIGTERM (a graceful stop), then SIGKILL if it has not exited within 10 s. Idempotent.
+  void stop();
+
+ private:
+  std::string error_output() const;  // what the server wrote to stderr
+  pid_t pid_ = -1;
+  int stderr_fd_ = -1;
+  endpoint endpoint_;
+};
+
+}  // namespace wirebench::app

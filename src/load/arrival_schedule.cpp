@@ -1,0 +1,72 @@
+#include "wirebench/load/arrival_schedule.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace wirebench {
+
+std::string_view arrival_kind_name(arrival_kind k) {
+  switch (k) {
+    case arrival_kind::uniform: return "uniform";
+    case arrival_kind::poisson: return "poisson";
+    case arrival_kind::bursty: return "bursty";
+  }
+  return "uniform";
+}
+
+std::optional<arrival_kind> parse_arrival_kind(std::string_view name) {
+  for (auto k : {arrival_kind::uniform, arrival_kind::poisson, arrival_kind::bursty})
+    if (name == arrival_kind_name(k)) return k;
+  return std::nullopt;
+}
+
+arrival_schedule::arrival_schedule(arrival_kind kind, double rate_per_second,
+                                   std::chrono::nanoseconds duration, std::uint64_t seed)
+    : kind_(kind), rate_(rate_per_second), duration_(duration), random_(seed) {
+  if (!(rate_per_second > 0) || !std::isfinite(rate_per_second))
+    throw std::invalid_argument("the rate must be a positive number of calls per second");
+  if (duration.count() <= 0) throw std::invalid_argument("the duration must be positive");
+  if (kind == arrival_kind::bursty) {
+    // Whole seconds only: a run shorter than a second has one, at its start.
+    const auto seconds = std::max<std::int64_t>(
+        1, std::chrono::duration_cast<std::chrono::seconds>(duration).count());
+    const auto calls = static_cast<std::uint64_t>(
+        std::llround(rate_per_second * std::chrono::duration<double>(duration).count()));
+    per_second_.assign(static_cast<std::size_t>(seconds), 0);
+    std::uniform_int_distribution<std::size_t> pick(0, per_second_.size() - 1);
+    for (std::uint64_t i = 0; i < calls; ++i) ++per_second_[pick(random_)];
+  }
+}
+
+std::optional<std::chrono::nanoseconds> arrival_schedule::next() {
+  using std::chrono::nanoseconds;
+  switch (kind_) {
+    case arrival_kind::uniform: {
+      // From the call's index, not by summing gaps, so rounding never drifts the rate.
+      const auto at = nanoseconds(static_cast<std::int64_t>(
+          std::floor(static_cast<double>(issued_) * 1e9 / rate_)));
+      if (at >= duration_) return std::nullopt;
+      ++issued_;
+      return at;
+    }
+    case arrival_kind::poisson: {
+      const auto at = nanoseconds(static_cast<std::int64_t>(poisson_at_s_ * 1e9));
+      if (at >= duration_) return std::nullopt;
+      poisson_at_s_ += std::exponential_distribution<double>(rate_)(random_);
+      ++issued_;
+      return at;
+    }
+    case arrival_kind::bursty: {
+      while (left_in_second_ == 0) {
+        if (second_ >= per_second_.size()) return std::nullopt;
+        left_in_second_ = per_second_[second_++];
+      }
+      --left_in_second_;
+      ++issued_;
+      return std::chrono::seconds(second_ - 1);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace wirebench

@@ -1,0 +1,78 @@
+#include "wirebench/load/cpu_usage.hpp"
+
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wirebench {
+
+cpu_time process_cpu_time() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& tv) {
+    return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+  };
+  return {seconds(usage.ru_utime), seconds(usage.ru_stime)};
+}
+
+std::optional<proc_stat_fields> parse_proc_stat(std::string_view line) {
+  // "pid (comm) state ppid ... utime(14) stime(15) ...": comm may contain anything, so the
+  // fields are counted from the last ')'.
+  const auto close = line.rfind(')');
+  if (close == std::string_view::npos) return std::nullopt;
+  std::vector<std::string_view> fields;  // fields[0] is field 3 (state)
+  std::size_t at = close + 1;
+  while (at < line.size() && fields.size() < 13) {
+    while (at < line.size() && line[at] == ' ') ++at;
+    const auto end = std::min(line.find(' ', at), line.size());
+    if (end > at) fields.push_back(line.substr(at, end - at));
+    at = end;
+  }
+  if (fields.size() < 13) return std::nullopt;
+  auto number = [](std::string_view text, auto& out) {
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), out);
+    return r.ec == std::errc() && r.ptr == text.data() + text.size();
+  };
+  proc_stat_fields f;
+  if (!number(fields[1], f.parent) || !number(fields[11], f.user_ticks) ||
+      !number(fields[12], f.system_ticks))
+    return std::nullopt;
+  return f;
+}
+
+std::optional<cpu_time> process_tree_cpu_time(pid_t root) {
+  std::map<pid_t, proc_stat_fields> processes;
+  if (DIR* proc = opendir("/proc")) {
+    while (dirent* entry = readdir(proc)) {
+      pid_t pid = 0;
+      const std::string_view name = entry->d_name;
+      if (std::from_chars(name.data(), name.data() + name.size(), pid).ec != std::errc()) continue;
+      std::ifstream file("/proc/" + std::string(name) + "/stat");
+      std::string line;
+      if (!std::getline(file, line)) continue;  // exited meanwhile
+      if (auto f = parse_proc_stat(line)) processes[pid] = *f;
+    }
+    closedir(proc);
+  }
+  if (!processes.contains(root)) return std::nullopt;
+  // Descendants: walk each process's parent chain up to the root (the table is small).
+  unsigned long long user = 0, system = 0;
+  for (const auto& [pid, f] : processes) {
+    pid_t at = pid;
+    for (int hops = 0; hops < 64 && at != root && processes.contains(at); ++hops)
+      at = processes[at].parent;
+    if (at != root) continue;
+    user += f.user_ticks;
+    system += f.system_ticks;
+  }
+  const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  return cpu_time{static_cast<double>(user) / tick, static_cast<double>(system) / tick};
+}
+
+}  // namespace wirebench

@@ -1,0 +1,107 @@
+#include "wirebench/load/point_summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace wirebench {
+namespace {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t mid = v.size() / 2;
+  return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+template <typename Get>
+double median_of(const std::vector<repeat_result>& repeats, Get get) {
+  std::vector<double> v;
+  v.reserve(repeats.size());
+  for (const auto& r : repeats) v.push_back(get(r));
+  return median(std::move(v));
+}
+
+latency_quantiles median_quantiles(const std::vector<latency_quantiles>& each) {
+  auto field = [&](double latency_quantiles::*member) {
+    std::vector<double> v;
+    for (const auto& q : each) v.push_back(q.*member);
+    return median(std::move(v));
+  };
+  return {field(&latency_quantiles::min),  field(&latency_quantiles::p50),
+          field(&latency_quantiles::p90),  field(&latency_quantiles::p99),
+          field(&latency_quantiles::p999), field(&latency_quantiles::max),
+          field(&latency_quantiles::mean)};
+}
+
+}  // namespace
+
+latency_quantiles latency_quantiles::of(const latency_histogram& h) {
+  auto us = [](std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
+  return {us(h.min()),          us(h.percentile(50)), us(h.percentile(90)), us(h.percentile(99)),
+          us(h.percentile(99.9)), us(h.max()),        h.mean() / 1000.0};
+}
+
+point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_budget& budget) {
+  point_summary s;
+  s.repeats = repeats.size();
+  if (repeats.empty()) return s;
+  std::vector<double> rps;
+  std::vector<latency_quantiles> latency, actual;
+  for (const auto& r : repeats) {
+    rps.push_back(r.load.requests_per_second());
+    latency.push_back(latency_quantiles::of(r.load.latency));
+    actual.push_back(latency_quantiles::of(r.load.actual_latency));
+    s.outcomes.merge(r.load.outcomes);
+    s.late += r.load.late;
+    s.planned += r.load.planned;
+  }
+  s.rps_median = median(rps);
+  s.rps_min = *std::min_element(rps.begin(), rps.end());
+  s.rps_max = *std::max_element(rps.begin(), rps.end());
+  s.latency = median_quantiles(latency);
+  s.actual_latency = median_quantiles(actual);
+
+  auto per_second = [](const repeat_result& r, double cpu) {
+    return r.load.window_seconds > 0 ? cpu / r.load.window_seconds : 0;
+  };
+  // Per call: CPU over the window divided by the calls completed in it (all outcomes: a failed
+  // call costs CPU too).
+  auto per_call_us = [](const repeat_result& r, double cpu) {
+    const auto calls = r.load.outcomes.total();
+    return calls ? cpu * 1e6 / static_cast<double>(calls) : 0;
+  };
+  s.client_cores_used =
+      median_of(repeats, [&](const auto& r) { return per_second(r, r.client_cpu.total()); });
+  s.client_cpu_us_per_call =
+      median_of(repeats, [&](const auto& r) { return per_call_us(r, r.client_cpu.total()); });
+  const bool have_server = std::all_of(repeats.begin(), repeats.end(),
+                                       [](const auto& r) { return r.server_cpu.has_value(); });
+  if (have_server) {
+    s.server_cores_used =
+        median_of(repeats, [&](const auto& r) { return per_second(r, r.server_cpu->total()); });
+    s.server_cpu_us_per_call =
+        median_of(repeats, [&](const auto& r) { return per_call_us(r, r.server_cpu->total()); });
+  }
+
+  // The generator is the likely limit when it used (nearly) all the CPU it can use, or when the
+  // machine is saturated and the generator took clearly the larger share of it.
+  char why[200];
+  if (s.client_cores_used >= 0.85 * budget.client_cores) {
+    std::snprintf(why, sizeof why, "client used %.2f of its %.2g cores: the generator may be the limit",
+                  s.client_cores_used, budget.client_cores);
+    s.client_bound = true;
+    s.warning = why;
+  } else if (s.server_cores_used &&
+             s.client_cores_used + *s.server_cores_used >= 0.9 * budget.machine_cores &&
+             s.client_cores_used > 1.25 * *s.server_cores_used) {
+    std::snprintf(why, sizeof why,
+                  "machine saturated and the client used more CPU (%.2f cores) than the server "
+                  "(%.2f): the generator may be the limit",
+                  s.client_cores_used, *s.server_cores_used);
+    s.client_bound = true;
+    s.warning = why;
+  }
+  return s;
+}
+
+}  // namespace wirebench

@@ -1,0 +1,169 @@
+#include "wirebench/load/results_file.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace wirebench {
+namespace {
+
+using nlohmann::json;
+
+json quantiles_json(const latency_quantiles& q) {
+  return {{"min", q.min}, {"p50", q.p50}, {"p90", q.p90}, {"p99", q.p99},
+          {"p99_9", q.p999}, {"max", q.max}, {"mean", q.mean}};
+}
+
+json outcomes_json(const outcome_counts& o) {
+  json j;
+  for (std::size_t i = 0; i < outcome_count; ++i) {
+    const auto kind = static_cast<outcome>(i);
+    j[std::string(outcome_name(kind))] = o.count(kind);
+  }
+  return j;
+}
+
+json cpu_json(const cpu_time& c) {
+  return {{"user_seconds", c.user_seconds}, {"system_seconds", c.system_seconds}};
+}
+
+json parameters_json(const point_parameters& p) {
+  return {{"protocol", p.protocol},
+          {"load", p.load},
+          {"workers", p.workers},
+          {"depth", p.depth},
+          {"connections", p.connections},
+          {"rate", p.rate},
+          {"warmup_seconds", p.warmup_seconds},
+          {"duration_seconds", p.duration_seconds},
+          {"payload_bytes", p.payload_bytes},
+          {"late_after_ms", p.late_after_ms},
+          {"transport", p.transport},
+          {"endpoint", p.endpoint},
+          {"server_threads", p.server_threads},
+          {"client_threads", p.client_threads},
+          {"server_cpus", p.server_cpus},
+          {"client_cpus", p.client_cpus},
+          {"server_local", p.server_local}};
+}
+
+json summary_json(const point_summary& s) {
+  json j = {{"repeats", s.repeats},
+            {"requests_per_second", {{"median", s.rps_median}, {"min", s.rps_min}, {"max", s.rps_max}}},
+            {"latency_us", quantiles_json(s.latency)},
+            {"actual_latency_us", quantiles_json(s.actual_latency)},
+            {"outcomes", outcomes_json(s.outcomes)},
+            {"errors", s.outcomes.errors()},
+            {"late", s.late},
+            {"planned", s.planned},
+            {"client_cores_used", s.client_cores_used},
+            {"client_cpu_us_per_call", s.client_cpu_us_per_call},
+            {"server_cores_used", nullptr},
+            {"server_cpu_us_per_call", nullptr},
+            {"client_bound", s.client_bound},
+            {"warning", s.warning}};
+  if (s.server_cores_used) j["server_cores_used"] = *s.server_cores_used;
+  if (s.server_cpu_us_per_call) j["server_cpu_us_per_call"] = *s.server_cpu_us_per_call;
+  return j;
+}
+
+json repeat_json(const repeat_result& r) {
+  json j = {{"window_seconds", r.load.window_seconds},
+            {"requests_per_second", r.load.requests_per_second()},
+            {"latency_us", quantiles_json(latency_quantiles::of(r.load.latency))},
+            {"actual_latency_us", quantiles_json(latency_quantiles::of(r.load.actual_latency))},
+            {"outcomes", outcomes_json(r.load.outcomes)},
+            {"late", r.load.late},
+            {"planned", r.load.planned},
+            {"client_cpu", cpu_json(r.client_cpu)},
+            {"server_cpu", nullptr}};
+  if (r.server_cpu) j["server_cpu"] = cpu_json(*r.server_cpu);
+  return j;
+}
+
+// CSV fields never hold a comma or quote from us except free text: quote those.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+std::string results_json(const run_record& run) {
+  json libraries = json::object();
+  for (const auto& [name, version] : run.libraries) libraries[name] = version;
+  json points = json::array();
+  for (const auto& p : run.points) {
+    json repeats = json::array();
+    for (const auto& r : p.repeats) repeats.push_back(repeat_json(r));
+    points.push_back({{"parameters", parameters_json(p.parameters)},
+                      {"summary", summary_json(p.summary)},
+                      {"repeats", std::move(repeats)}});
+  }
+  const machine_info& m = run.machine;
+  json doc = {{"format", "wirebench-results-1"},
+              {"command", run.command_line},
+              {"started_at", run.started_at},
+              {"machine",
+               {{"cpu_model", m.cpu_model},
+                {"online_cpus", m.online_cpus},
+                {"available_cpus", m.available_cpus},
+                {"kernel", m.kernel},
+                {"os", m.os},
+                {"hostname", m.hostname},
+                {"compiler", m.compiler},
+                {"optimized_build", m.optimized}}},
+              {"libraries", std::move(libraries)},
+              {"points", std::move(points)}};
+  return doc.dump(2) + "\n";
+}
+
+const std::vector<std::string>& results_csv_columns() {
+  static const std::vector<std::string> columns = {
+      "protocol", "load", "workers", "depth", "connections", "rate", "duration_seconds",
+      "payload_bytes", "transport", "server_threads", "client_threads", "server_cpus",
+      "client_cpus", "repeats", "rps_median", "rps_min", "rps_max", "min_us", "p50_us", "p90_us",
+      "p99_us", "p99_9_us", "max_us", "mean_us", "actual_p50_us", "actual_p99_us", "ok",
+      "timeout", "canceled", "connection_closed", "rejected", "wrong_reply", "other_error",
+      "late", "planned", "client_cores_used", "server_cores_used", "client_cpu_us_per_call",
+      "server_cpu_us_per_call", "client_bound", "cpu_model", "kernel"};
+  return columns;
+}
+
+std::string results_csv(const run_record& run) {
+  std::ostringstream out;
+  out << std::setprecision(9);
+  const auto& columns = results_csv_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << columns[i];
+  out << "\n";
+  auto optional = [](const std::optional<double>& v) {
+    std::ostringstream s;
+    s << std::setprecision(9);
+    if (v) s << *v;
+    return s.str();
+  };
+  for (const auto& point : run.points) {
+    const auto& p = point.parameters;
+    const auto& s = point.summary;
+    out << csv_field(p.protocol) << ',' << p.load << ',' << p.workers << ',' << p.depth << ','
+        << p.connections << ',' << p.rate << ',' << p.duration_seconds << ',' << p.payload_bytes
+        << ',' << p.transport << ',' << p.server_threads << ',' << p.client_threads << ','
+        << csv_field(p.server_cpus) << ',' << csv_field(p.client_cpus) << ',' << s.repeats << ','
+        << s.rps_median << ',' << s.rps_min << ',' << s.rps_max << ',' << s.latency.min << ','
+        << s.latency.p50 << ',' << s.latency.p90 << ',' << s.latency.p99 << ',' << s.latency.p999
+        << ',' << s.latency.max << ',' << s.latency.mean << ',' << s.actual_latency.p50 << ','
+        << s.actual_latency.p99;
+    for (std::size_t i = 0; i < outcome_count; ++i)
+      out << ',' << s.outcomes.count(static_cast<outcome>(i));
+    out << ',' << s.late << ',' << s.planned << ',' << s.client_cores_used << ','
+        << optional(s.server_cores_used) << ',' << s.client_cpu_us_per_call << ','
+        << optional(s.server_cpu_us_per_call) << ',' << (s.client_bound ? 1 : 0) << ','
+        << csv_field(run.machine.cpu_model) << ',' << csv_field(run.machine.kernel) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace wirebench

@@ -1,0 +1,32 @@
+// Version strings only: the one place outside a protocol's folder that names nghttp2, gRPC and
+// hiredis, because a result must say which of them it measured.
+#include "wirebench/protocols/library_versions.hpp"
+
+#include <asio/version.hpp>
+#include <google/protobuf/stubs/common.h>
+#include <grpcpp/grpcpp.h>
+#include <hiredis/hiredis.h>
+#include <llhttp.h>
+#include <msgpack/version.hpp>
+#include <nghttp2/nghttp2.h>
+#include <openssl/crypto.h>
+
+namespace wirebench {
+
+std::vector<std::pair<std::string, std::string>> library_versions() {
+  auto dotted = [](int major, int minor, int patch) {
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  };
+  return {
+      {"asio", dotted(ASIO_VERSION / 100000, ASIO_VERSION / 100 % 1000, ASIO_VERSION % 100)},
+      {"nghttp2", nghttp2_version(0)->version_str},
+      {"grpc", grpc::Version()},
+      {"protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)},
+      {"hiredis", dotted(HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH)},
+      {"llhttp", dotted(LLHTTP_VERSION_MAJOR, LLHTTP_VERSION_MINOR, LLHTTP_VERSION_PATCH)},
+      {"msgpack-cxx", msgpack_version()},
+      {"openssl", OpenSSL_version(OPENSSL_VERSION)},
+  };
+}
+
+}  // namespace wirebench

@@ -1,0 +1,66 @@
+#include "wirebench/stats/outcome_counts.hpp"
+
+#include <numeric>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+
+std::string_view outcome_name(outcome o) {
+  switch (o) {
+    case outcome::ok: return "ok";
+    case outcome::timeout: return "timeout";
+    case outcome::canceled: return "canceled";
+    case outcome::connection_closed: return "connection_closed";
+    case outcome::rejected: return "rejected";
+    case outcome::wrong_reply: return "wrong_reply";
+    case outcome::other_error: return "other_error";
+  }
+  return "other_error";
+}
+
+outcome classify(const std::error_code& ec) {
+  if (!ec) return outcome::ok;
+  if (ec.category() == error_category()) {
+    switch (static_cast<errc>(ec.value())) {
+      case errc::timeout:
+      case errc::read_timeout:
+      case errc::idle_timeout:
+      case errc::write_timeout: return outcome::timeout;
+      case errc::canceled:
+      case errc::shutting_down: return outcome::canceled;
+      case errc::connection_closed:
+      case errc::connect_failed:
+      case errc::peer_closed:
+      case errc::truncated_frame: return outcome::connection_closed;
+      case errc::rejected:
+      case errc::slow_consumer: return outcome::rejected;
+      case errc::wrong_reply:
+      case errc::unknown_id: return outcome::wrong_reply;
+      default: return outcome::other_error;
+    }
+  }
+  if (ec == std::errc::too_many_files_open) return outcome::rejected;
+  if (ec == std::errc::operation_canceled) return outcome::canceled;
+  if (ec == std::errc::timed_out) return outcome::timeout;
+  if (ec == std::errc::connection_refused || ec == std::errc::connection_reset ||
+      ec == std::errc::broken_pipe || ec == std::errc::connection_aborted)
+    return outcome::connection_closed;
+  return outcome::other_error;
+}
+
+void outcome_counts::add(const std::error_code& ec) {
+  ++by_outcome_[static_cast<std::size_t>(classify(ec))];
+  if (ec) ++errors_[std::string(error_name(ec))];
+}
+
+void outcome_counts::merge(const outcome_counts& other) {
+  for (std::size_t i = 0; i < outcome_count; ++i) by_outcome_[i] += other.by_outcome_[i];
+  for (const auto& [name, n] : other.errors_) errors_[name] += n;
+}
+
+std::uint64_t outcome_counts::total() const {
+  return std::accumulate(by_outcome_.begin(), by_outcome_.end(), std::uint64_t{0});
+}
+
+}  // namespace wirebench

@@ -1,0 +1,86 @@
+// arrival_schedule: how many calls each schedule plans, when, and that a seed replays it.
+#include "wirebench/load/arrival_schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::vector<std::chrono::nanoseconds> all_of(arrival_schedule s) {
+  std::vector<std::chrono::nanoseconds> at;
+  while (auto next = s.next()) at.push_back(*next);
+  return at;
+}
+
+TEST(ArrivalSchedule, UniformIsEvenlySpacedAndExact) {
+  const auto at = all_of(arrival_schedule(arrival_kind::uniform, 1000, 2s));
+  ASSERT_EQ(at.size(), 2000u);
+  for (std::size_t i = 0; i < at.size(); ++i) EXPECT_EQ(at[i], std::chrono::milliseconds(i));
+}
+
+TEST(ArrivalSchedule, UniformAtAnAwkwardRateDoesNotDrift) {
+  // 3 calls/s over 10 s: 30 calls, the last at 29/3 s, rounded down to the nanosecond.
+  const auto at = all_of(arrival_schedule(arrival_kind::uniform, 3, 10s));
+  ASSERT_EQ(at.size(), 30u);
+  EXPECT_EQ(at.back().count(), 9'666'666'666);
+}
+
+TEST(ArrivalSchedule, PoissonHasTheRateOnAverageAndReplaysBySeed) {
+  const auto at = all_of(arrival_schedule(arrival_kind::poisson, 10000, 10s, 42));
+  // 100 000 expected; the count of a Poisson process has a standard deviation of sqrt(100 000).
+  EXPECT_NEAR(static_cast<double>(at.size()), 100000.0, 5 * std::sqrt(100000.0));
+  EXPECT_EQ(at.front(), 0ns);
+  EXPECT_TRUE(std::is_sorted(at.begin(), at.end()));
+  EXPECT_LT(at.back(), 10s);
+  // Exponential gaps: about 1/e of them are longer than the mean (100 µs).
+  std::size_t longer = 0;
+  for (std::size_t i = 1; i < at.size(); ++i) longer += (at[i] - at[i - 1]) > 100us;
+  EXPECT_NEAR(static_cast<double>(longer) / static_cast<double>(at.size()), std::exp(-1.0), 0.01);
+
+  EXPECT_EQ(at, all_of(arrival_schedule(arrival_kind::poisson, 10000, 10s, 42)));
+  EXPECT_NE(at, all_of(arrival_schedule(arrival_kind::poisson, 10000, 10s, 43)));
+}
+
+TEST(ArrivalSchedule, BurstyPutsEveryCallAtTheStartOfAWholeSecond) {
+  const auto at = all_of(arrival_schedule(arrival_kind::bursty, 100, 60s, 7));
+  ASSERT_EQ(at.size(), 6000u);
+  EXPECT_TRUE(std::is_sorted(at.begin(), at.end()));
+  std::vector<int> per_second(60, 0);
+  for (auto t : at) {
+    ASSERT_EQ(t.count() % 1'000'000'000, 0) << "not on a whole second: " << t.count();
+    ASSERT_LT(t, 60s);
+    ++per_second[static_cast<std::size_t>(t.count() / 1'000'000'000)];
+  }
+  // Uneven: the point of this schedule (100 a second on average, binomial spread ~10).
+  EXPECT_NE(*std::min_element(per_second.begin(), per_second.end()),
+            *std::max_element(per_second.begin(), per_second.end()));
+}
+
+TEST(ArrivalSchedule, BurstyShorterThanASecondStartsEverythingAtOnce) {
+  const auto at = all_of(arrival_schedule(arrival_kind::bursty, 100, 500ms));
+  ASSERT_EQ(at.size(), 50u);
+  for (auto t : at) EXPECT_EQ(t, 0ns);
+}
+
+TEST(ArrivalSchedule, RejectsARateOrDurationThatIsNotPositive) {
+  EXPECT_THROW(arrival_schedule(arrival_kind::uniform, 0, 1s), std::invalid_argument);
+  EXPECT_THROW(arrival_schedule(arrival_kind::uniform, -5, 1s), std::invalid_argument);
+  EXPECT_THROW(arrival_schedule(arrival_kind::poisson, NAN, 1s), std::invalid_argument);
+  EXPECT_THROW(arrival_schedule(arrival_kind::bursty, 10, 0s), std::invalid_argument);
+}
+
+TEST(ArrivalSchedule, NamesParseBack) {
+  for (auto k : {arrival_kind::uniform, arrival_kind::poisson, arrival_kind::bursty})
+    EXPECT_EQ(parse_arrival_kind(arrival_kind_name(k)), k);
+  EXPECT_FALSE(parse_arrival_kind("closed"));
+  EXPECT_FALSE(parse_arrival_kind(""));
+}
+
+}  // namespace
+}  // namespace wirebench

@@ -1,0 +1,98 @@
+#pragma once
+// A protocol_client without a network, for testing the load drivers: it answers each call from its
+// own thread (as a real client's event loop would) after a fixed delay, in call order, with the
+// greeting or with what `answer` decides for the call's index.
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "wirebench/protocols/protocol.hpp"
+
+namespace wirebench::testing {
+
+struct fake_answer {
+  std::error_code ec;
+  std::optional<std::string> reply;  // nullopt: the correct greeting
+};
+
+class fake_client final : public protocol_client {
+ public:
+  explicit fake_client(std::chrono::milliseconds delay = {},
+                       std::function<fake_answer(std::uint64_t)> answer = {})
+      : delay_(delay), answer_(std::move(answer)), thread_([this] { serve(); }) {}
+  ~fake_client() override { close(); }
+
+  void async_greet(std::string_view name, call_completion done) override {
+    std::lock_guard lock(mutex_);
+    queue_.push_back({std::chrono::steady_clock::now() + delay_, std::string(name), std::move(done),
+                      calls_++});
+    wake_.notify_one();
+  }
+
+  void close() override {
+    {
+      std::lock_guard lock(mutex_);
+      if (closing_) return;
+      closing_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  std::uint64_t calls() const {
+    std::lock_guard lock(mutex_);
+    return calls_;
+  }
+  // Calls not yet answered (counted as answered just before their completion runs: a driver that
+  // returns early would be caught, one that returns from inside the last completion is fine).
+  std::uint64_t unanswered() const {
+    std::lock_guard lock(mutex_);
+    return calls_ - answered_;
+  }
+
+ private:
+  struct call {
+    std::chrono::steady_clock::time_point due;
+    std::string name;
+    call_completion done;
+    std::uint64_t index;
+  };
+
+  void serve() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+      if (queue_.empty()) {
+        if (closing_) return;
+        wake_.wait(lock);
+        continue;
+      }
+      if (std::chrono::steady_clock::now() < queue_.front().due) {
+        wake_.wait_until(lock, queue_.front().due);
+        continue;
+      }
+      call c = std::move(queue_.front());
+      queue_.pop_front();
+      ++answered_;
+      lock.unlock();  // the completion may call async_greet
+      fake_answer a = answer_ ? answer_(c.index) : fake_answer{};
+      const std::string reply = a.ec ? "" : a.reply.value_or(expected_greeting(c.name));
+      c.done(a.ec, reply);
+      lock.lock();
+    }
+  }
+
+  const std::chrono::milliseconds delay_;
+  const std::function<fake_answer(std::uint64_t)> answer_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<call> queue_;
+  std::uint64_t calls_ = 0;
+  std::uint64_t answered_ = 0;
+  bool closing_ = false;
+  std::thread thread_;
+};
+
+}  // namespace wirebench::testing

@@ -1,0 +1,146 @@
+// The load drivers against a client without a network: every call issued is accounted for, replies
+// are checked, outcomes are counted by type, and the open loop times from the intended start.
+#include "wirebench/load/load_driver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "load/fake_client.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+namespace {
+
+using testing::fake_answer;
+using testing::fake_client;
+
+load_spec closed(std::size_t workers, std::chrono::milliseconds duration) {
+  load_spec s;
+  s.workers = workers;
+  s.warmup = 20ms;
+  s.duration = duration;
+  return s;
+}
+
+load_spec open(arrival_kind kind, double rate, std::size_t in_flight,
+               std::chrono::milliseconds duration) {
+  load_spec s;
+  s.arrivals = kind;
+  s.rate = rate;
+  s.workers = in_flight;
+  s.duration = duration;
+  return s;
+}
+
+TEST(ClosedLoop, RecordsEveryMeasuredCallAndWaitsForAllOfThem) {
+  fake_client client;
+  const load_result r = run_load(client, closed(4, 100ms));
+  EXPECT_EQ(client.unanswered(), 0u) << "returned with calls in flight";
+  EXPECT_GT(r.outcomes.total(), 0u);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), r.outcomes.total());
+  EXPECT_EQ(r.latency.count(), r.outcomes.total());
+  EXPECT_EQ(r.actual_latency.count(), r.outcomes.total());
+  EXPECT_LT(r.outcomes.total(), client.calls()) << "warm-up calls must not be recorded";
+  EXPECT_GE(r.window_seconds, 0.1);
+  EXPECT_EQ(r.late, 0u);
+  EXPECT_EQ(r.requests_per_second(), static_cast<double>(r.outcomes.total()) / r.window_seconds);
+}
+
+TEST(ClosedLoop, CountsWrongRepliesAndErrorsByTypeAndKeepsThemOutOfTheLatencies) {
+  fake_client client({}, [](std::uint64_t i) -> fake_answer {
+    if (i % 3 == 0) return {{}, "hello, somebody else"};
+    if (i % 3 == 1) return {errc::timeout, {}};
+    return {};
+  });
+  const load_result r = run_load(client, closed(2, 100ms));
+  EXPECT_GT(r.outcomes.count(outcome::wrong_reply), 0u);
+  EXPECT_GT(r.outcomes.count(outcome::timeout), 0u);
+  EXPECT_GT(r.outcomes.count(outcome::ok), 0u);
+  EXPECT_EQ(r.outcomes.errors().at("wrong_reply"), r.outcomes.count(outcome::wrong_reply));
+  EXPECT_EQ(r.latency.count(), r.outcomes.count(outcome::ok));
+}
+
+TEST(ClosedLoop, WorkersHaveOneCallInFlightEach) {
+  fake_client client(5ms);
+  const load_result r = run_load(client, closed(3, 100ms));
+  // 3 callers, 5 ms per call: at most 3 calls per 5 ms, however the threads are scheduled.
+  EXPECT_LE(r.outcomes.total(), 3u * (100 / 5 + 1));
+  EXPECT_GE(r.latency.min(), 5'000'000u);
+}
+
+TEST(LoadDriver, OpensAndClosesTheMeasuredWindowOnce) {
+  for (bool open_loop : {false, true}) {
+    fake_client client;
+    load_spec s = open_loop ? open(arrival_kind::uniform, 1000, 8, 50ms) : closed(2, 50ms);
+    std::vector<bool> calls;
+    s.on_window = [&](bool opening) { calls.push_back(opening); };
+    run_load(client, s);
+    EXPECT_EQ(calls, (std::vector<bool>{true, false})) << (open_loop ? "open" : "closed");
+  }
+}
+
+TEST(OpenLoop, SendsExactlyTheCallsTheScheduleAsksForInTheWindow) {
+  fake_client client;
+  load_spec s = open(arrival_kind::uniform, 2000, 64, 200ms);
+  s.warmup = 50ms;
+  const load_result r = run_load(client, s);
+  EXPECT_EQ(r.planned, 400u);  // 2000/s over 200 ms; the 100 warm-up calls are not counted
+  EXPECT_EQ(client.calls(), 500u);
+  EXPECT_EQ(r.outcomes.total(), r.planned);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), r.planned);
+  EXPECT_EQ(client.unanswered(), 0u);
+}
+
+TEST(OpenLoop, TimesFromTheIntendedStartWhenCallsWaitToBeSent) {
+  // One call in flight at a time, 50 ms each, but 200 due per second: calls queue behind each
+  // other. Timed from the intended start their latency grows with the queue; from the actual
+  // send it stays 50 ms. This is the coordinated omission an open loop must not hide.
+  fake_client client(50ms);
+  const load_result r = run_load(client, open(arrival_kind::uniform, 200, 1, 100ms));
+  ASSERT_EQ(r.planned, 20u);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), 20u);
+  EXPECT_GE(r.late, 15u);  // all but the first few were sent well after their time
+  EXPECT_GE(r.actual_latency.min(), 50'000'000u);
+  EXPECT_GE(r.latency.max(), 500'000'000u);  // the last call waited for 19 before it
+  EXPECT_GT(r.latency.percentile(50), r.actual_latency.percentile(50));
+}
+
+TEST(OpenLoop, CallsWithRoomInFlightAreSentOnTime) {
+  fake_client client(50ms);
+  load_spec s = open(arrival_kind::uniform, 200, 100, 100ms);
+  s.late_after = 100ms;  // generous: this checks the waiting rule, not the machine's timer
+  const load_result r = run_load(client, s);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), 20u);
+  EXPECT_EQ(r.late, 0u);
+  EXPECT_GE(r.latency.min(), 50'000'000u);
+}
+
+TEST(OpenLoop, BurstySchedulesStartEachSecondsCallsTogether) {
+  fake_client client;
+  load_spec s = open(arrival_kind::bursty, 50, 1000, 1000ms);
+  s.warmup = 100ms;  // evenly spaced; the burst belongs to the measured window
+  const load_result r = run_load(client, s);
+  EXPECT_EQ(r.planned, 50u);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), 50u);
+  EXPECT_EQ(client.calls(), 55u);
+}
+
+TEST(LoadDriver, RejectsSpecsThatCannotRun) {
+  fake_client client;
+  EXPECT_THROW(run_load(client, closed(0, 10ms)), std::invalid_argument);
+  EXPECT_THROW(run_load(client, open(arrival_kind::uniform, 10, 0, 10ms)), std::invalid_argument);
+  EXPECT_THROW(run_open_loop(client, closed(1, 10ms)), std::invalid_argument);
+  EXPECT_THROW(run_load(client, open(arrival_kind::uniform, 0, 1, 10ms)), std::invalid_argument);
+}
+
+TEST(GreetName, IsDistinctPerWorkerAndPaddedToThePayload) {
+  EXPECT_EQ(greet_name(3, 8), "w3-xxxxx");
+  EXPECT_EQ(greet_name(12, 1), "w12-");  // never shorter than what makes it distinct
+  EXPECT_NE(greet_name(1, 16), greet_name(2, 16));
+  EXPECT_EQ(greet_name(1, 1000).size(), 1000u);
+}
+
+}  // namespace
+}  // namespace wirebench

@@ -1,0 +1,68 @@
+// outcome_counts: every error lands in one outcome, by its meaning, with its exact name kept.
+#include "wirebench/stats/outcome_counts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+namespace {
+
+TEST(OutcomeCounts, ClassifiesOurErrorsByMeaning) {
+  EXPECT_EQ(classify({}), outcome::ok);
+  EXPECT_EQ(classify(errc::timeout), outcome::timeout);
+  EXPECT_EQ(classify(errc::read_timeout), outcome::timeout);
+  EXPECT_EQ(classify(errc::canceled), outcome::canceled);
+  EXPECT_EQ(classify(errc::connection_closed), outcome::connection_closed);
+  EXPECT_EQ(classify(errc::connect_failed), outcome::connection_closed);
+  EXPECT_EQ(classify(errc::peer_closed), outcome::connection_closed);
+  EXPECT_EQ(classify(errc::rejected), outcome::rejected);
+  EXPECT_EQ(classify(errc::wrong_reply), outcome::wrong_reply);
+  EXPECT_EQ(classify(errc::unknown_id), outcome::wrong_reply);
+  EXPECT_EQ(classify(errc::remote_error), outcome::other_error);
+  EXPECT_EQ(classify(errc::tls_failed), outcome::other_error);
+}
+
+TEST(OutcomeCounts, ClassifiesSystemErrors) {
+  EXPECT_EQ(classify(std::make_error_code(std::errc::too_many_files_open)), outcome::rejected);
+  EXPECT_EQ(classify(std::make_error_code(std::errc::connection_reset)),
+            outcome::connection_closed);
+  EXPECT_EQ(classify(std::make_error_code(std::errc::connection_refused)),
+            outcome::connection_closed);
+  EXPECT_EQ(classify(std::make_error_code(std::errc::no_space_on_device)), outcome::other_error);
+}
+
+TEST(OutcomeCounts, CountsEveryCallOnceAndKeepsErrorNames) {
+  outcome_counts c;
+  c.add({});
+  c.add({});
+  c.add(errc::timeout);
+  c.add(errc::read_timeout);
+  c.add(errc::wrong_reply);
+  EXPECT_EQ(c.total(), 5u);
+  EXPECT_EQ(c.count(outcome::ok), 2u);
+  EXPECT_EQ(c.count(outcome::timeout), 2u);
+  EXPECT_EQ(c.failed(), 3u);
+  EXPECT_EQ(c.errors().at("timeout"), 1u);
+  EXPECT_EQ(c.errors().at("read_timeout"), 1u);
+  EXPECT_FALSE(c.errors().contains("ok"));
+
+  outcome_counts d;
+  d.add(errc::timeout);
+  d.add({});
+  c.merge(d);
+  EXPECT_EQ(c.total(), 7u);
+  EXPECT_EQ(c.count(outcome::ok), 3u);
+  EXPECT_EQ(c.errors().at("timeout"), 2u);
+}
+
+TEST(OutcomeCounts, EveryOutcomeHasADistinctName) {
+  std::set<std::string_view> names;
+  for (std::size_t i = 0; i < outcome_count; ++i) names.insert(outcome_name(static_cast<outcome>(i)));
+  EXPECT_EQ(names.size(), outcome_count);
+}
+
+}  // namespace
+}  // namespace wirebench
