@@ -1,9 +1,9 @@
 """Plots of a `wirebench run` results file (format wirebench-results-1), as PNG and SVG:
 
-  quantiles.*  open-loop points: one bar chart per quantile (min, p50, p90, max) across protocols,
+  <name>-quantiles.*  open-loop points: one bar chart per quantile (min, p50, p90, max) across protocols,
                a bar per arrival schedule: the comparison's four charts, with the schedule beside
                the protocol so the two sources of spread can be told apart
-  workers.*    closed-loop points: time per request (1 / throughput) and p99 latency against the
+  <name>-workers.*    closed-loop points: time per request (1 / throughput) and p99 latency against the
                worker count, one line per protocol
 
 Every figure is the median over the point's repeats (the error bars span min..max of the rate)."""
@@ -11,6 +11,8 @@ import json
 import os
 import sys
 from collections import defaultdict
+
+PREFIX = ""
 
 
 def load(path):
@@ -32,7 +34,7 @@ def subtitle(doc):
 def save(fig, out, name):
     written = []
     for ext in ("png", "svg"):
-        path = os.path.join(out, f"{name}.{ext}")
+        path = os.path.join(out, f"{PREFIX}{name}.{ext}")
         fig.savefig(path, dpi=110)
         written.append(path)
     return written
@@ -107,6 +109,8 @@ def main(argv):
         sys.exit("usage: scripts/plot RESULTS.json [OUT_DIR]")
     doc = load(argv[1])
     out = argv[2] if len(argv) == 3 else os.path.dirname(os.path.abspath(argv[1]))
+    global PREFIX  # plots are named after their results file: sweep.json -> sweep-workers.png
+    PREFIX = os.path.splitext(os.path.basename(argv[1]))[0] + "-"
     os.makedirs(out, exist_ok=True)
     try:
         import matplotlib

@@ -95,6 +95,11 @@ void print_table(std::ostream& out, const run_record& run) {
       warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) +
                          ": failed calls:" + why);
     }
+    if (s.late_replies + s.unknown_replies > 0)
+      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) + ": " +
+                         std::to_string(s.late_replies) + " late and " +
+                         std::to_string(s.unknown_replies) +
+                         " unknown replies (after their call had ended, or for no call)");
     placements.insert("server threads " + std::to_string(p.server_threads) + " on cpus " +
                       p.server_cpus + ", client threads " + std::to_string(p.client_threads) +
                       " on cpus " + p.client_cpus);

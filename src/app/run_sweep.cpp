@@ -87,6 +87,9 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   };
   result.load = run_load(*client, spec);
   client->close();
+  const client_counters replies = client->counters();
+  result.late_replies = replies.late_replies;
+  result.unknown_replies = replies.unknown_replies;
   return result;
 }
 

@@ -54,6 +54,8 @@ point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_bud
     s.outcomes.merge(r.load.outcomes);
     s.late += r.load.late;
     s.planned += r.load.planned;
+    s.late_replies += r.late_replies;
+    s.unknown_replies += r.unknown_replies;
   }
   s.rps_median = median(rps);
   s.rps_min = *std::min_element(rps.begin(), rps.end());

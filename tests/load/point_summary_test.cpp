@@ -49,6 +49,17 @@ TEST(PointSummary, MediansAndSpreadOverRepeats) {
   EXPECT_TRUE(s.warning.empty());
 }
 
+TEST(PointSummary, SumsRepliesThatMatchedNoCall) {
+  auto a = repeat(10, 100, 0, 0.0);
+  auto b = repeat(10, 100, 0, 0.0);
+  a.late_replies = 2;
+  b.late_replies = 3;
+  b.unknown_replies = 1;
+  const auto s = summarize({a, b}, {2, 2});
+  EXPECT_EQ(s.late_replies, 5u);
+  EXPECT_EQ(s.unknown_replies, 1u);
+}
+
 TEST(PointSummary, EvenRepeatsTakeTheMiddlePairsMean) {
   const auto s = summarize({repeat(1000, 100, 0, 0.0), repeat(2000, 100, 0, 0.0)}, {2, 2});
   EXPECT_EQ(s.rps_median, 1500);

@@ -37,6 +37,7 @@ run_record sample_run() {
     rep.load.planned = 101;
     rep.load.window_seconds = 0.1;
     rep.client_cpu = {0.01, 0.02};
+    rep.late_replies = 1;
     if (r == 0) rep.server_cpu = cpu_time{0.03, 0.01};
     point.repeats.push_back(rep);
   }
@@ -64,6 +65,8 @@ TEST(ResultsJson, CarriesMachineLibrariesParametersRepeatsAndSummary) {
   EXPECT_EQ(p["summary"]["outcomes"]["connection_closed"], 2);
   EXPECT_EQ(p["summary"]["errors"]["connection_closed"], 2);
   EXPECT_EQ(p["summary"]["late"], 6);
+  EXPECT_EQ(p["summary"]["late_replies"], 2);
+  EXPECT_EQ(p["repeats"][0]["late_replies"], 1);
   EXPECT_NEAR(p["summary"]["latency_us"]["p50"].get<double>(), 50, 0.1);
   EXPECT_NEAR(p["summary"]["actual_latency_us"]["p99"].get<double>(), 40, 0.1);
   // Only one repeat had a server figure: no server summary rather than half of one.

@@ -129,5 +129,22 @@ TEST(line_client, a_name_holding_a_newline_is_refused_not_sent) {
   EXPECT_EQ(test::greet_sync(*c, "one").reply, "hello, one");
 }
 
+TEST(multiplexed_client, a_reply_after_the_timeout_is_counted_late) {
+  server_config sc;
+  sc.workers = 1;
+  sc.service_time = service_time_model::parse("fixed:300ms");
+  auto server = protocol_registry::builtin().find("mux")->make_server(sc);
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  cc.reply_timeout = 50ms;
+  auto c = protocol_registry::builtin().find("mux")->make_client(cc);
+  EXPECT_EQ(c->counters().late_replies, 0u);
+  EXPECT_EQ(test::greet_sync(*c, "slow").ec, errc::timeout);
+  // The reply comes ~250 ms after the call gave up: counted, not delivered.
+  for (int i = 0; i < 500 && c->counters().late_replies == 0; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(c->counters().late_replies, 1u);
+  EXPECT_EQ(c->counters().unknown_replies, 0u);
+}
+
 }  // namespace
 }  // namespace wirebench

@@ -34,6 +34,10 @@ struct repeat_result {
   load_result load;
   cpu_time client_cpu;                 // over the measured window
   std::optional<cpu_time> server_cpu;  // over the measured window; nullopt for a remote server
+  // Replies that answered no pending call (protocol_client::counters over the repeat): a late one
+  // came for a call that had already timed out; an unknown one for no call at all.
+  std::uint64_t late_replies = 0;
+  std::uint64_t unknown_replies = 0;
 };
 
 struct latency_quantiles {  // microseconds
@@ -55,6 +59,8 @@ struct point_summary {
   outcome_counts outcomes;           // summed over repeats
   std::uint64_t late = 0;            // summed over repeats
   std::uint64_t planned = 0;         // summed over repeats
+  std::uint64_t late_replies = 0;    // summed over repeats
+  std::uint64_t unknown_replies = 0; // summed over repeats
   double client_cores_used = 0;      // median CPU seconds per second of window
   std::optional<double> server_cores_used;
   double client_cpu_us_per_call = 0;  // median client CPU per completed call

@@ -87,6 +87,13 @@ class protocol_server {
 };
 
 
+// Replies that answered no pending call, counted by clients that match replies to calls by id
+// (for the others both stay 0). Never a call's outcome: the call itself already completed.
+struct client_counters {
+  std::uint64_t late_replies = 0;     // for a call that had timed out or been canceled
+  std::uint64_t unknown_replies = 0;  // for no call ever issued (or out of order on a FIFO)
+};
+
 class protocol_client {
  public:
   virtual ~protocol_client() = default;
@@ -95,6 +102,8 @@ class protocol_client {
   // Closes every connection: pending calls fail with connection_closed. Joins the client's
   // threads, so never call it from inside a completion. Idempotent; the destructor calls it.
   virtual void close() = 0;
+  // Since the client was made; any thread.
+  virtual client_counters counters() const { return {}; }
 };
 
 struct protocol {

@@ -64,6 +64,10 @@ class multiplexed_greet_client final : public protocol_client {
     client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_, std::move(done));
   }
   void close() override { client_.close(); }
+  client_counters counters() const override {
+    const auto s = client_.stats();
+    return {s.late, s.unknown};
+  }
 
  private:
   std::chrono::steady_clock::duration timeout_;

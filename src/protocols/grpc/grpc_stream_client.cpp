@@ -83,6 +83,11 @@ class stream_channel final
     this->StartCall();
   }
 
+  client_counters counters() {
+    std::lock_guard lock(mutex_);
+    return counters_;
+  }
+
   void call(std::string_view name, clock::time_point deadline, call_completion done) {
     std::unique_lock lock(mutex_);
     if (finished_) {
@@ -143,7 +148,11 @@ class stream_channel final
     Wire::for_each(in_, [this](const pb::GreetReply& r) {
       // Ids are 32-bit on our side; anything larger was never issued (counted as unknown).
       const auto id = r.id() <= UINT32_MAX ? static_cast<std::uint32_t>(r.id()) : 0u;
-      table_.complete(id, {}, r.greeting());
+      switch (table_.complete(id, {}, r.greeting())) {
+        case reply_match::late: ++counters_.late_replies; break;
+        case reply_match::unknown: ++counters_.unknown_replies; break;
+        case reply_match::completed: break;
+      }
     });
     this->StartRead(&in_);
     run_ready(lock);
@@ -187,6 +196,7 @@ class stream_channel final
   typename Wire::reply in_;              // the message being read
   std::vector<ready_call> ready_;
   std::error_code end_reason_ = errc::connection_closed;
+  client_counters counters_;  // under mutex_
   bool writing_ = false;
   bool writes_over_ = false;  // the stream ended: nothing more may be started on it
   bool finished_ = false;  // no more calls
@@ -220,6 +230,16 @@ class stream_client final : public protocol_client {
     timer_wake_.notify_all();
     timer_.join();
     for (auto& s : streams_) s->close_and_wait();
+  }
+
+  client_counters counters() const override {
+    client_counters sum;
+    for (const auto& s : streams_) {
+      const auto c = s->counters();
+      sum.late_replies += c.late_replies;
+      sum.unknown_replies += c.unknown_replies;
+    }
+    return sum;
   }
 
  private:
