@@ -40,9 +40,11 @@ std::chrono::nanoseconds seconds(double s) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
 }
 
-cpu_budget budget_for(const run_plan& plan, const machine_info& machine) {
+// The generator's threads: the client's event loops, plus, in an open loop, the thread that keeps
+// the schedule (a closed loop's driving thread sleeps; its calls are issued from completions).
+cpu_budget budget_for(const run_plan& plan, const machine_info& machine, bool open_loop) {
   const double available = machine.available_cpus ? machine.available_cpus : 1;
-  double client = static_cast<double>(plan.client_threads) + 1;  // + the driving thread
+  double client = static_cast<double>(plan.client_threads) + (open_loop ? 1 : 0);
   if (!plan.client_cpus.empty())
     client = std::min(client, static_cast<double>(parse_cpu_list(plan.client_cpus).size()));
   return {std::min(client, available), available};
@@ -110,7 +112,6 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
   record.started_at = utc_now();
   record.machine = describe_machine();
   record.libraries = library_versions();
-  const cpu_budget budget = budget_for(plan, record.machine);
   const std::size_t max_workers = *std::max_element(plan.workers.begin(), plan.workers.end());
   const std::size_t points_per_protocol = plan.loads.size() * plan.workers.size();
   progress_line progress(plan.protocols.size() * points_per_protocol * plan.repeats,
@@ -175,7 +176,7 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
           }
         }
         if (point.repeats.empty()) continue;
-        point.summary = summarize(point.repeats, budget);
+        point.summary = summarize(point.repeats, budget_for(plan, record.machine, load != "closed"));
         record.points.push_back(std::move(point));
       }
     }
