@@ -7,6 +7,8 @@
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 #include "commands.hpp"
 #include "run_plan.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
@@ -104,11 +106,19 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   }
   for (const auto* cpus : {&plan.server_cpus, &plan.client_cpus}) {
     if (cpus->empty()) continue;
+    const std::string option = cpus == &plan.server_cpus ? "--server-cpus " : "--client-cpus ";
+    std::vector<int> list;
     try {
-      parse_cpu_list(*cpus);
+      list = parse_cpu_list(*cpus);
     } catch (const std::exception& e) {
-      return std::string(cpus == &plan.server_cpus ? "--server-cpus " : "--client-cpus ") + e.what();
+      return option + e.what();
     }
+    // Pinning to a CPU that is not there fails quietly, and the result would claim a placement
+    // that never happened.
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (const int cpu : list)
+      if (cpu < 0 || cpu >= online)
+        return option + *cpus + ": this machine has CPUs 0 to " + std::to_string(online - 1);
   }
   plan.progress = !o.quiet;
   if (!o.out_json.empty() && o.out_csv.empty()) o.out_csv = csv_path_for(o.out_json);

@@ -38,14 +38,20 @@ bool wait_for_exit(pid_t pid, std::chrono::milliseconds limit) {
 }  // namespace
 
 server_process::server_process(const server_process_options& o) {
+  const std::string program = this_executable();
   char stderr_path[] = "/tmp/wirebench-serve-XXXXXX";
   stderr_fd_ = mkostemp(stderr_path, O_CLOEXEC);
   if (stderr_fd_ < 0) throw std::runtime_error("cannot create a file for the server's messages");
   unlink(stderr_path);  // the descriptors keep it; nothing is left behind
+  // The destructor does not run when the constructor throws: close what is open on the way out.
+  auto fail = [this](const std::string& why) {
+    close(stderr_fd_);
+    stderr_fd_ = -1;
+    return std::runtime_error(why);
+  };
   int ready[2];
-  if (pipe2(ready, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
+  if (pipe2(ready, O_CLOEXEC) != 0) throw fail("cannot create a pipe");
 
-  const std::string program = this_executable();
   std::vector<std::string> args = {program, "serve", "--protocol", o.protocol, "--listen", o.listen,
                                    "--threads", std::to_string(o.threads), "--max-streams",
                                    std::to_string(o.max_streams), "--ready-fd", "3"};
@@ -67,7 +73,7 @@ server_process::server_process(const server_process_options& o) {
   close(ready[1]);
   if (spawned != 0) {
     close(ready[0]);
-    throw std::runtime_error("cannot start '" + program + " serve': " + std::strerror(spawned));
+    throw fail("cannot start '" + program + " serve': " + std::strerror(spawned));
   }
 
   // The endpoint line, or end-of-file when the server gave up.
@@ -94,10 +100,8 @@ server_process::server_process(const server_process_options& o) {
     std::string message = error_output();
     while (!message.empty() && message.back() == '\n') message.pop_back();
     if (message.starts_with("wirebench: ")) message.erase(0, 11);
-    close(stderr_fd_);
-    stderr_fd_ = -1;
-    throw std::runtime_error("the " + o.protocol + " server did not start: " +
-                             (message.empty() ? "no endpoint within the start timeout" : message));
+    throw fail("the " + o.protocol + " server did not start: " +
+               (message.empty() ? "no endpoint within the start timeout" : message));
   }
   endpoint_ = *parsed;
 }

@@ -103,6 +103,8 @@ check "run without a rate says what to do" one_line_error "give its rate with --
 check "run with an unknown protocol exits 2" exit_is 2 "$wb" run --protocol line,nope
 check "run with an unknown protocol names it" one_line_error "unknown protocol 'nope'"
 check "run with a bad load exits 2" exit_is 2 "$wb" run --protocol line --load sometimes --rate 5
+check "run pinned to a CPU that is not there exits 2" exit_is 2 "$wb" run --protocol line --server-cpus 1000
+check "run pinned to a CPU that is not there says which exist" one_line_error "this machine has CPUs 0 to"
 check "run --connect needs one protocol" exit_is 2 "$wb" run --protocol line,mux --connect tcp://127.0.0.1:1
 check "serve for run --connect" start_server mux "tcp://127.0.0.1:0"
 check "run --connect loads a server started elsewhere" exit_is 0 "$wb" run --protocol mux \
