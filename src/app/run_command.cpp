@@ -1,5 +1,6 @@
 // wirebench run: the load generator. Parses and validates the command line into a run_plan, runs
 // the sweep, prints the table and writes the results files.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -77,6 +78,11 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!given("--repeats")) plan.repeats = 1;
   }
   if (given("--rate") && !given("--load") && o.scenario.empty()) plan.loads = {"uniform"};
+  // An open loop's workers bound the calls in flight: one would make every call wait for the
+  // last, so without --workers an open-loop run gets room for 64.
+  const bool open_loop = std::any_of(plan.loads.begin(), plan.loads.end(),
+                                     [](const std::string& l) { return l != "closed"; });
+  if (open_loop && !given("--workers") && o.scenario.empty()) plan.workers = {64};
 
   const auto& registry = protocol_registry::builtin();
   plan.protocols.clear();
@@ -147,7 +153,8 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("-w,--workers", plan.workers,
-                  "Worker counts to sweep (closed loop: callers; open loop: most calls in flight)")
+                  "Worker counts to sweep (closed loop: callers; open loop: most calls in flight, "
+                  "default 64)")
       ->delimiter(',')
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
