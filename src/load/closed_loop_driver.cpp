@@ -1,6 +1,7 @@
 // Closed loop: W callers, each with one call in flight, for warm-up + duration. Calls started in
 // the measured window are recorded; once it closes no caller starts another call, and the run
 // ends when the last call in flight completes.
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -30,14 +31,18 @@ class closed_loop_run {
 
   load_result run() {
     const auto start = clock_type::now();
+    // Calls are classed by the clock, not only by the driver's phase flag: a client that completes
+    // calls inside async_greet keeps the driving thread issuing (see issue()) past the flags.
+    measured_from_ = start + spec_.warmup;
+    stop_at_ = measured_from_ + spec_.duration;
     active_.store(workers_.size());
     for (std::size_t w = 0; w < workers_.size(); ++w) issue(w);
 
-    std::this_thread::sleep_until(start + spec_.warmup);
+    std::this_thread::sleep_until(measured_from_);
     if (spec_.on_window) spec_.on_window(true);
     const auto window_start = clock_type::now();
     phase_.store(phase::measured, std::memory_order_release);
-    std::this_thread::sleep_until(window_start + spec_.duration);
+    std::this_thread::sleep_until(stop_at_);
     phase_.store(phase::stopping, std::memory_order_release);
     const auto window_end = clock_type::now();
     if (spec_.on_window) spec_.on_window(false);
@@ -51,7 +56,10 @@ class closed_loop_run {
     result.latency = std::move(totals.latency);
     result.actual_latency = std::move(totals.actual_latency);
     result.outcomes = std::move(totals.outcomes);
-    result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
+    // At least the nominal window: the timed one is shorter only when the driving thread was kept
+    // issuing through it (inline completions), and the calls were still made over all of it.
+    result.window_seconds = std::max(std::chrono::duration<double>(window_end - window_start).count(),
+                                     std::chrono::duration<double>(spec_.duration).count());
     return result;
   }
 
@@ -63,8 +71,32 @@ class closed_loop_run {
     bool measured = false;
   };
 
+  // A client may complete a call inside async_greet itself (a gRPC stream that has ended fails
+  // new calls at once). Issuing the next call from that completion would recurse without bound,
+  // so a call issued while this thread is already inside issue() is queued, and the outermost
+  // issue() on the thread starts it once the current one has returned (a trampoline).
   void issue(std::size_t w) {
-    const phase now_in = phase_.load(std::memory_order_acquire);
+    thread_local std::vector<std::pair<closed_loop_run*, std::size_t>> deferred;
+    thread_local bool issuing = false;
+    if (issuing) {
+      deferred.emplace_back(this, w);
+      return;
+    }
+    issuing = true;
+    issue_now(w);
+    while (!deferred.empty()) {
+      const auto [run, worker] = deferred.back();
+      deferred.pop_back();
+      run->issue_now(worker);
+    }
+    issuing = false;
+  }
+
+  void issue_now(std::size_t w) {
+    const auto now = clock_type::now();
+    phase now_in = phase_.load(std::memory_order_acquire);
+    if (now >= stop_at_) now_in = phase::stopping;
+    if (now_in == phase::warmup && now >= measured_from_) now_in = phase::measured;
     if (now_in == phase::stopping) {
       // The lock makes the last decrement and the driver's wait one step: the driver cannot see 0
       // and destroy this run between our decrement and our notify.
@@ -74,7 +106,7 @@ class closed_loop_run {
     }
     worker& k = workers_[w];
     k.measured = now_in == phase::measured;
-    k.started = clock_type::now();
+    k.started = now;
     client_.async_greet(k.name, [this, w](std::error_code ec, std::string_view reply) {
       on_reply(w, ec, reply);
     });
@@ -97,6 +129,8 @@ class closed_loop_run {
   std::vector<worker> workers_;
   call_recorder recorder_;
   std::atomic<phase> phase_{phase::warmup};
+  clock_type::time_point measured_from_;  // set before the first call, read-only after
+  clock_type::time_point stop_at_;
   std::atomic<std::size_t> active_{0};
   std::mutex done_mutex_;
   std::condition_variable done_;

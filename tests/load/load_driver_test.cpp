@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <vector>
 
@@ -60,6 +61,25 @@ TEST(ClosedLoop, CountsWrongRepliesAndErrorsByTypeAndKeepsThemOutOfTheLatencies)
   EXPECT_GT(r.outcomes.count(outcome::ok), 0u);
   EXPECT_EQ(r.outcomes.errors().at("wrong_reply"), r.outcomes.count(outcome::wrong_reply));
   EXPECT_EQ(r.latency.count(), r.outcomes.count(outcome::ok));
+}
+
+// Fails every call inside async_greet itself, as a client whose connection is gone may.
+class failing_inline_client final : public protocol_client {
+ public:
+  void async_greet(std::string_view, call_completion done) override {
+    ++calls;
+    done(errc::connection_closed, {});
+  }
+  void close() override {}
+  std::atomic<std::uint64_t> calls{0};
+};
+
+TEST(ClosedLoop, ACallCompletedInsideAsyncGreetDoesNotRecurse) {
+  failing_inline_client client;
+  const load_result r = run_load(client, closed(2, 100ms));  // would overflow the stack
+  EXPECT_GT(r.outcomes.count(outcome::connection_closed), 1000u);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), 0u);
+  EXPECT_EQ(r.latency.count(), 0u);
 }
 
 TEST(ClosedLoop, WorkersHaveOneCallInFlightEach) {
