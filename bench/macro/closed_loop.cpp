@@ -2,16 +2,15 @@
 
 #include "macro/report.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/load/load_driver.hpp"
 
 namespace wirebench::bench {
 
 closed_loop::closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes)
     : client_(client), workers_(workers) {
   for (std::size_t w = 0; w < workers; ++w) {
-    std::string name = "w" + std::to_string(w) + "-";
-    name.resize(std::max(payload_bytes, name.size()), 'x');
-    workers_[w].expected = expected_greeting(name);
-    workers_[w].name = std::move(name);
+    workers_[w].name = greet_name(w, payload_bytes);
+    workers_[w].expected = expected_greeting(workers_[w].name);
   }
 }
 

@@ -217,10 +217,11 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
     print_table(std::cout, record);
     int status = failures.empty() ? 0 : 1;
     std::vector<std::string> written;
-    for (const auto& [path, text] : {std::pair{o->out_json, results_json(record)},
-                                     std::pair{o->out_csv, results_csv(record)}}) {
-      if (path.empty()) continue;
-      if (write_file(path, text)) {
+    using render = std::string (*)(const run_record&);
+    for (const auto& [path, format] : {std::pair<std::string, render>{o->out_json, results_json},
+                                       std::pair<std::string, render>{o->out_csv, results_csv}}) {
+      if (path.empty()) continue;  // nothing asked for: nothing rendered
+      if (write_file(path, format(record))) {
         written.push_back(path);
       } else {
         std::cerr << "wirebench: cannot write " << path << "\n";
