@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "wirebench/protocols/protocol.hpp"
+
 namespace wirebench::app {
 
 using command_runner = std::function<int()>;
@@ -17,5 +19,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv);
 // Shared option helpers.
 void add_protocol_option(CLI::App& cmd, std::string& protocol);
 int usage_error(const std::string& message);  // prints "wirebench: <message>", returns 2
+// "" when `p` has a server implementation called `engine`; else what is wrong, for the user.
+std::string check_engine(const protocol& p, const std::string& engine);
 
 }  // namespace wirebench::app

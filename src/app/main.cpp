@@ -1,4 +1,5 @@
 // wirebench: serve, call and load-test every registered protocol the same way.
+#include <algorithm>
 #include <iostream>
 
 #include "commands.hpp"
@@ -21,6 +22,15 @@ void add_protocol_option(CLI::App& cmd, std::string& protocol) {
           known += (known.empty() ? "" : ", ") + p.name;
         return "unknown protocol '" + name + "' (known: " + known + ")";
       });
+}
+
+std::string check_engine(const protocol& p, const std::string& engine) {
+  if (std::find(p.server_engines.begin(), p.server_engines.end(), engine) != p.server_engines.end())
+    return {};
+  if (p.server_engines.empty()) return engine + ": " + p.name + " has one server implementation";
+  std::string known;
+  for (const auto& e : p.server_engines) known += (known.empty() ? "" : ", ") + e;
+  return engine + ": " + p.name + " offers " + known;
 }
 
 }  // namespace wirebench::app

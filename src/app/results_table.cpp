@@ -101,7 +101,9 @@ void print_table(std::ostream& out, const run_record& run) {
                          std::to_string(s.unknown_replies) +
                          " unknown replies (after their call had ended, or for no call)");
     placements.insert("server threads " + std::to_string(p.server_threads) + " on cpus " +
-                      p.server_cpus + ", client threads " + std::to_string(p.client_threads) +
+                      p.server_cpus +
+                      (p.server_engine.empty() ? "" : " (" + p.server_engine + " engine)") +
+                      ", client threads " + std::to_string(p.client_threads) +
                       " on cpus " + p.client_cpus);
   }
   write_rows(out, rows);

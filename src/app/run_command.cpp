@@ -94,6 +94,10 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!registry.find(name)) return "unknown protocol '" + name + "' (see `wirebench list`)";
     plan.protocols.push_back(name);
   }
+  if (!plan.server_engine.empty())
+    for (const auto& name : plan.protocols)
+      if (auto problem = check_engine(*registry.find(name), plan.server_engine); !problem.empty())
+        return "--server-engine " + problem;
   for (const auto& load : plan.loads) {
     if (load == "closed") continue;
     if (!parse_arrival_kind(load))
@@ -183,6 +187,8 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--server-threads", plan.server_threads, "Server event-loop threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
+  cmd->add_option("--server-engine", plan.server_engine,
+                  "Server implementation, for protocols with several (grpc: cq, callback)");
   cmd->add_option("--client-threads", plan.client_threads, "Client event-loop threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();

@@ -130,6 +130,7 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
             .protocol = name,
             .listen = listen_endpoint(plan.transport, name),
             .threads = plan.server_threads,
+            .engine = plan.server_engine,
             .cpus = plan.server_cpus,
             .max_streams = static_cast<std::uint32_t>(std::max<std::size_t>(100, max_workers))});
         where = server->local_endpoint();
@@ -160,6 +161,9 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
         params.transport = plan.connect ? "remote" : plan.transport;
         params.endpoint = where.to_string();
         params.server_threads = plan.server_threads;
+        if (!p.server_engines.empty())
+          params.server_engine =
+              plan.server_engine.empty() ? p.server_engines.front() : plan.server_engine;
         params.client_threads = plan.client_threads;
         params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
         params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;

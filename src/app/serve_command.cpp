@@ -18,6 +18,7 @@ command_runner add_serve_command(CLI::App& app) {
     std::string protocol;
     std::string listen = "tcp://127.0.0.1:7000";
     std::size_t threads = 1;
+    std::string engine;
     std::size_t max_frame = 64 * 1024;
     std::string cpus;
     tls_options tls;
@@ -33,6 +34,9 @@ command_runner add_serve_command(CLI::App& app) {
   cmd->add_option("-t,--threads", o->threads, "Server event-loop threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
+  cmd->add_option("--engine", o->engine,
+                  "Server implementation, for protocols with several (grpc: cq, callback; "
+                  "default: the first)");
   cmd->add_option("--max-frame", o->max_frame, "Largest request accepted, in bytes")
       ->check(CLI::Range(1, 1 << 30))
       ->capture_default_str();
@@ -66,6 +70,11 @@ command_runner add_serve_command(CLI::App& app) {
     if (!where) return usage_error("--listen " + error);
     config.listen = *where;
     config.threads = o->threads;
+    const protocol& chosen = *protocol_registry::builtin().find(o->protocol);
+    if (!o->engine.empty())
+      if (auto problem = check_engine(chosen, o->engine); !problem.empty())
+        return usage_error("--engine " + problem);
+    config.engine = o->engine;
     config.max_frame_bytes = o->max_frame;
     if (!o->cpus.empty()) config.cpus = parse_cpu_list(o->cpus);
     config.tls = o->tls;
@@ -83,13 +92,16 @@ command_runner add_serve_command(CLI::App& app) {
 
     std::unique_ptr<protocol_server> server;
     try {
-      server = protocol_registry::builtin().find(o->protocol)->make_server(config);
+      server = chosen.make_server(config);
     } catch (const std::exception& e) {
       return usage_error(e.what());
     }
     std::cerr << "wirebench: serving " << o->protocol << " on "
-              << server->local_endpoint().to_string() << " with " << config.threads
-              << " thread(s); SIGINT or SIGTERM stops\n";
+              << server->local_endpoint().to_string() << " with " << config.threads << " thread(s)"
+              << (chosen.server_engines.empty() ? ""
+                  : " on the " + (o->engine.empty() ? chosen.server_engines.front() : o->engine) +
+                        " engine")
+              << "; SIGINT or SIGTERM stops\n";
     if (o->ready_fd >= 0) {
       const std::string line = server->local_endpoint().to_string() + "\n";
       if (::write(o->ready_fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))

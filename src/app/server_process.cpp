@@ -55,6 +55,10 @@ server_process::server_process(const server_process_options& o) {
   std::vector<std::string> args = {program, "serve", "--protocol", o.protocol, "--listen", o.listen,
                                    "--threads", std::to_string(o.threads), "--max-streams",
                                    std::to_string(o.max_streams), "--ready-fd", "3"};
+  if (!o.engine.empty()) {
+    args.push_back("--engine");
+    args.push_back(o.engine);
+  }
   if (!o.cpus.empty()) {
     args.push_back("--cpus");
     args.push_back(o.cpus);

@@ -16,6 +16,7 @@ struct server_process_options {
   std::string protocol;
   std::string listen;             // an endpoint; port 0 lets the kernel pick
   std::size_t threads = 1;
+  std::string engine;             // "" = the protocol's default server implementation
   std::string cpus;               // "" = no pinning
   std::uint32_t max_streams = 100;
   std::chrono::seconds start_timeout{20};

@@ -42,6 +42,7 @@ json parameters_json(const point_parameters& p) {
           {"transport", p.transport},
           {"endpoint", p.endpoint},
           {"server_threads", p.server_threads},
+          {"server_engine", p.server_engine},
           {"client_threads", p.client_threads},
           {"server_cpus", p.server_cpus},
           {"client_cpus", p.client_cpus},
@@ -128,7 +129,7 @@ std::string results_json(const run_record& run) {
 const std::vector<std::string>& results_csv_columns() {
   static const std::vector<std::string> columns = {
       "protocol", "load", "workers", "depth", "connections", "rate", "duration_seconds",
-      "payload_bytes", "transport", "server_threads", "client_threads", "server_cpus",
+      "payload_bytes", "transport", "server_threads", "server_engine", "client_threads", "server_cpus",
       "client_cpus", "repeats", "rps_median", "rps_min", "rps_max", "min_us", "p50_us", "p90_us",
       "p99_us", "p99_9_us", "max_us", "mean_us", "actual_p50_us", "actual_p99_us", "ok",
       "timeout", "canceled", "connection_closed", "rejected", "wrong_reply", "other_error",
@@ -154,7 +155,8 @@ std::string results_csv(const run_record& run) {
     const auto& s = point.summary;
     out << csv_field(p.protocol) << ',' << p.load << ',' << p.workers << ',' << p.depth << ','
         << p.connections << ',' << p.rate << ',' << p.duration_seconds << ',' << p.payload_bytes
-        << ',' << p.transport << ',' << p.server_threads << ',' << p.client_threads << ','
+        << ',' << p.transport << ',' << p.server_threads << ',' << csv_field(p.server_engine) << ','
+        << p.client_threads << ','
         << csv_field(p.server_cpus) << ',' << csv_field(p.client_cpus) << ',' << s.repeats << ','
         << s.rps_median << ',' << s.rps_min << ',' << s.rps_max << ',' << s.latency.min << ','
         << s.latency.p50 << ',' << s.latency.p90 << ',' << s.latency.p99 << ',' << s.latency.p999

@@ -1,8 +1,12 @@
-// gRPC: all four shapes of the Echo service end to end through grpc++'s own stubs; the three greet
-// clients over TCP and abstract Unix sockets; a stream cut by the server mid-way fails every
+// gRPC: all four shapes of the Echo service end to end through grpc++'s own stubs, on both
+// server engines (completion queue and callback); the cq engine's threads knob; a server stopped
+// under an open stream ends it (cancelled after the drain timeout), on both engines; the three
+// greet clients over TCP and abstract Unix sockets; a stream cut by the server mid-way fails every
 // pending call with connection_closed, none hangs; and a reply for an id never issued is
 // ignored (counted), not matched to the wrong call.
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <grpcpp/grpcpp.h>
@@ -21,10 +25,16 @@ namespace {
 using namespace std::chrono_literals;
 namespace pb = wirebench::echo;
 
-class grpc_echo : public ::testing::Test {
+server_config on_engine(const std::string& engine) {
+  server_config c;
+  c.engine = engine;
+  return c;
+}
+
+class grpc_echo : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    server_ = protocol_registry::builtin().find("grpc")->make_server({});
+    server_ = protocol_registry::builtin().find("grpc")->make_server(on_engine(GetParam()));
     stub_ = pb::Echo::NewStub(grpc::CreateChannel(grpc_backend::grpc_address(server_->local_endpoint()),
                                                   grpc::InsecureChannelCredentials()));
   }
@@ -38,14 +48,14 @@ pb::EchoRequest text(const std::string& t) {
   return r;
 }
 
-TEST_F(grpc_echo, get_is_unary_echo) {
+TEST_P(grpc_echo, get_is_unary_echo) {
   grpc::ClientContext ctx;
   pb::EchoResponse out;
   ASSERT_TRUE(stub_->Get(&ctx, text("ping"), &out).ok());
   EXPECT_EQ(out.text(), "ping");
 }
 
-TEST_F(grpc_echo, expand_streams_one_reply_per_word) {
+TEST_P(grpc_echo, expand_streams_one_reply_per_word) {
   grpc::ClientContext ctx;
   auto reader = stub_->Expand(&ctx, text("the quick  brown fox"));
   std::vector<std::string> words;
@@ -55,7 +65,7 @@ TEST_F(grpc_echo, expand_streams_one_reply_per_word) {
   EXPECT_EQ(words, (std::vector<std::string>{"the", "quick", "brown", "fox"}));
 }
 
-TEST_F(grpc_echo, collect_concatenates_a_client_stream) {
+TEST_P(grpc_echo, collect_concatenates_a_client_stream) {
   grpc::ClientContext ctx;
   pb::EchoResponse out;
   auto writer = stub_->Collect(&ctx, &out);
@@ -65,7 +75,7 @@ TEST_F(grpc_echo, collect_concatenates_a_client_stream) {
   EXPECT_EQ(out.text(), "concatenated");
 }
 
-TEST_F(grpc_echo, update_answers_every_message_of_a_bidi_stream) {
+TEST_P(grpc_echo, update_answers_every_message_of_a_bidi_stream) {
   grpc::ClientContext ctx;
   auto stream = stub_->Update(&ctx);
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(stream->Write(text("m" + std::to_string(i))));
@@ -77,7 +87,7 @@ TEST_F(grpc_echo, update_answers_every_message_of_a_bidi_stream) {
   EXPECT_EQ(n, 100);
 }
 
-TEST_F(grpc_echo, greet_stream_replies_carry_the_request_ids_and_batches_answer_whole) {
+TEST_P(grpc_echo, greet_stream_replies_carry_the_request_ids_and_batches_answer_whole) {
   grpc::ClientContext ctx;
   auto stream = stub_->GreetBatchStream(&ctx);
   pb::GreetBatch batch;
@@ -98,6 +108,75 @@ TEST_F(grpc_echo, greet_stream_replies_carry_the_request_ids_and_batches_answer_
   EXPECT_TRUE(stream->Finish().ok());
   EXPECT_EQ(server_->stats().requests, 10u);
 }
+
+INSTANTIATE_TEST_SUITE_P(engines, grpc_echo, ::testing::Values("cq", "callback"));
+
+TEST(grpc_server, the_engines_are_registered_cq_first_and_an_unknown_one_is_refused) {
+  const protocol* p = protocol_registry::builtin().find("grpc-stream");
+  EXPECT_EQ(p->server_engines, (std::vector<std::string>{"cq", "callback"}));
+  EXPECT_THROW(p->make_server(on_engine("threads")), std::invalid_argument);
+}
+
+std::size_t threads_named(const std::string& prefix) {
+  std::size_t n = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    if (std::getline(comm, name) && name.starts_with(prefix)) ++n;
+  }
+  return n;
+}
+
+TEST(grpc_server, the_cq_engine_drains_one_queue_per_thread_asked_for) {
+  server_config c = on_engine("cq");
+  c.threads = 3;
+  auto server = protocol_registry::builtin().find("grpc")->make_server(c);
+  EXPECT_EQ(threads_named("grpc-cq-"), 3u);
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  cc.connections = 3;  // gRPC gives each connection to one of the queues
+  auto client = protocol_registry::builtin().find("grpc")->make_client(cc);
+  test::expect_each_call_completes_once(*client, 3, 300);
+  client->close();
+  server->stop();
+  EXPECT_EQ(threads_named("grpc-cq-"), 0u);
+  EXPECT_EQ(server->stats().requests, 900u);
+}
+
+// A client that keeps its stream open holds up a graceful stop for the drain timeout only; then
+// the stream is cancelled, and the server's calls all end before its threads do (on the cq
+// engine a call finishing after its queue shut down aborted the process).
+class grpc_engine_stop : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(grpc_engine_stop, a_stop_under_open_streams_cancels_them_after_the_drain_timeout) {
+  server_config c = on_engine(GetParam());
+  c.drain_timeout = 100ms;
+  auto server = protocol_registry::builtin().find("grpc-stream")->make_server(c);
+  auto stub = pb::Echo::NewStub(grpc::CreateChannel(
+      grpc_backend::grpc_address(server->local_endpoint()), grpc::InsecureChannelCredentials()));
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReaderWriter<pb::GreetRequest, pb::GreetReply>>> streams;
+  for (int i = 0; i < 4; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    streams.push_back(stub->GreetStream(contexts.back().get()));
+    pb::GreetRequest r;
+    r.set_id(static_cast<std::uint64_t>(i) + 1);
+    r.set_name("open");
+    ASSERT_TRUE(streams.back()->Write(r));
+    pb::GreetReply reply;
+    ASSERT_TRUE(streams.back()->Read(&reply));
+    EXPECT_EQ(reply.id(), static_cast<std::uint64_t>(i) + 1);
+  }
+  server->stop();  // returns: every stream was cancelled after 100 ms
+  for (auto& stream : streams) {
+    pb::GreetReply reply;
+    EXPECT_FALSE(stream->Read(&reply));
+    EXPECT_FALSE(stream->Finish().ok());
+  }
+  EXPECT_EQ(server->stats().requests, 4u);
+}
+
+INSTANTIATE_TEST_SUITE_P(engines, grpc_engine_stop, ::testing::Values("cq", "callback"));
 
 // A GreetStream that takes requests and answers none of them, then ends the stream with an error
 // once `cut_after` have arrived: the server-side failure the client must survive.
@@ -155,8 +234,12 @@ TEST(grpc_stream, a_stream_cut_by_the_server_fails_every_pending_call_once) {
   server->Shutdown();
 }
 
-TEST(grpc_stream, batching_and_one_per_message_agree_under_load) {
-  auto server = protocol_registry::builtin().find("grpc-batch")->make_server({});
+class grpc_clients : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(grpc_clients, batching_and_one_per_message_agree_under_load) {
+  server_config c = on_engine(GetParam());
+  c.threads = 2;
+  auto server = protocol_registry::builtin().find("grpc-batch")->make_server(c);
   for (const char* name : {"grpc", "grpc-stream", "grpc-batch"}) {
     client_config cc;
     cc.connect = server->local_endpoint();
@@ -166,6 +249,8 @@ TEST(grpc_stream, batching_and_one_per_message_agree_under_load) {
     test::expect_each_call_completes_once(*client, 3, 1000);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(engines, grpc_clients, ::testing::Values("cq", "callback"));
 
 }  // namespace
 }  // namespace wirebench

@@ -24,6 +24,7 @@ struct point_parameters {
   std::string transport = "tcp";  // tcp, unix, abstract, or "remote" with --connect
   std::string endpoint;
   std::size_t server_threads = 1;
+  std::string server_engine;  // the server implementation, for backends with several ("" else)
   std::size_t client_threads = 1;
   std::string server_cpus = "any";  // placement, as the affinity list given (or "any")
   std::string client_cpus = "any";

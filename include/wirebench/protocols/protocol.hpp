@@ -37,6 +37,9 @@ struct tls_options {
 struct server_config {
   endpoint listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   std::size_t threads = 1;         // event-loop threads; connections are spread over them
+  // Backends with more than one server implementation pick one by name (grpc: "cq" or
+  // "callback"); empty: the backend's default. See protocol::server_engines.
+  std::string engine;
   // Backends that can hand requests to a worker pool (mux, msgpack-rpc) honour these two.
   // workers = 0: replies are computed on the event-loop thread, as the other backends do.
   std::size_t workers = 0;
@@ -113,6 +116,9 @@ struct protocol {
   // generator then puts every worker on one connection by default; otherwise (FIFO protocols)
   // it opens one connection per worker unless asked to pipeline (--depth).
   bool multiplexed = false;
+  // Server implementations to choose from with server_config::engine, the default first; empty
+  // when there is only one (then an engine name is refused).
+  std::vector<std::string> server_engines = {};
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;

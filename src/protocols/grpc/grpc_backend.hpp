@@ -1,7 +1,8 @@
 #pragma once
-// The gRPC backends (grpc++ callback API): one server for all three, and a client per shape —
-// unary calls on C channels, and a bidirectional stream per channel carrying id-multiplexed
-// requests one per message, or batched up to `batch` per message.
+// The gRPC backends: one server for all three (on the engine server_config::engine names, see
+// grpc_engine.hpp), and a client per shape (grpc++ callback API) — unary calls on C channels, and
+// a bidirectional stream per channel carrying id-multiplexed requests one per message, or batched
+// up to `batch` per message.
 #include <memory>
 #include <string>
 

@@ -71,6 +71,11 @@ class unary_client final : public protocol_client {
       call->done(errc::wrong_reply, {});
     else
       call->done({}, call->reply.greeting());
+    // The call's context holds a reference to its channel: it must be gone before close() can
+    // return. Otherwise the channel's last reference could drop here, on one of gRPC's callback
+    // threads, whose ~Channel then shuts down (and frees) the very completion queue that thread
+    // is polling — a crash in grpc_completion_queue_next seen with grpc++ 1.51.
+    owned.reset();
     std::lock_guard lock(mutex_);
     in_flight_.erase(call);
     if (in_flight_.empty()) idle_.notify_all();
