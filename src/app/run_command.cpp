@@ -112,6 +112,9 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!where) return "--connect " + why;
     if (plan.protocols.size() != 1)
       return "--connect runs one protocol against a server you started: name it with --protocol";
+    if (!plan.server_engine.empty())
+      return "--server-engine picks the server this run starts; with --connect, start yours with "
+             "`wirebench serve --engine`";
     plan.connect = *where;
   }
   for (const auto* cpus : {&plan.server_cpus, &plan.client_cpus}) {

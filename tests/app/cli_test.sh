@@ -112,6 +112,8 @@ check "run without an engine records each protocol's default" json_has "$work/ru
   "d['points'][0]['parameters']['server_engine'] == ''"
 check "run with an engine a protocol lacks exits 2" exit_is 2 "$wb" run --protocol grpc,line --server-engine cq
 check "run with an engine a protocol lacks names it" one_line_error "server-engine cq: line has one server implementation"
+check "run --connect with an engine exits 2" exit_is 2 "$wb" run --protocol grpc --connect tcp://127.0.0.1:1 --server-engine cq
+check "run --connect with an engine says where engines are chosen" one_line_error "wirebench serve --engine"
 check "serve with an unknown engine exits 2" exit_is 2 "$wb" serve --protocol grpc --engine fast
 check "serve with an unknown engine lists the engines" one_line_error "engine fast: grpc offers cq, callback"
 check "serve grpc on the cq engine says so" bash -c "'$wb' serve --protocol grpc --listen tcp://127.0.0.1:0 --threads 2 2>'$work/grpc.log' & pid=\$!; for _ in \$(seq 100); do grep -q serving '$work/grpc.log' && break; sleep 0.05; done; kill -TERM \$pid; wait \$pid && grep -q 'with 2 thread(s) on the cq engine' '$work/grpc.log'"

@@ -45,13 +45,25 @@ struct cq_tag {
   op what;
 };
 
+// Counts a call as live from its first member's construction to its last member's destruction
+// (the ServerContext included), so that stop() sees none left only once all are wholly gone.
+class live_count {
+ public:
+  explicit live_count(std::atomic<std::size_t>* live) : live_(live) {
+    live_->fetch_add(1, std::memory_order_relaxed);
+  }
+  ~live_count() { live_->fetch_sub(1, std::memory_order_release); }
+  live_count(const live_count&) = delete;
+  live_count& operator=(const live_count&) = delete;
+
+ private:
+  std::atomic<std::size_t>* live_;
+};
+
 template <typename Self>
 class call_base : public cq_call {
  protected:
-  explicit call_base(const queue_slot& slot) : slot_(slot) {
-    slot_.live->fetch_add(1, std::memory_order_relaxed);
-  }
-  ~call_base() override { slot_.live->fetch_sub(1, std::memory_order_release); }
+  explicit call_base(const queue_slot& slot) : live_(slot.live), slot_(slot) {}
   void* tag(op what) {
     tags_[static_cast<int>(what)] = {this, what};
     return &tags_[static_cast<int>(what)];
@@ -60,6 +72,7 @@ class call_base : public cq_call {
   void count(std::size_t answered) {
     if (answered) slot_.requests->fetch_add(answered, std::memory_order_relaxed);
   }
+  live_count live_;  // first: destroyed last
   queue_slot slot_;
   grpc::ServerContext context_;
 
