@@ -129,12 +129,13 @@ std::string results_json(const run_record& run) {
 const std::vector<std::string>& results_csv_columns() {
   static const std::vector<std::string> columns = {
       "protocol", "load", "workers", "depth", "connections", "rate", "duration_seconds",
-      "payload_bytes", "transport", "server_threads", "server_engine", "client_threads", "server_cpus",
-      "client_cpus", "repeats", "rps_median", "rps_min", "rps_max", "min_us", "p50_us", "p90_us",
-      "p99_us", "p99_9_us", "max_us", "mean_us", "actual_p50_us", "actual_p99_us", "ok",
-      "timeout", "canceled", "connection_closed", "rejected", "wrong_reply", "other_error",
-      "late", "planned", "late_replies", "unknown_replies", "client_cores_used", "server_cores_used", "client_cpu_us_per_call",
-      "server_cpu_us_per_call", "client_bound", "cpu_model", "kernel"};
+      "payload_bytes", "transport", "server_threads", "server_engine", "client_threads",
+      "server_cpus", "client_cpus", "repeats", "rps_median", "rps_min", "rps_max", "min_us",
+      "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us", "mean_us", "actual_p50_us",
+      "actual_p99_us", "ok", "timeout", "canceled", "connection_closed", "rejected", "wrong_reply",
+      "other_error", "late", "planned", "late_replies", "unknown_replies", "client_cores_used",
+      "server_cores_used", "client_cpu_us_per_call", "server_cpu_us_per_call", "client_bound",
+      "cpu_model", "kernel"};
   return columns;
 }
 

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <deque>
 #include <mutex>
-#include <stdexcept>
 
 #include <grpcpp/grpcpp.h>
 

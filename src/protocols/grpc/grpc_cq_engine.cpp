@@ -63,11 +63,11 @@ class live_count {
 template <typename Self>
 class call_base : public cq_call {
  protected:
-  explicit call_base(const queue_slot& slot) : live_(slot.live), slot_(slot) {}
-  void* tag(op what) {
-    tags_[static_cast<int>(what)] = {this, what};
-    return &tags_[static_cast<int>(what)];
+  explicit call_base(const queue_slot& slot) : live_(slot.live), slot_(slot) {
+    for (const op what : {op::requested, op::read, op::wrote, op::finished})
+      tags_[static_cast<int>(what)] = {this, what};
   }
+  void* tag(op what) { return &tags_[static_cast<int>(what)]; }
   void request_next() { new Self(slot_); }
   void count(std::size_t answered) {
     if (answered) slot_.requests->fetch_add(answered, std::memory_order_relaxed);
@@ -84,7 +84,8 @@ class call_base : public cq_call {
 template <auto request_method, typename Request, typename Reply>
 class unary_call final : public call_base<unary_call<request_method, Request, Reply>> {
  public:
-  explicit unary_call(const queue_slot& slot) : unary_call::call_base(slot), responder_(&this->context_) {
+  explicit unary_call(const queue_slot& slot)
+      : unary_call::call_base(slot), responder_(&this->context_) {
     (slot.service->*request_method)(&this->context_, &in_, &responder_, slot.queue, slot.queue,
                                     this->tag(op::requested));
   }
@@ -108,7 +109,8 @@ class unary_call final : public call_base<unary_call<request_method, Request, Re
 class expand_call final : public call_base<expand_call> {
  public:
   explicit expand_call(const queue_slot& slot) : call_base(slot), writer_(&context_) {
-    slot.service->RequestExpand(&context_, &in_, &writer_, slot.queue, slot.queue, tag(op::requested));
+    slot.service->RequestExpand(&context_, &in_, &writer_, slot.queue, slot.queue,
+                                tag(op::requested));
   }
   void on(op what, bool ok) override {
     switch (what) {
@@ -118,7 +120,8 @@ class expand_call final : public call_base<expand_call> {
         words_ = split_words(in_.text());
         return next();
       case op::wrote:
-        if (!ok) return writer_.Finish({grpc::StatusCode::UNAVAILABLE, "write failed"}, tag(op::finished));
+        if (!ok)
+          return writer_.Finish({grpc::StatusCode::UNAVAILABLE, "write failed"}, tag(op::finished));
         words_.pop_front();
         return next();
       default:
@@ -174,7 +177,8 @@ class collect_call final : public call_base<collect_call> {
 template <auto request_method, typename Request, typename Reply>
 class bidi_call final : public call_base<bidi_call<request_method, Request, Reply>> {
  public:
-  explicit bidi_call(const queue_slot& slot) : bidi_call::call_base(slot), stream_(&this->context_) {
+  explicit bidi_call(const queue_slot& slot)
+      : bidi_call::call_base(slot), stream_(&this->context_) {
     (slot.service->*request_method)(&this->context_, &stream_, slot.queue, slot.queue,
                                     this->tag(op::requested));
   }
