@@ -3,11 +3,18 @@
 // under an open stream ends it (cancelled after the drain timeout), on both engines; the three
 // greet clients over TCP and abstract Unix sockets; a stream cut by the server mid-way fails every
 // pending call with connection_closed, none hangs; and a reply for an id never issued is
-// ignored (counted), not matched to the wrong call.
+// ignored (counted), not matched to the wrong call. The clients: their queue threads, and the
+// batching client's gathering of the calls one reply's completions make.
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <functional>
+#include <mutex>
+#include <numeric>
 #include <fstream>
 #include <thread>
+
+#include <pthread.h>
 
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
@@ -178,6 +185,28 @@ TEST_P(grpc_engine_stop, a_stop_under_open_streams_cancels_them_after_the_drain_
 
 INSTANTIATE_TEST_SUITE_P(engines, grpc_engine_stop, ::testing::Values("cq", "callback"));
 
+// A test's own service on a loopback port, shut down when the test ends.
+class loopback_server {
+ public:
+  explicit loopback_server(grpc::Service& service) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(&service);
+    server_ = builder.BuildAndStart();
+    if (!server_ || port_ == 0) throw std::runtime_error("no loopback port for the test server");
+  }
+  ~loopback_server() { server_->Shutdown(); }
+  client_config client() const {
+    client_config c;
+    c.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port_));
+    return c;
+  }
+
+ private:
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+};
+
 // A GreetStream that takes requests and answers none of them, then ends the stream with an error
 // once `cut_after` have arrived: the server-side failure the client must survive.
 class cutting_service final : public pb::Echo::CallbackService {
@@ -205,16 +234,8 @@ class cutting_service final : public pb::Echo::CallbackService {
 
 TEST(grpc_stream, a_stream_cut_by_the_server_fails_every_pending_call_once) {
   cutting_service service(50);
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(&service);
-  auto server = builder.BuildAndStart();
-  ASSERT_NE(port, 0);
-
-  client_config cc;
-  cc.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
-  auto client = protocol_registry::builtin().find("grpc-stream")->make_client(cc);
+  loopback_server server(service);
+  auto client = protocol_registry::builtin().find("grpc-stream")->make_client(server.client());
   constexpr int n = 200;
   std::vector<std::atomic<int>> completions(n);
   std::atomic<int> closed{0}, done{0};
@@ -231,7 +252,6 @@ TEST(grpc_stream, a_stream_cut_by_the_server_fails_every_pending_call_once) {
   // Calls after the stream ended fail at once.
   EXPECT_EQ(test::greet_sync(*client, "later").ec, errc::connection_closed);
   client->close();
-  server->Shutdown();
 }
 
 class grpc_clients : public ::testing::TestWithParam<std::string> {};
@@ -251,6 +271,138 @@ TEST_P(grpc_clients, batching_and_one_per_message_agree_under_load) {
 }
 
 INSTANTIATE_TEST_SUITE_P(engines, grpc_clients, ::testing::Values("cq", "callback"));
+
+std::string current_thread_name() {
+  char name[16] = {};
+  pthread_getname_np(pthread_self(), name, sizeof name);
+  return name;
+}
+
+// Every gRPC client completes its calls on its own `threads` queue threads, and a call made from
+// a completion stays on that completion's thread (a closed-loop caller never changes thread);
+// close() joins them all.
+class grpc_client_threads : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(grpc_client_threads, calls_complete_on_the_clients_threads_and_chains_stay_on_one) {
+  auto server = protocol_registry::builtin().find("grpc")->make_server({});
+  client_config cc;
+  cc.connect = server->local_endpoint();
+  cc.threads = 2;
+  auto client = protocol_registry::builtin().find(GetParam())->make_client(cc);
+  EXPECT_EQ(threads_named("grpc-cli-"), 2u);
+
+  constexpr int chains = 4, depth = 50;
+  struct chain {
+    std::vector<std::string> threads;  // where each completion ran
+    std::error_code ec;
+  };
+  std::vector<chain> runs(chains);
+  std::atomic<int> finished{0};
+  std::function<void(int)> issue = [&](int c) {
+    client->async_greet("c" + std::to_string(c), [&, c](std::error_code ec, std::string_view) {
+      runs[c].threads.push_back(current_thread_name());
+      if (ec) runs[c].ec = ec;
+      if (ec || runs[c].threads.size() == depth) return void(++finished);
+      issue(c);
+    });
+  };
+  for (int c = 0; c < chains; ++c) issue(c);
+  for (int i = 0; i < 2000 && finished < chains; ++i) std::this_thread::sleep_for(5ms);
+  ASSERT_EQ(finished.load(), chains);
+  for (const chain& run : runs) {
+    EXPECT_FALSE(run.ec) << run.ec.message();
+    ASSERT_EQ(run.threads.size(), std::size_t{depth});
+    EXPECT_TRUE(run.threads.front().starts_with("grpc-cli-")) << run.threads.front();
+    // The first call may have been started from this thread; its successors stay where it ran.
+    EXPECT_EQ(std::count(run.threads.begin(), run.threads.end(), run.threads.front()), depth);
+  }
+  client->close();
+  EXPECT_EQ(threads_named("grpc-cli-"), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(clients, grpc_client_threads,
+                         ::testing::Values("grpc", "grpc-stream", "grpc-batch"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// A GreetBatchStream that answers nothing until `gather` requests have arrived, then all of them
+// in one reply message, and records how many requests each message it read carried.
+class gathering_service final : public pb::Echo::CallbackService {
+ public:
+  explicit gathering_service(int gather) : gather_(gather) {}
+  std::vector<int> message_sizes() {
+    std::lock_guard lock(mutex_);
+    return sizes_;
+  }
+  grpc::ServerBidiReactor<pb::GreetBatch, pb::GreetReplyBatch>* GreetBatchStream(
+      grpc::CallbackServerContext*) override {
+    struct reactor final : grpc::ServerBidiReactor<pb::GreetBatch, pb::GreetReplyBatch> {
+      explicit reactor(gathering_service& s) : service(s) { StartRead(&in); }
+      void OnReadDone(bool ok) override {
+        if (!ok) return Finish(grpc::Status::OK);
+        {
+          std::lock_guard lock(service.mutex_);
+          service.sizes_.push_back(in.requests_size());
+        }
+        for (const pb::GreetRequest& r : in.requests()) {
+          pb::GreetReply* reply = gathered.add_replies();
+          reply->set_id(r.id());
+          reply->set_greeting(std::string(expected_greeting(r.name())));
+        }
+        if (gathered.replies_size() < service.gather_) return StartRead(&in);
+        out = std::move(gathered);
+        gathered.Clear();
+        StartWrite(&out);  // the client sends nothing more until this is answered
+      }
+      void OnWriteDone(bool ok) override {
+        if (!ok) return Finish(grpc::Status::CANCELLED);
+        StartRead(&in);
+      }
+      void OnDone() override { delete this; }
+      gathering_service& service;
+      pb::GreetBatch in;
+      pb::GreetReplyBatch gathered, out;
+    };
+    return new reactor(*this);
+  }
+
+ private:
+  int gather_;
+  std::mutex mutex_;
+  std::vector<int> sizes_;
+};
+
+// The calls a reply's completions make go out together: the first round's requests may be split
+// any way between messages, but every later round is answered in one reply, so its five calls
+// are made by one reply's completions and must arrive in one message.
+TEST(grpc_batch, calls_made_by_one_replys_completions_go_out_in_one_message) {
+  constexpr int callers = 5, rounds = 3;
+  gathering_service service(callers);
+  loopback_server server(service);
+  auto client = protocol_registry::builtin().find("grpc-batch")->make_client(server.client());
+  std::atomic<int> ok{0}, finished{0};
+  std::function<void(int, int)> issue = [&](int c, int round) {
+    client->async_greet("b" + std::to_string(c), [&, c, round](std::error_code ec,
+                                                               std::string_view) {
+      ok += !ec;
+      if (ec || round + 1 == rounds) return void(++finished);
+      issue(c, round + 1);
+    });
+  };
+  for (int c = 0; c < callers; ++c) issue(c, 0);
+  for (int i = 0; i < 2000 && finished < callers; ++i) std::this_thread::sleep_for(5ms);
+  ASSERT_EQ(finished.load(), callers);
+  EXPECT_EQ(ok.load(), callers * rounds);
+  const std::vector<int> sizes = service.message_sizes();
+  ASSERT_GE(sizes.size(), 3u);
+  EXPECT_EQ(std::accumulate(sizes.begin(), sizes.end(), 0), callers * rounds);
+  EXPECT_EQ(sizes[sizes.size() - 2], callers);
+  EXPECT_EQ(sizes.back(), callers);
+  client->close();
+}
 
 }  // namespace
 }  // namespace wirebench

@@ -1,8 +1,8 @@
 #pragma once
 // The gRPC backends: one server for all three (on the engine server_config::engine names, see
-// grpc_engine.hpp), and a client per shape (grpc++ callback API) — unary calls on C channels, and
-// a bidirectional stream per channel carrying id-multiplexed requests one per message, or batched
-// up to `batch` per message.
+// grpc_engine.hpp), and a client per shape on grpc++'s completion-queue API (threads in
+// grpc_client_queues.hpp): unary calls on C channels, and a bidirectional stream per channel
+// carrying id-multiplexed requests one per message, or batched up to `batch` per message.
 #include <memory>
 #include <string>
 

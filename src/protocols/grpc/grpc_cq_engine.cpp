@@ -11,12 +11,10 @@
 #include <string>
 #include <thread>
 
-#include <pthread.h>
-
 #include "grpc_answers.hpp"
+#include "grpc_cq.hpp"
 #include "grpc_engine.hpp"
 #include "proto/echo.grpc.pb.h"
-#include "wirebench/transport/io_pool.hpp"
 
 namespace wirebench::grpc_backend {
 namespace {
@@ -29,20 +27,6 @@ struct queue_slot {
   grpc::ServerCompletionQueue* queue;
   std::atomic<std::uint64_t>* requests;
   std::atomic<std::size_t>* live;  // calls not yet deleted, on every queue
-};
-
-enum class op { requested, read, wrote, finished };
-
-class cq_call {
- public:
-  virtual ~cq_call() = default;
-  virtual void on(op what, bool ok) = 0;
-};
-
-// The tag a queue hands back: which call, which operation.
-struct cq_tag {
-  cq_call* call;
-  op what;
 };
 
 // Counts a call as live from its first member's construction to its last member's destruction
@@ -63,11 +47,8 @@ class live_count {
 template <typename Self>
 class call_base : public cq_call {
  protected:
-  explicit call_base(const queue_slot& slot) : live_(slot.live), slot_(slot) {
-    for (const op what : {op::requested, op::read, op::wrote, op::finished})
-      tags_[static_cast<int>(what)] = {this, what};
-  }
-  void* tag(op what) { return &tags_[static_cast<int>(what)]; }
+  explicit call_base(const queue_slot& slot) : live_(slot.live), slot_(slot), tags_(this) {}
+  void* tag(op what) { return tags_(what); }
   void request_next() { new Self(slot_); }
   void count(std::size_t answered) {
     if (answered) slot_.requests->fetch_add(answered, std::memory_order_relaxed);
@@ -77,7 +58,7 @@ class call_base : public cq_call {
   grpc::ServerContext context_;
 
  private:
-  cq_tag tags_[4];
+  cq_tags tags_;
 };
 
 // Get and Greet: one request, one reply.
@@ -87,10 +68,10 @@ class unary_call final : public call_base<unary_call<request_method, Request, Re
   explicit unary_call(const queue_slot& slot)
       : unary_call::call_base(slot), responder_(&this->context_) {
     (slot.service->*request_method)(&this->context_, &in_, &responder_, slot.queue, slot.queue,
-                                    this->tag(op::requested));
+                                    this->tag(op::started));
   }
   void on(op what, bool ok) override {
-    if (what != op::requested || !ok) {  // finished, or no call: the server is shutting down
+    if (what != op::started || !ok) {  // finished, or no call: the server is shutting down
       delete this;
       return;
     }
@@ -110,11 +91,11 @@ class expand_call final : public call_base<expand_call> {
  public:
   explicit expand_call(const queue_slot& slot) : call_base(slot), writer_(&context_) {
     slot.service->RequestExpand(&context_, &in_, &writer_, slot.queue, slot.queue,
-                                tag(op::requested));
+                                tag(op::started));
   }
   void on(op what, bool ok) override {
     switch (what) {
-      case op::requested:
+      case op::started:
         if (!ok) break;
         request_next();
         words_ = split_words(in_.text());
@@ -144,11 +125,11 @@ class expand_call final : public call_base<expand_call> {
 class collect_call final : public call_base<collect_call> {
  public:
   explicit collect_call(const queue_slot& slot) : call_base(slot), reader_(&context_) {
-    slot.service->RequestCollect(&context_, &reader_, slot.queue, slot.queue, tag(op::requested));
+    slot.service->RequestCollect(&context_, &reader_, slot.queue, slot.queue, tag(op::started));
   }
   void on(op what, bool ok) override {
     switch (what) {
-      case op::requested:
+      case op::started:
         if (!ok) break;
         request_next();
         return reader_.Read(&in_, tag(op::read));
@@ -180,11 +161,11 @@ class bidi_call final : public call_base<bidi_call<request_method, Request, Repl
   explicit bidi_call(const queue_slot& slot)
       : bidi_call::call_base(slot), stream_(&this->context_) {
     (slot.service->*request_method)(&this->context_, &stream_, slot.queue, slot.queue,
-                                    this->tag(op::requested));
+                                    this->tag(op::started));
   }
   void on(op what, bool ok) override {
     switch (what) {
-      case op::requested:
+      case op::started:
         if (!ok) break;
         this->request_next();
         return read_next();
@@ -280,13 +261,7 @@ class cq_engine final : public grpc_engine {
       new greet_batch_call(slot);
       std::vector<int> cpu;
       if (!cpus_.empty()) cpu = {cpus_[i % cpus_.size()]};
-      pollers_.emplace_back([queue = queues_[i].get(), cpu] {
-        pin_current_thread(cpu);
-        drain(*queue);
-      });
-      // Named from here, so the name is there once start() returns (visible in top and perf).
-      pthread_setname_np(pollers_.back().native_handle(),
-                         ("grpc-cq-" + std::to_string(i)).substr(0, 15).c_str());
+      pollers_.push_back(start_poller(*queues_[i], "grpc-cq-" + std::to_string(i), cpu));
     }
   }
 
@@ -310,14 +285,6 @@ class cq_engine final : public grpc_engine {
 
  private:
   static constexpr int unary_waiting = 8;
-  static void drain(grpc::ServerCompletionQueue& queue) {
-    void* tag = nullptr;
-    bool ok = false;
-    while (queue.Next(&tag, &ok)) {
-      auto* t = static_cast<cq_tag*>(tag);
-      t->call->on(t->what, ok);
-    }
-  }
 
   std::size_t threads_;
   std::vector<int> cpus_;

@@ -4,10 +4,12 @@
 // sends everything queued while the previous write was in flight, up to `batch` requests per
 // message (GreetBatchStream), which is what batching buys when one write at a time is allowed.
 //
-// Threads: gRPC runs the reactor callbacks on its own threads and callers call from theirs, so
-// each stream's state is under a mutex; completions are collected under it and run after it is
-// released, so a completion may make the next call at once. When the stream ends for any reason
-// (server gone, stream reset, close()), every call on it fails with connection_closed.
+// Threads: on grpc++'s async completion-queue API, each stream's events arrive on its client
+// queue thread (grpc_client_queues.hpp), while callers write from theirs (gRPC allows one write
+// in flight from any thread), so each stream's state is under a mutex; completions are collected
+// under it and run after it is released, so a completion may make the next call at once. When the
+// stream ends for any reason (server gone, stream reset, close()), every call on it fails with
+// connection_closed.
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -15,6 +17,7 @@
 
 #include "grpc_backend.hpp"
 #include "grpc_channels.hpp"
+#include "grpc_client_queues.hpp"
 #include "proto/echo.grpc.pb.h"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/pending_table.hpp"
@@ -35,9 +38,8 @@ struct ready_call {
 struct single_wire {
   using request = pb::GreetRequest;
   using reply = pb::GreetReply;
-  static void start(pb::Echo::Stub& stub, grpc::ClientContext* ctx,
-                    grpc::ClientBidiReactor<request, reply>* r) {
-    stub.async()->GreetStream(ctx, r);
+  static auto prepare(pb::Echo::Stub& stub, grpc::ClientContext* ctx, grpc::CompletionQueue* cq) {
+    return stub.PrepareAsyncGreetStream(ctx, cq);
   }
   static void pack(std::deque<pb::GreetRequest>& queued, request& out, std::size_t) {
     out = std::move(queued.front());
@@ -52,9 +54,8 @@ struct single_wire {
 struct batch_wire {
   using request = pb::GreetBatch;
   using reply = pb::GreetReplyBatch;
-  static void start(pb::Echo::Stub& stub, grpc::ClientContext* ctx,
-                    grpc::ClientBidiReactor<request, reply>* r) {
-    stub.async()->GreetBatchStream(ctx, r);
+  static auto prepare(pb::Echo::Stub& stub, grpc::ClientContext* ctx, grpc::CompletionQueue* cq) {
+    return stub.PrepareAsyncGreetBatchStream(ctx, cq);
   }
   static void pack(std::deque<pb::GreetRequest>& queued, request& out, std::size_t batch) {
     out.Clear();
@@ -70,17 +71,14 @@ struct batch_wire {
 };
 
 template <typename Wire>
-class stream_channel final
-    : public grpc::ClientBidiReactor<typename Wire::request, typename Wire::reply> {
+class stream_channel final : public cq_call {
  public:
-  stream_channel(pb::Echo::Stub& stub, std::size_t max_in_flight, std::size_t batch)
-      : table_({.max_in_flight = max_in_flight}), batch_(batch) {
-    Wire::start(stub, &context_, this);
-    // We start writes from callers' threads, outside gRPC's reactions: a hold keeps the call
-    // object alive for them until the stream's end is known (gRPC destroys it before OnDone).
-    this->AddHold();
-    this->StartRead(&in_);
-    this->StartCall();
+  stream_channel(pb::Echo::Stub& stub, grpc::CompletionQueue* queue, std::size_t max_in_flight,
+                 std::size_t batch)
+      : tags_(this), table_({.max_in_flight = max_in_flight}), batch_(batch) {
+    stream_ = Wire::prepare(stub, &context_, queue);
+    std::lock_guard lock(mutex_);  // the start may complete on the queue thread at once
+    stream_->StartCall(tags_(op::started));
   }
 
   client_counters counters() {
@@ -108,7 +106,7 @@ class stream_channel final
     pb::GreetRequest& r = queued_.emplace_back();
     r.set_id(*id);
     r.set_name(std::string(name));
-    if (!writing_ && !writes_over_) write_next();
+    if (may_write()) write_next();
     run_ready(lock);
   }
 
@@ -127,24 +125,64 @@ class stream_channel final
     ended_.wait(lock, [this] { return done_; });
   }
 
-  void OnWriteDone(bool ok) override {
+  void on(op what, bool ok) override {
     std::unique_lock lock(mutex_);
-    writing_ = false;
-    if (ok && !writes_over_ && !queued_.empty()) write_next();  // !ok: the stream is over
+    switch (what) {
+      case op::started:
+        if (!ok) {  // never under way: Finish tells why
+          over_ = true;
+          break;
+        }
+        started_ = true;
+        read_next();
+        if (may_write()) write_next();
+        break;
+      case op::read:
+        reading_ = false;
+        if (!ok) {  // the stream is over: Finish follows with its status
+          over_ = true;
+          break;
+        }
+        complete_replies();
+        read_next();
+        // The completions may make the next calls at once: hold the writes until they all have,
+        // so those calls go out together (one message for grpc-batch, one flush for both).
+        corked_ = true;
+        run_ready(lock);
+        lock.lock();
+        corked_ = false;
+        if (may_write()) write_next();
+        break;
+      case op::wrote:
+        writing_ = false;
+        if (!ok) over_ = true;  // the stream broke
+        else if (may_write()) write_next();
+        break;
+      case op::finished:
+        return end(lock);
+    }
+    // Finish once the stream is over and no read or write of ours is still outstanding.
+    if (over_ && !reading_ && !writing_ && !finishing_) {
+      finishing_ = true;
+      stream_->Finish(&status_, tags_(op::finished));
+    }
+    run_ready(lock);
   }
 
-  void OnReadDone(bool ok) override {
-    if (!ok) {
-      // The stream is over (OnDone follows with its status): no more writes, so the hold can
-      // go. Calls made until OnDone still join the table and fail there with the status's reason.
-      {
-        std::lock_guard lock(mutex_);
-        writes_over_ = true;
-      }
-      this->RemoveHold();
-      return;
-    }
-    std::unique_lock lock(mutex_);
+ private:
+  bool may_write() const {
+    return started_ && !writing_ && !corked_ && !over_ && !queued_.empty();
+  }
+  void write_next() {
+    Wire::pack(queued_, out_, batch_);
+    writing_ = true;
+    stream_->Write(out_, tags_(op::wrote));
+  }
+  void read_next() {
+    reading_ = true;
+    stream_->Read(&in_, tags_(op::read));
+  }
+  void complete_replies() {
     Wire::for_each(in_, [this](const pb::GreetReply& r) {
       // Ids are 32-bit on our side; anything larger was never issued (counted as unknown).
       const auto id = r.id() <= UINT32_MAX ? static_cast<std::uint32_t>(r.id()) : 0u;
@@ -154,29 +192,18 @@ class stream_channel final
         case reply_match::completed: break;
       }
     });
-    this->StartRead(&in_);
-    run_ready(lock);
   }
-
-  void OnDone(const grpc::Status& status) override {
-    std::unique_lock lock(mutex_);
+  void end(std::unique_lock<std::mutex>& lock) {
     finished_ = true;
     queued_.clear();
     // A stream that never reached the server: connect_failed; any other end: connection_closed.
     // Later calls fail the same way.
-    if (error_for(status) == errc::connect_failed) end_reason_ = errc::connect_failed;
+    if (error_for(status_) == errc::connect_failed) end_reason_ = errc::connect_failed;
     table_.fail_all(end_reason_);
     run_ready(lock);
     lock.lock();
     done_ = true;
     ended_.notify_all();  // under the lock: the waiter may destroy us as soon as it returns
-  }
-
- private:
-  void write_next() {
-    Wire::pack(queued_, out_, batch_);
-    writing_ = true;
-    this->StartWrite(&out_);
   }
   // Releases the lock, then runs the collected completions (they may call again).
   void run_ready(std::unique_lock<std::mutex>& lock) {
@@ -186,7 +213,11 @@ class stream_channel final
     for (ready_call& r : ready) r.done(r.ec, r.reply);
   }
 
+  cq_tags tags_;
   grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientAsyncReaderWriter<typename Wire::request, typename Wire::reply>>
+      stream_;
+  grpc::Status status_;
   std::mutex mutex_;
   std::condition_variable ended_;
   pending_table table_;
@@ -197,20 +228,26 @@ class stream_channel final
   std::vector<ready_call> ready_;
   std::error_code end_reason_ = errc::connection_closed;
   client_counters counters_;  // under mutex_
+  bool started_ = false;
+  bool reading_ = false;
   bool writing_ = false;
-  bool writes_over_ = false;  // the stream ended: nothing more may be started on it
-  bool finished_ = false;  // no more calls
-  bool done_ = false;      // OnDone has run: the reactor may be destroyed
+  bool corked_ = false;     // completions are running on the queue thread: writes wait for them
+  bool over_ = false;       // the stream ended or broke: nothing more may be started on it
+  bool finishing_ = false;  // Finish is under way
+  bool finished_ = false;   // no more calls
+  bool done_ = false;       // Finish has completed: the channel may be destroyed
 };
 
 template <typename Wire>
 class stream_client final : public protocol_client {
  public:
-  stream_client(const client_config& c, std::size_t batch) : timeout_(c.reply_timeout) {
+  stream_client(const client_config& c, std::size_t batch)
+      : timeout_(c.reply_timeout), queues_(c.threads, c.cpus) {
     const std::size_t max_in_flight = c.depth == 0 ? 65536 : c.depth;
     for (auto& channel : open_channels(c)) {
       stubs_.push_back(pb::Echo::NewStub(channel));
-      streams_.push_back(std::make_unique<stream_channel<Wire>>(*stubs_.back(), max_in_flight, batch));
+      streams_.push_back(std::make_unique<stream_channel<Wire>>(
+          *stubs_.back(), queues_.at(streams_.size()), max_in_flight, batch));
     }
     timer_ = std::thread([this] { run_timer(); });
   }
@@ -230,6 +267,7 @@ class stream_client final : public protocol_client {
     timer_wake_.notify_all();
     timer_.join();
     for (auto& s : streams_) s->close_and_wait();
+    queues_.stop();
   }
 
   client_counters counters() const override {
@@ -258,6 +296,7 @@ class stream_client final : public protocol_client {
   }
 
   clock::duration timeout_;
+  client_queues queues_;
   std::vector<std::unique_ptr<pb::Echo::Stub>> stubs_;
   std::vector<std::unique_ptr<stream_channel<Wire>>> streams_;
   std::atomic<std::size_t> next_{0};

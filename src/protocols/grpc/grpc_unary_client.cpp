@@ -1,13 +1,13 @@
-// `grpc`: every greet call is a unary Greet rpc (grpc++ callback API), spread round robin over C
-// channels; each call carries the reply timeout as its gRPC deadline. close() cancels what is in
+// `grpc`: every greet call is a unary Greet rpc on grpc++'s async completion-queue API, spread
+// round robin over C channels; each call carries the reply timeout as its gRPC deadline. Calls
+// complete on the client's queue threads (grpc_client_queues.hpp). close() cancels what is in
 // flight and waits until every call has completed.
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
-#include <unordered_set>
 
 #include "grpc_backend.hpp"
 #include "grpc_channels.hpp"
+#include "grpc_client_queues.hpp"
 #include "proto/echo.grpc.pb.h"
 #include "wirebench/core/error.hpp"
 
@@ -16,15 +16,35 @@ namespace {
 
 namespace pb = wirebench::echo;
 
+class unary_client;
+
+struct unary_call final : cq_call {
+  explicit unary_call(unary_client* owner) : owner(owner), tags(this) {}
+  void on(op what, bool ok) override;
+
+  unary_client* owner;
+  cq_tags tags;
+  grpc::ClientContext context;
+  pb::GreetRequest request;
+  pb::GreetReply reply;
+  grpc::Status status;
+  std::unique_ptr<grpc::ClientAsyncResponseReader<pb::GreetReply>> reader;
+  std::string expected;
+  call_completion done;
+  unary_call* prev = nullptr;  // in the owner's in-flight list
+  unary_call* next = nullptr;
+};
+
 class unary_client final : public protocol_client {
  public:
-  explicit unary_client(const client_config& c) : timeout_(c.reply_timeout) {
+  explicit unary_client(const client_config& c)
+      : timeout_(c.reply_timeout), queues_(c.threads, c.cpus) {
     for (auto& channel : open_channels(c)) stubs_.push_back(pb::Echo::NewStub(channel));
   }
   ~unary_client() override { close(); }
 
   void async_greet(std::string_view name, call_completion done) override {
-    auto* call = new unary_call;
+    auto* call = new unary_call(this);
     call->done = std::move(done);
     call->expected = expected_greeting(name);
     call->request.set_name(std::string(name));
@@ -32,63 +52,74 @@ class unary_client final : public protocol_client {
                                std::chrono::duration_cast<std::chrono::system_clock::duration>(timeout_));
     {
       std::unique_lock lock(mutex_);
-      if (closing_.load(std::memory_order_relaxed)) {
+      if (closing_) {
         lock.unlock();
         std::unique_ptr<unary_call> refused(call);
         return refused->done(errc::connection_closed, {});
       }
-      in_flight_.insert(call);
+      link(call);
     }
-    const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed) % stubs_.size();
-    stubs_[i]->async()->Greet(&call->context, &call->request, &call->reply,
-                              [this, call](grpc::Status status) { finish(call, status); });
+    // A cancel from close() before the call starts is kept by its context and applied at start.
+    const std::size_t i = next_stub_.fetch_add(1, std::memory_order_relaxed) % stubs_.size();
+    call->reader = stubs_[i]->PrepareAsyncGreet(&call->context, call->request, queues_.pick());
+    call->reader->StartCall();
+    call->reader->Finish(&call->reply, &call->status, call->tags(op::finished));
   }
 
   void close() override {
-    std::unique_lock lock(mutex_);
-    closing_ = true;  // under the lock: no call joins in_flight_ after the cancel below
-    for (unary_call* call : in_flight_) call->context.TryCancel();
-    idle_.wait(lock, [this] { return in_flight_.empty(); });
+    {
+      std::unique_lock lock(mutex_);
+      closing_ = true;  // under the lock: no call joins the list after the cancel below
+      for (unary_call* call = in_flight_; call; call = call->next) call->context.TryCancel();
+      idle_.wait(lock, [this] { return in_flight_ == nullptr; });
+    }
+    queues_.stop();
   }
 
- private:
-  struct unary_call {
-    grpc::ClientContext context;
-    pb::GreetRequest request;
-    pb::GreetReply reply;
-    std::string expected;
-    call_completion done;
-  };
-
-  void finish(unary_call* call, const grpc::Status& status) {
+  void finish(unary_call* call) {
     std::unique_ptr<unary_call> owned(call);
-    if (!status.ok()) {
-      std::error_code ec = error_for(status);
-      if (ec == errc::canceled && closing_.load()) ec = errc::connection_closed;  // by close()
+    if (!call->status.ok()) {
+      std::error_code ec = error_for(call->status);
+      if (ec == errc::canceled && closing()) ec = errc::connection_closed;  // by close()
       call->done(ec, {});
     }
     else if (call->reply.greeting() != call->expected)
       call->done(errc::wrong_reply, {});
     else
       call->done({}, call->reply.greeting());
-    // The call's context holds a reference to its channel: it must be gone before close() can
-    // return. Otherwise the channel's last reference could drop here, on one of gRPC's callback
-    // threads, whose ~Channel then shuts down (and frees) the very completion queue that thread
-    // is polling — a crash in grpc_completion_queue_next seen with grpc++ 1.51.
-    owned.reset();
+    // The call's context holds a reference to its channel: it goes before close() may return.
     std::lock_guard lock(mutex_);
-    in_flight_.erase(call);
-    if (in_flight_.empty()) idle_.notify_all();
+    unlink(call);
+    owned.reset();
+    if (!in_flight_) idle_.notify_all();
+  }
+
+ private:
+  bool closing() {
+    std::lock_guard lock(mutex_);
+    return closing_;
+  }
+  void link(unary_call* call) {
+    call->next = in_flight_;
+    if (in_flight_) in_flight_->prev = call;
+    in_flight_ = call;
+  }
+  void unlink(unary_call* call) {
+    (call->prev ? call->prev->next : in_flight_) = call->next;
+    if (call->next) call->next->prev = call->prev;
   }
 
   std::chrono::steady_clock::duration timeout_;
+  client_queues queues_;
   std::vector<std::unique_ptr<pb::Echo::Stub>> stubs_;
-  std::atomic<std::size_t> next_{0};
+  std::atomic<std::size_t> next_stub_{0};
   std::mutex mutex_;
   std::condition_variable idle_;
-  std::unordered_set<unary_call*> in_flight_;
-  std::atomic<bool> closing_{false};  // written under mutex_; finish() reads it without
+  unary_call* in_flight_ = nullptr;  // a list through the calls, under mutex_
+  bool closing_ = false;             // under mutex_
 };
+
+void unary_call::on(op, bool) { owner->finish(this); }
 
 }  // namespace
 
