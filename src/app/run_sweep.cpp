@@ -161,9 +161,7 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
         params.transport = plan.connect ? "remote" : plan.transport;
         params.endpoint = where.to_string();
         params.server_threads = plan.server_threads;
-        if (server && !p.server_engines.empty())  // a --connect server's engine is unknown
-          params.server_engine =
-              plan.server_engine.empty() ? p.server_engines.front() : plan.server_engine;
+        if (server) params.server_engine = p.engine_for(plan.server_engine);  // --connect: unknown
         params.client_threads = plan.client_threads;
         params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
         params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;

@@ -96,11 +96,10 @@ command_runner add_serve_command(CLI::App& app) {
     } catch (const std::exception& e) {
       return usage_error(e.what());
     }
+    const std::string engine = chosen.engine_for(o->engine);
     std::cerr << "wirebench: serving " << o->protocol << " on "
               << server->local_endpoint().to_string() << " with " << config.threads << " thread(s)"
-              << (chosen.server_engines.empty() ? ""
-                  : " on the " + (o->engine.empty() ? chosen.server_engines.front() : o->engine) +
-                        " engine")
+              << (engine.empty() ? "" : " on the " + engine + " engine")
               << "; SIGINT or SIGTERM stops\n";
     if (o->ready_fd >= 0) {
       const std::string line = server->local_endpoint().to_string() + "\n";

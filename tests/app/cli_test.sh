@@ -114,6 +114,9 @@ else
   check "run records the engine in JSON" json_has "$work/engine.json" \
     "d['points'][0]['parameters']['server_engine'] == 'callback' and d['points'][0]['summary']['outcomes']['ok'] > 0"
   check "run records the engine in CSV" grep -q ',2,callback,' "$work/engine.csv"
+  check "serve grpc with its default engine" start_server grpc "tcp://127.0.0.1:0"
+  check "serve names the default engine, cq" grep -q 'with 2 thread(s) on the cq engine' "$work/serve.log"
+  check "serve grpc stops cleanly" stop_server TERM
 fi
 check "run records no engine for a protocol with one server" json_has "$work/run.json" \
   "d['points'][0]['parameters']['server_engine'] == ''"
@@ -123,11 +126,6 @@ check "run --connect with an engine exits 2" exit_is 2 "$wb" run --protocol grpc
 check "run --connect with an engine says where engines are chosen" one_line_error "wirebench serve --engine"
 check "serve with an unknown engine exits 2" exit_is 2 "$wb" serve --protocol grpc --engine fast
 check "serve with an unknown engine lists the engines" one_line_error "engine fast: grpc offers cq, callback"
-if [ -z "${WIREBENCH_TEST_WITHOUT_GRPC:-}" ]; then  # as above
-  check "serve grpc with its default engine" start_server grpc "tcp://127.0.0.1:0"
-  check "serve names the default engine, cq" grep -q 'with 2 thread(s) on the cq engine' "$work/serve.log"
-  check "serve grpc stops cleanly" stop_server TERM
-fi
 check "run --connect needs one protocol" exit_is 2 "$wb" run --protocol line,mux --connect tcp://127.0.0.1:1
 check "serve for run --connect" start_server mux "tcp://127.0.0.1:0"
 check "run --connect loads a server started elsewhere" exit_is 0 "$wb" run --protocol mux \

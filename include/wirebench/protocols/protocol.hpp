@@ -122,6 +122,13 @@ struct protocol {
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;
+
+  // The engine a server runs on when `asked` was asked for ("": the default); "" for a backend
+  // with one server implementation.
+  std::string engine_for(const std::string& asked) const {
+    if (server_engines.empty()) return {};
+    return asked.empty() ? server_engines.front() : asked;
+  }
 };
 
 // The reply a correct server sends to a greet call, which the harness checks every reply against.
