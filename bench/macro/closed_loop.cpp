@@ -1,5 +1,7 @@
 #include "macro/closed_loop.hpp"
 
+#include <limits>
+
 #include "macro/report.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/load/load_driver.hpp"
@@ -22,6 +24,30 @@ void closed_loop::run(std::uint64_t calls) {
   to_issue_.store(static_cast<std::int64_t>(calls));
   active_.store(starting);
   for (std::size_t w = 0; w < starting; ++w) issue(w);
+  done.wait();
+}
+
+void closed_loop::start() {
+  all_done_ = std::promise<void>();
+  to_issue_.store(std::numeric_limits<std::int64_t>::max());
+  active_.store(workers_.size());
+  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w);
+}
+
+void closed_loop::wait_until_completed(std::uint64_t n) {
+  // The completion that makes the count n sees wake_at_ == n unless it came before the store
+  // below, and then the load of completed_ after it sees n (all seq_cst): no wake-up is lost.
+  wake_at_.store(n);
+  for (;;) {
+    const auto seen = reached_.load();
+    if (completed_.load() >= n) return;
+    reached_.wait(seen);
+  }
+}
+
+void closed_loop::stop() {
+  auto done = all_done_.get_future();
+  to_issue_.store(0);  // each worker retires at its next issue(); the last one sets all_done_
   done.wait();
 }
 
@@ -48,7 +74,11 @@ void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view r
     k.histogram.record(static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()));
   }
-  completed_.fetch_add(1, std::memory_order_relaxed);
+  const auto count = completed_.fetch_add(1) + 1;
+  if (count == wake_at_.load()) {
+    reached_.store(count);
+    reached_.notify_one();
+  }
   issue(w);
 }
 
@@ -56,6 +86,8 @@ void closed_loop::reset() {
   for (auto& k : workers_) k.histogram.reset();
   completed_ = 0;
   failed_ = 0;
+  wake_at_ = 0;
+  reached_ = 0;
   std::lock_guard lock(failures_mutex_);
   failures_.clear();
 }
@@ -75,8 +107,14 @@ void measure(benchmark::State& state, closed_loop& loop, std::uint64_t warmup, s
              on_failure policy) {
   loop.run(warmup);
   loop.reset();
-  for (auto _ : state) loop.run(batch);
-  report_latency(state, loop.latencies(), loop.completed() - loop.failed());
+  loop.start();
+  std::uint64_t due = 0;
+  for (auto _ : state) loop.wait_until_completed(due += batch);
+  // Counted as the timed part ends; the calls still in flight then complete while stop() drains
+  // the loop, untimed. Their latencies are recorded (they were sent under the steady load).
+  const std::uint64_t completed = loop.completed(), failed = loop.failed();
+  loop.stop();
+  report_latency(state, loop.latencies(), completed - failed);
   if (loop.failed() == 0) return;
   std::string why;
   for (const auto& [name, n] : loop.failures()) why += name + "=" + std::to_string(n) + " ";

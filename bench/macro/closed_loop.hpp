@@ -25,6 +25,13 @@ class closed_loop {
   void run(std::uint64_t calls);
   void reset();  // forget the latencies and outcomes recorded so far (after a warm-up)
 
+  // Steady load: start() sets every worker calling until stop(), which returns once the calls
+  // in flight have completed. Between them, wait_until_completed(n) returns once n calls have
+  // completed since reset(), without stopping anybody.
+  void start();
+  void wait_until_completed(std::uint64_t n);
+  void stop();
+
   latency_histogram latencies() const;
   std::uint64_t completed() const { return completed_.load(); }
   std::uint64_t failed() const { return failed_.load(); }
@@ -46,6 +53,8 @@ class closed_loop {
   std::atomic<std::size_t> active_{0};
   std::promise<void> all_done_;
   std::atomic<std::uint64_t> completed_{0};
+  std::atomic<std::uint64_t> wake_at_{0};  // the completion count a waiter wants to hear of
+  std::atomic<std::uint64_t> reached_{0};  // set to it, then notified, by that completion
   std::atomic<std::uint64_t> failed_{0};
   mutable std::mutex failures_mutex_;
   std::map<std::string, std::uint64_t> failures_;
@@ -56,7 +65,9 @@ class closed_loop {
 enum class on_failure { fatal, counted };
 
 // The measured part of every closed-loop case: `warmup` calls (connects, warms caches), then
-// `batch` calls per benchmark iteration, then the latency counters and the failures.
+// `batch` completions per benchmark iteration under steady load, then the latency counters and
+// the failures. The workers keep calling across iterations: a loop drained at the end of every
+// iteration would spend each one's tail with fewer than `workers` calls in flight.
 void measure(benchmark::State& state, closed_loop& loop, std::uint64_t warmup, std::uint64_t batch,
              on_failure policy);
 
