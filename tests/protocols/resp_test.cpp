@@ -2,6 +2,8 @@
 // the offending connection, pipelining, the two hiredis clients, and interop with redis-cli,
 // redis-benchmark and a real redis-server (skipped when those are not installed).
 
+#include <sched.h>
+
 #include <atomic>
 #include <cstdio>
 #include <thread>
@@ -227,6 +229,36 @@ TEST_F(redis_server_reference, the_real_server_answers_greet_as_an_unknown_comma
     EXPECT_EQ(r.ec, errc::remote_error) << client;
     EXPECT_EQ(r.reply, "ERR unknown command 'GREET', with args beginning with: 'x' ") << client;
   }
+}
+
+// server_config::cpus pins the real server too, so a placement (the floor table's cross-CPU
+// rows, `run --server-cpus`) holds for it as for ours.
+TEST(redis_server_placement, server_cpus_pin_the_real_server) {
+  cpu_set_t ours;
+  ASSERT_EQ(sched_getaffinity(0, sizeof ours, &ours), 0);
+  if (CPU_COUNT(&ours) < 2) GTEST_SKIP() << "needs two CPUs to tell a pinned server apart";
+  int last = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &ours)) last = cpu;
+  server_config sc;
+  sc.cpus = {last};
+  std::unique_ptr<protocol_server> server;
+  try {
+    server = protocol_registry::builtin().find("redis-server")->make_server(sc);
+  } catch (const std::runtime_error& e) {
+    GTEST_SKIP() << e.what();
+  }
+  test::raw_socket peer(server->local_endpoint());
+  ASSERT_TRUE(peer.send_all("INFO server\r\nQUIT\r\n"));
+  const std::string info = peer.read_for(5s);
+  const auto at = info.find("process_id:");
+  ASSERT_NE(at, std::string::npos) << info;
+  const pid_t pid = std::stoi(info.substr(at + 11));
+  cpu_set_t theirs;
+  ASSERT_EQ(sched_getaffinity(pid, sizeof theirs, &theirs), 0);
+  EXPECT_EQ(CPU_COUNT(&theirs), 1);
+  EXPECT_TRUE(CPU_ISSET(last, &theirs));
+  server->stop();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // ends it (SIGTERM, then SIGKILL after drain_timeout) and reaps it, so no process outlives us.
 // Its stats come from INFO, less the commands and connections we made ourselves.
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -70,15 +71,23 @@ std::optional<std::string> ask(const endpoint& where, const std::vector<std::str
 
 // "name:value" of a line of INFO, as a number (0 if absent).
 std::uint64_t info_field(std::string_view info, std::string_view name) {
-  const std::string key = "\n" + std::string(name) + ":";
-  const std::size_t at = ("\n" + std::string(info)).find(key);
-  if (at == std::string::npos) return 0;
-  return std::strtoull(info.data() + at + key.size() - 1, nullptr, 10);
+  std::string key(name);
+  key += ':';
+  std::size_t at = 0;  // a match at the start of a line only
+  while ((at = info.find(key, at)) != std::string_view::npos && at != 0 && info[at - 1] != '\n')
+    ++at;
+  if (at == std::string_view::npos) return 0;
+  return std::strtoull(std::string(info.substr(at + key.size(), 24)).c_str(), nullptr, 10);
 }
 
 class redis_process final : public protocol_server {
  public:
   explicit redis_process(const server_config& c) : drain_timeout_(c.drain_timeout) {
+    // server_config::cpus pins redis-server's every thread, as it pins our servers' event loops;
+    // without it the child inherits whatever the forking thread has.
+    CPU_ZERO(&cpus_);
+    for (int cpu : c.cpus) CPU_SET(cpu, &cpus_);
+    pinned_ = !c.cpus.empty();
     if (::access(redis_binary, X_OK) != 0)
       throw std::runtime_error("redis-server backend: /usr/bin/redis-server not found: "
                                "install redis-server (apt-get install redis-server)");
@@ -127,6 +136,7 @@ class redis_process final : public protocol_server {
       // Only async-signal-safe calls between fork and exec. If the forking thread dies (the
       // whole test crashed, say), the kernel sends redis-server SIGTERM: no orphan is left.
       ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (pinned_) ::sched_setaffinity(0, sizeof cpus_, &cpus_);
       sigset_t none;
       sigemptyset(&none);
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -191,6 +201,8 @@ class redis_process final : public protocol_server {
   }
 
   std::chrono::steady_clock::duration drain_timeout_;
+  cpu_set_t cpus_;      // redis-server's affinity when pinned_
+  bool pinned_ = false;
   endpoint where_;
   pid_t pid_ = -1;
   mutable std::atomic<std::uint64_t> own_commands_{0}, own_connections_{0};
