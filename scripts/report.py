@@ -16,7 +16,6 @@ def load(path):
     with open(path) as f:
         data = json.load(f)
     rows = {}
-    cv = {}
     for b in data["benchmarks"]:
         name = re.sub(r"/real_time$", "", b["run_name"])
         if b.get("error_occurred"):
@@ -25,8 +24,6 @@ def load(path):
         kind = b.get("aggregate_name", "")
         if kind == "median" or b.get("run_type") == "iteration":
             rows[name] = b
-        elif kind == "cv" and "rps" in b:
-            cv[name] = b["rps"]
     return rows, data.get("context", {})
 
 
@@ -49,18 +46,18 @@ def table(title, header, rows):
 
 def main(out):
     micro, micro_ctx = load(os.path.join(out, "micro.json"))
-    sweep, sweep_ctx = load(os.path.join(out, "sweep.json"))
-    sweep_cv = load_cv(os.path.join(out, "sweep.json"))
     floors = {p: load(os.path.join(out, f"floor-{p}.json"))[0] for p in ("same-cpu", "cross-cpu")}
     depth, _ = load(os.path.join(out, "depth.json"))
-    http, _ = load(os.path.join(out, "http.json"))
-    ctx = sweep_ctx or micro_ctx
+    http, http_ctx = load(os.path.join(out, "http.json"))
+    grpc, grpc_ctx = load(os.path.join(out, "grpc.json"))
+    ctx = http_ctx or micro_ctx  # the end-to-end cases record their placement in their context
     text = []
     text.append(
-        f"wirebench results {out}\nmachine: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
-        f"load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}; server threads "
-        f"{ctx.get('server_threads')}, client threads {ctx.get('client_threads')}; "
-        f"sweep unpinned; medians of {repetitions(sweep or micro)} repetitions "
+        f"wirebench results {out} (the Google Benchmark parts)\nmachine: {ctx.get('num_cpus')} CPUs at "
+        f"{ctx.get('mhz_per_cpu')} MHz, load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}; "
+        f"end-to-end cases: server threads {ctx.get('server_threads', '-')}, client threads "
+        f"{ctx.get('client_threads', '-')}, the depth and worker sweeps unpinned; medians of "
+        f"{repetitions(http or micro)} repetitions "
         f"(Debian's libbenchmark is a debug build: its warning is cosmetic, the timed loops are ours)\n")
 
     # Codec decode vs memchr.
@@ -96,34 +93,6 @@ def main(out):
     if rows:
         text.append(table("User record {first_name, last_name, email, last_login_at}",
                           ["format", "encode", "decode", "bytes"], rows))
-
-    # The sweep.
-    cases = defaultdict(dict)
-    for name, b in sweep.items():
-        m = re.match(r"greet/([^/]+)/([^/]+)/workers:(\d+)$", name)
-        if m:
-            cases[(m.group(1), m.group(2))][int(m.group(3))] = b
-    rows = []
-    for (proto, transport), by_workers in sorted(cases.items()):
-        for w, b in sorted(by_workers.items()):
-            if "error" in b:
-                rows.append([proto, transport, w, "ERROR: " + b["error"], "", "", "", "", ""])
-                continue
-            cv = sweep_cv.get(f"greet/{proto}/{transport}/workers:{w}")
-            rows.append([proto, transport, w, fmt(b["rps"]), f"{cv * 100:.0f}%" if cv is not None else "-",
-                         f"{1e6 / b['rps'] * w:.1f}", f"{b['p50_us']:.1f}", f"{b['p99_us']:.1f}",
-                         f"{b['max_us']:.0f}"])
-    if rows:
-        text.append(table("Closed loop, one connection per worker (latency in µs)",
-                          ["protocol", "transport", "workers", "req/s", "cv", "µs/req/worker",
-                           "p50", "p99", "max"], rows))
-        scale = []
-        for (proto, transport), by_workers in sorted(cases.items()):
-            one, sixteen = by_workers.get(1, {}).get("rps"), by_workers.get(16, {}).get("rps")
-            if one and sixteen:
-                scale.append([proto, transport, fmt(one), fmt(sixteen), f"{sixteen / one:.2f}x"])
-        text.append(table("Scaling: 16 workers against 1 (unpinned)",
-                          ["protocol", "transport", "1 worker", "16 workers", "ratio"], scale))
 
     # One connection against the raw floor.
     rows = []
@@ -164,7 +133,7 @@ def main(out):
 
     # HTTP/1.1 against HTTP/2 as the worker count grows.
     by_variant = defaultdict(dict)
-    for name, b in http.items():
+    for name, b in list(http.items()) + list(grpc.items()):
         m = re.match(r"(?:http|grpc)_workers/([^/]+)/workers:(\d+)$", name)
         if m and "rps" in b:
             by_variant[m.group(1)][int(m.group(2))] = b
@@ -190,7 +159,8 @@ def main(out):
                   "(http1: connection per worker; http1-new: connection per call; http2: one connection; "
                   "http2-tls: the same over TLS)", ["http1", "http1-new", "http2", "http2-tls"])
     workers_table("gRPC on one channel: unary calls, a bidi stream with one request per message (by id), "
-                  "and with up to 10 per message", ["grpc", "grpc-stream", "grpc-batch"])
+                  f"and with up to 10 per message (server: a child process, "
+                  f"{grpc_ctx.get('server_threads', '-')} thread(s))", ["grpc", "grpc-stream", "grpc-batch"])
     g = {v: by_variant.get(v, {}).get(16) for v in ("grpc", "grpc-stream", "grpc-batch")}
     if g["grpc"] and g["grpc-stream"] and g["grpc-batch"]:
         text.append(f"gRPC at 16 workers on one channel: stream/unary {g['grpc-stream']['rps'] / g['grpc']['rps']:.2f}x, "
@@ -200,8 +170,8 @@ def main(out):
     print(report)
     with open(os.path.join(out, "table.txt"), "w") as f:
         f.write(report)
-    write_csv(out, micro, sweep, floors, depth, http)
-    plot(out, cases, micro, sizes, by_model, by_variant)
+    write_csv(out, micro, floors, depth, http, grpc)
+    plot(out, micro, sizes, by_model, by_variant)
 
 
 def repetitions(rows):
@@ -209,28 +179,19 @@ def repetitions(rows):
     return "/".join(str(c) for c in sorted(counts)) or "?"
 
 
-def load_cv(path):
-    if not os.path.exists(path):
-        return {}
-    with open(path) as f:
-        data = json.load(f)
-    return {re.sub(r"/real_time$", "", b["run_name"]): b["rps"]
-            for b in data["benchmarks"] if b.get("aggregate_name") == "cv" and "rps" in b}
-
-
-def write_csv(out, micro, sweep, floors, depth, http):
+def write_csv(out, micro, floors, depth, http, grpc):
     fields = ["source", "name", "real_time", "time_unit", "rps", "p50_us", "p90_us", "p99_us",
               "max_us", "bytes_per_second", "frames_per_s", "error"]
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
-        sources = [("micro", micro), ("sweep", sweep), ("depth", depth), ("http", http)]
+        sources = [("micro", micro), ("depth", depth), ("http", http), ("grpc", grpc)]
         for source, rows in sources + [(f"floor-{k}", v) for k, v in floors.items()]:
             for name, b in sorted(rows.items()):
                 w.writerow({"source": source, "name": name, **b})
 
 
-def plot(out, cases, micro, sizes, by_model, by_variant):
+def plot(out, micro, sizes, by_model, by_variant):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -238,29 +199,6 @@ def plot(out, cases, micro, sizes, by_model, by_variant):
     except ImportError:
         print("scripts/report: no matplotlib (apt-get install python3-matplotlib): no plots", file=sys.stderr)
         return
-    if cases:
-        fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
-        for (proto, transport), by_workers in sorted(cases.items()):
-            ws = [w for w in sorted(by_workers) if "rps" in by_workers[w]]
-            label = f"{proto} / {transport}"
-            axes[0].plot(ws, [by_workers[w]["rps"] for w in ws], marker="o", label=label)
-            axes[1].plot(ws, [1e6 / by_workers[w]["rps"] for w in ws], marker="o", label=label)
-            axes[2].plot(ws, [by_workers[w]["p99_us"] for w in ws], marker="o", label=label)
-        titles = ["Requests per second", "Time per request (µs, wall / requests)", "p99 latency (µs)"]
-        all_workers = sorted({w for by_workers in cases.values() for w in by_workers})
-        for ax, title in zip(axes, titles):
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(all_workers, [str(w) for w in all_workers])
-            ax.set_xlabel("workers (one connection each)")
-            ax.set_title(title)
-            ax.grid(True, alpha=0.3)
-        axes[2].set_yscale("log")
-        axes[0].legend(fontsize=8)
-        fig.suptitle("Closed-loop greet, server and client on one machine (loopback)")
-        fig.tight_layout()
-        for ext in ("png", "svg"):
-            fig.savefig(os.path.join(out, f"sweep.{ext}"), dpi=110)
-        plt.close(fig)
     if sizes:
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for key, label in [("line_decode", "newline decoder"), ("length_prefix_decode", "length-prefix decoder"),
@@ -325,7 +263,7 @@ def plot(out, cases, micro, sizes, by_model, by_variant):
         for ext in ("png", "svg"):
             fig.savefig(os.path.join(out, f"http.{ext}"), dpi=110)
         plt.close(fig)
-    print(f"scripts/report: wrote {out}/table.txt, results.csv and plots (sweep, decode, depth, http)")
+    print(f"scripts/report: wrote {out}/table.txt, results.csv and plots (decode, depth, http)")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 // greet/<protocol>/<transport>/workers:N — every registered protocol, closed loop, one
-// connection per worker, server and client in this process on loopback.
+// connection per worker, on loopback; the server in this process, or a child for gRPC
+// (bench_server.hpp).
 #include <unistd.h>
 
 #include <benchmark/benchmark.h>
 
+#include "macro/bench_server.hpp"
 #include "macro/closed_loop.hpp"
 #include "macro/placement.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -26,9 +28,9 @@ void greet_case(benchmark::State& state, const protocol* p, const std::string& t
   sc.listen = endpoint::parse_or_throw(bench_endpoint(transport));
   sc.threads = where.server_threads;
   sc.cpus = where.server_cpus;
-  std::unique_ptr<protocol_server> server;
+  std::unique_ptr<bench_server> server;
   try {
-    server = p->make_server(sc);
+    server = std::make_unique<bench_server>(*p, sc);
   } catch (const std::exception& e) {  // e.g. the redis-server reference is not installed
     state.SkipWithError(e.what());
     return;
@@ -45,7 +47,7 @@ void greet_case(benchmark::State& state, const protocol* p, const std::string& t
   closed_loop loop(*client, workers);
   measure(state, loop, std::max<std::uint64_t>(100, workers * 20),
           std::max<std::uint64_t>(200, workers * 20), on_failure::fatal);
-  client->close();
+  client.reset();  // closes it, and lets a gRPC channel go before its server stops
   server->stop();
 }
 

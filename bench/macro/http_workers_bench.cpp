@@ -4,7 +4,7 @@
 //   http1-new  HTTP/1.1 with a new connection for every call (what persistence buys)
 //   http2      HTTP/2, every worker a stream on one shared connection
 //   http2-tls  the same over TLS (ALPN h2, self-signed certificate, no verification)
-// grpc_workers/<variant>/workers:N — the same on one gRPC channel:
+// grpc_workers/<variant>/workers:N — the same on one gRPC channel (the server a child process):
 //   grpc         unary calls (HTTP/2 streams, one per call)
 //   grpc-stream  one bidi stream, one request per message, matched by id
 //   grpc-batch   one bidi stream, up to 10 requests per message
@@ -14,6 +14,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "macro/bench_server.hpp"
 #include "macro/closed_loop.hpp"
 #include "macro/placement.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -46,10 +47,10 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   sc.cpus = where.server_cpus;
   sc.max_concurrent_streams = 1024;
   sc.tls.enabled = v.tls;
-  auto server = p.make_server(sc);
+  bench_server server(p, sc);
 
   client_config cc;
-  cc.connect = server->local_endpoint();
+  cc.connect = server.local_endpoint();
   cc.connections = v.shared_connection ? 1 : (v.persistent ? workers : 1);
   cc.threads = where.client_threads;
   cc.cpus = where.client_cpus;
@@ -65,8 +66,8 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   const auto failures = loop.failures();
   state.counters["emfile"] = static_cast<double>(
       failures.contains("too_many_files_open") ? failures.at("too_many_files_open") : 0);
-  client->close();
-  server->stop();
+  client.reset();  // closes it, and lets a gRPC channel go before its server stops
+  server.stop();
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 
 #include "progress_line.hpp"
 #include "run_plan.hpp"
-#include "server_process.hpp"
 #include "wirebench/load/load_driver.hpp"
+#include "wirebench/load/server_process.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/transport/io_pool.hpp"

@@ -119,6 +119,9 @@ struct protocol {
   // Server implementations to choose from with server_config::engine, the default first; empty
   // when there is only one (then an engine name is refused).
   std::vector<std::string> server_engines = {};
+  // Its client and server share process-wide machinery when both run in one process (gRPC core's
+  // pollers and executor), which slows both: benchmarks then run the server as a child process.
+  bool own_process_server = false;
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;

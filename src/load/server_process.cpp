@@ -1,4 +1,4 @@
-#include "server_process.hpp"
+#include "wirebench/load/server_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace wirebench::app {
+namespace wirebench {
 namespace {
 
 std::string this_executable() {
@@ -38,7 +38,7 @@ bool wait_for_exit(pid_t pid, std::chrono::milliseconds limit) {
 }  // namespace
 
 server_process::server_process(const server_process_options& o) {
-  const std::string program = this_executable();
+  const std::string program = o.program.empty() ? this_executable() : o.program;
   char stderr_path[] = "/tmp/wirebench-serve-XXXXXX";
   stderr_fd_ = mkostemp(stderr_path, O_CLOEXEC);
   if (stderr_fd_ < 0) throw std::runtime_error("cannot create a file for the server's messages");
@@ -63,6 +63,7 @@ server_process::server_process(const server_process_options& o) {
     args.push_back("--cpus");
     args.push_back(o.cpus);
   }
+  if (o.tls) args.push_back("--tls");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -137,4 +138,4 @@ std::string server_process::error_output() const {
   return text;
 }
 
-}  // namespace wirebench::app
+}  // namespace wirebench

@@ -2,6 +2,8 @@
 // The server side of `wirebench run` on one machine: `wirebench serve` started as a child process,
 // so that the server's CPU time is its own (read from /proc) and not mixed with the generator's,
 // and so that server and generator can be placed on different CPUs as separate hosts would be.
+// The benchmarks start it too, for backends whose client and server share process-wide machinery
+// (protocol::own_process_server).
 #include <sys/types.h>
 
 #include <chrono>
@@ -10,7 +12,7 @@
 
 #include "wirebench/transport/endpoint.hpp"
 
-namespace wirebench::app {
+namespace wirebench {
 
 struct server_process_options {
   std::string protocol;
@@ -19,7 +21,9 @@ struct server_process_options {
   std::string engine;             // "" = the protocol's default server implementation
   std::string cpus;               // "" = no pinning
   std::uint32_t max_streams = 100;
+  bool tls = false;               // serve --tls (a self-signed certificate)
   std::chrono::seconds start_timeout{20};
+  std::string program{};          // the `wirebench` executable; "" = this program
 };
 
 class server_process {
@@ -43,4 +47,4 @@ class server_process {
   endpoint endpoint_;
 };
 
-}  // namespace wirebench::app
+}  // namespace wirebench

@@ -1,0 +1,26 @@
+#pragma once
+// The server a macro benchmark loads: in this process, or `wirebench serve` as a child process
+// for a backend whose client and server would share process-wide machinery in one process
+// (protocol::own_process_server; gRPC), as `wirebench run` always does.
+#include <memory>
+
+#include "wirebench/load/server_process.hpp"
+#include "wirebench/protocols/protocol.hpp"
+
+namespace wirebench::bench {
+
+class bench_server {
+ public:
+  // Throws std::exception when the server cannot start, and std::invalid_argument when a child
+  // server is asked for a setting `wirebench serve` has no option for.
+  bench_server(const protocol& p, const server_config& c);
+  endpoint local_endpoint() const;
+  void stop();
+  bool in_child_process() const { return child_ != nullptr; }
+
+ private:
+  std::unique_ptr<protocol_server> in_process_;
+  std::unique_ptr<server_process> child_;
+};
+
+}  // namespace wirebench::bench
