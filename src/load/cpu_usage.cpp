@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -46,6 +47,19 @@ std::optional<proc_stat_fields> parse_proc_stat(std::string_view line) {
   return f;
 }
 
+namespace {
+
+// A process's CPU time (user + system, every thread, live or exited) in nanoseconds from its CPU
+// clock; nullopt when it is gone.
+std::optional<double> cpu_clock_seconds(pid_t pid) {
+  clockid_t clock{};
+  timespec now{};
+  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &now) != 0) return std::nullopt;
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+}  // namespace
+
 std::optional<cpu_time> process_tree_cpu_time(pid_t root) {
   std::map<pid_t, proc_stat_fields> processes;
   if (DIR* proc = opendir("/proc")) {
@@ -62,17 +76,24 @@ std::optional<cpu_time> process_tree_cpu_time(pid_t root) {
   }
   if (!processes.contains(root)) return std::nullopt;
   // Descendants: walk each process's parent chain up to the root (the table is small).
-  unsigned long long user = 0, system = 0;
+  // /proc's utime and stime count whole clock ticks (10 ms), too coarse for a short window: 300
+  // calls would read 0 or 33 µs each. So each process's CPU clock (nanoseconds) gives its total,
+  // and the ticks only split it into user and system (all user while both are still 0).
+  const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  cpu_time sum;
   for (const auto& [pid, f] : processes) {
     pid_t at = pid;
     for (int hops = 0; hops < 64 && at != root && processes.contains(at); ++hops)
       at = processes[at].parent;
     if (at != root) continue;
-    user += f.user_ticks;
-    system += f.system_ticks;
+    const double user = static_cast<double>(f.user_ticks) / tick;
+    const double system = static_cast<double>(f.system_ticks) / tick;
+    const double total = cpu_clock_seconds(pid).value_or(user + system);
+    const double user_share = user + system > 0 ? user / (user + system) : 1.0;
+    sum.user_seconds += total * user_share;
+    sum.system_seconds += total * (1 - user_share);
   }
-  const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
-  return cpu_time{static_cast<double>(user) / tick, static_cast<double>(system) / tick};
+  return sum;
 }
 
 }  // namespace wirebench

@@ -48,6 +48,19 @@ TEST(CpuUsage, SeesThisProcessWork) {
   EXPECT_GE(after->total() - before->total(), 0.15);  // clock ticks are 10 ms
 }
 
+// Finer than /proc's 10 ms clock ticks: 3 ms of work shows as at least 3 ms.
+TEST(CpuUsage, SeesLessThanAClockTickOfWork) {
+  const auto before = process_tree_cpu_time(getpid());
+  ASSERT_TRUE(before);
+  const double self_before = process_cpu_time().total();
+  burn(0.003);
+  const double self_used = process_cpu_time().total() - self_before;
+  const auto after = process_tree_cpu_time(getpid());
+  ASSERT_TRUE(after);
+  // getrusage rounds to microseconds: allow for that, not for a tick.
+  EXPECT_GE(after->total() - before->total(), self_used - 1e-5);
+}
+
 TEST(CpuUsage, CountsAChildProcessInTheTree) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);

@@ -20,9 +20,10 @@ struct cpu_time {
 // This process, every thread (getrusage RUSAGE_SELF; microsecond resolution).
 cpu_time process_cpu_time();
 
-// A process and all its descendants (a server may fork its own, as redis-server's backend does),
-// from /proc/<pid>/stat; resolution one clock tick (10 ms), so sample over seconds.
-// nullopt when `root` is gone.
+// A process and all its descendants (a server may fork its own, as redis-server's backend does):
+// each one's total from its CPU clock (nanoseconds), split into user and system by the clock-tick
+// counts of /proc/<pid>/stat. The sum is exact; each part only as fine as a tick, so over a short
+// window one of them may even step back a little. nullopt when `root` is gone.
 std::optional<cpu_time> process_tree_cpu_time(pid_t root);
 
 // The utime and stime fields of one /proc/<pid>/stat line, in clock ticks, and the parent pid.
