@@ -16,7 +16,6 @@ class bench_server {
   bench_server(const protocol& p, const server_config& c);
   endpoint local_endpoint() const;
   void stop();
-  bool in_child_process() const { return child_ != nullptr; }
 
  private:
   std::unique_ptr<protocol_server> in_process_;

@@ -4,6 +4,7 @@
 
 #include "macro/report.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/load/issue_trampoline.hpp"
 #include "wirebench/load/load_driver.hpp"
 
 namespace wirebench::bench {
@@ -52,6 +53,11 @@ void closed_loop::stop() {
 }
 
 void closed_loop::issue(std::size_t w) {
+  // A completion made inside async_greet (a client that fails calls at once) must not recurse.
+  issue_trampolined(this, w, &closed_loop::issue_now);
+}
+
+void closed_loop::issue_now(std::size_t w) {
   if (to_issue_.fetch_sub(1, std::memory_order_acq_rel) <= 0) {
     if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) all_done_.set_value();
     return;

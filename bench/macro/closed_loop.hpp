@@ -45,6 +45,7 @@ class closed_loop {
     std::chrono::steady_clock::time_point started;
   };
   void issue(std::size_t w);
+  void issue_now(std::size_t w);
   void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
 
   protocol_client& client_;

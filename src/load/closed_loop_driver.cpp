@@ -10,6 +10,7 @@
 
 #include "wirebench/core/error.hpp"
 #include "wirebench/load/call_recorder.hpp"
+#include "wirebench/load/issue_trampoline.hpp"
 #include "wirebench/load/load_driver.hpp"
 
 namespace wirebench {
@@ -71,26 +72,8 @@ class closed_loop_run {
     bool measured = false;
   };
 
-  // A client may complete a call inside async_greet itself (a gRPC stream that has ended fails
-  // new calls at once). Issuing the next call from that completion would recurse without bound,
-  // so a call issued while this thread is already inside issue() is queued, and the outermost
-  // issue() on the thread starts it once the current one has returned (a trampoline).
-  void issue(std::size_t w) {
-    thread_local std::vector<std::pair<closed_loop_run*, std::size_t>> deferred;
-    thread_local bool issuing = false;
-    if (issuing) {
-      deferred.emplace_back(this, w);
-      return;
-    }
-    issuing = true;
-    issue_now(w);
-    while (!deferred.empty()) {
-      const auto [run, worker] = deferred.back();
-      deferred.pop_back();
-      run->issue_now(worker);
-    }
-    issuing = false;
-  }
+  // Through a trampoline: a completion made inside async_greet must not recurse (see there).
+  void issue(std::size_t w) { issue_trampolined(this, w, &closed_loop_run::issue_now); }
 
   void issue_now(std::size_t w) {
     const auto now = clock_type::now();
