@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "commands.hpp"
@@ -64,6 +65,10 @@ command_runner add_serve_command(CLI::App& app) {
       ->check(CLI::Range(0, 1 << 20));
 
   return [o]() -> int {
+    // A server started by a program (--ready-fd) must not outlive it: were `wirebench run` or a
+    // benchmark killed, its server would otherwise go on listening. SIGTERM is the graceful stop
+    // below. A parent that died before this line is caught when the ready line cannot be written.
+    if (o->ready_fd >= 0) ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     server_config config;
     std::string error;
     auto where = endpoint::parse(o->listen, &error);
@@ -103,9 +108,14 @@ command_runner add_serve_command(CLI::App& app) {
               << "; SIGINT or SIGTERM stops\n";
     if (o->ready_fd >= 0) {
       const std::string line = server->local_endpoint().to_string() + "\n";
-      if (::write(o->ready_fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
-        std::cerr << "wirebench: could not write to --ready-fd " << o->ready_fd << "\n";
+      const bool told = ::write(o->ready_fd, line.data(), line.size()) ==
+                        static_cast<ssize_t>(line.size());
       ::close(o->ready_fd);
+      if (!told) {  // nobody is waiting for this server: it would serve no one, and linger
+        std::cerr << "wirebench: could not write to --ready-fd " << o->ready_fd << ": stopping\n";
+        server->stop();
+        return 1;
+      }
     }
     int signal = 0;
     sigwait(&stop_signals, &signal);

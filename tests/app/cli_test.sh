@@ -133,6 +133,30 @@ check "run --connect loads a server started elsewhere" exit_is 0 "$wb" run --pro
 check "run --connect records a remote server without its CPU" json_has "$work/remote.json" \
   "d['points'][0]['parameters']['transport'] == 'remote' and d['points'][0]['summary']['server_cpu_us_per_call'] is None and d['points'][0]['summary']['outcomes']['ok'] > 0"
 check "the remote server still stops cleanly" stop_server TERM
+# A server started by `run` must not outlive it, even when run is killed outright.
+wirebench_children() {  # the pids of the wirebench processes whose parent is $1
+  awk -v parent="$1" '$2 == "(wirebench)" && $4 == parent { print $1 }' /proc/[0-9]*/stat 2>/dev/null
+}
+gone() {  # gone PID: exited (or a zombie waiting for init), within 5 s
+  for _ in $(seq 100); do
+    { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; } && return 0
+    sleep 0.05
+  done
+  return 1
+}
+server_of_killed_run() {
+  "$wb" run --protocol line --duration 30 --warmup 0 --repeats 1 --quiet >/dev/null 2>&1 &
+  local run_pid=$! child=
+  for _ in $(seq 100); do
+    child=$(wirebench_children "$run_pid")
+    [ -n "$child" ] && break
+    sleep 0.05
+  done
+  kill -9 "$run_pid"
+  wait "$run_pid" 2>/dev/null
+  [ -n "$child" ] && gone "$child"
+}
+check "a server started by run exits when run is killed" server_of_killed_run
 check "run against nobody completes, counting the failures" exit_is 0 "$wb" run --protocol line \
   --connect "unix:$work/nobody.sock" "${quick[@]}"
 check "run against nobody says why calls failed" grep -q "failed calls:.*connect_failed" "$work/out"
