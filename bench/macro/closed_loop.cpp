@@ -17,23 +17,21 @@ closed_loop::closed_loop(protocol_client& client, std::size_t workers, std::size
   }
 }
 
-void closed_loop::run(std::uint64_t calls) {
+void closed_loop::launch(std::int64_t calls) {
   all_done_ = std::promise<void>();
-  auto done = all_done_.get_future();
   const std::size_t starting = std::min<std::uint64_t>(workers_.size(), calls);
-  if (starting == 0) return;
-  to_issue_.store(static_cast<std::int64_t>(calls));
+  to_issue_.store(calls);
   active_.store(starting);
+  if (starting == 0) all_done_.set_value();  // nobody to wait for
   for (std::size_t w = 0; w < starting; ++w) issue(w);
-  done.wait();
 }
 
-void closed_loop::start() {
-  all_done_ = std::promise<void>();
-  to_issue_.store(std::numeric_limits<std::int64_t>::max());
-  active_.store(workers_.size());
-  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w);
+void closed_loop::run(std::uint64_t calls) {
+  launch(static_cast<std::int64_t>(calls));
+  all_done_.get_future().wait();
 }
+
+void closed_loop::start() { launch(std::numeric_limits<std::int64_t>::max()); }
 
 void closed_loop::wait_until_completed(std::uint64_t n) {
   // The completion that makes the count n sees wake_at_ == n unless it came before the store

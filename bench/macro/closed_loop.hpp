@@ -44,6 +44,7 @@ class closed_loop {
     latency_histogram histogram;
     std::chrono::steady_clock::time_point started;
   };
+  void launch(std::int64_t calls);  // `calls` in all, `workers` at a time; all_done_ when over
   void issue(std::size_t w);
   void issue_now(std::size_t w);
   void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
