@@ -62,8 +62,9 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   closed_loop loop(*client, workers);
   measure(state, loop, std::max<std::uint64_t>(100, workers * 2),
           std::max<std::uint64_t>(200, workers * 4), on_failure::counted);
-  state.counters["errors"] = static_cast<double>(loop.failed());  // 0 included: a column
-  const auto failures = loop.failures();
+  const auto outcomes = loop.results().outcomes;
+  state.counters["errors"] = static_cast<double>(outcomes.failed());  // 0 included: a column
+  const auto& failures = outcomes.errors();
   state.counters["emfile"] = static_cast<double>(
       failures.contains("too_many_files_open") ? failures.at("too_many_files_open") : 0);
   client.reset();  // closes it, and lets a gRPC channel go before its server stops

@@ -7,25 +7,31 @@
 
 #include "macro/closed_loop.hpp"
 #include "macro/placement.hpp"
-#include "wirebench/mux/mux_client.hpp"
+#include "wirebench/client/client_engine.hpp"
+#include "wirebench/mux/mux_client_codec.hpp"
 #include "wirebench/mux/mux_server.hpp"
 
 namespace wirebench::bench {
 namespace {
 
-// The mux client behind the protocol_client interface the closed loop drives.
+// The client engine with the mux codec behind the protocol_client interface the closed loop
+// drives.
 class mux_adapter final : public protocol_client {
  public:
-  explicit mux_adapter(mux_client_config c) : client_(std::move(c)) {}
+  explicit mux_adapter(client_engine_config c) : client_(std::move(c)) {}
   void async_greet(std::string_view name, call_completion done) override {
-    client_.async_call(std::string(name), std::chrono::steady_clock::now() + std::chrono::seconds(30),
+    client_.async_call(name, std::chrono::steady_clock::now() + std::chrono::seconds(30),
                        std::move(done));
   }
+  void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
+    client_.async_call_on(lane, name, std::chrono::steady_clock::now() + std::chrono::seconds(30),
+                          std::move(done));
+  }
   void close() override { client_.close(); }
-  mux_client_stats stats() const { return client_.stats(); }
+  client_engine_stats stats() const { return client_.stats(); }
 
  private:
-  mux_client client_;
+  client_engine client_;
 };
 
 struct model {
@@ -52,13 +58,15 @@ void mux_depth(benchmark::State& state, bool ordered, const model& m, std::size_
     return reply;
   });
 
-  mux_client_config cc;
+  client_engine_config cc;
   cc.connect = server.local_endpoint();
   cc.connections = 1;
   cc.threads = 1;
   cc.cpus = where.client_cpus;
-  cc.ordered = ordered;
   cc.max_in_flight = std::max<std::size_t>(depth, 1);
+  cc.codec = [ordered] {
+    return make_mux_client_codec(1 << 20, ordered ? reply_order::in_order : reply_order::by_id);
+  };
   mux_adapter client(cc);
   pin_current_thread(where.client_cpus);
 

@@ -1,5 +1,5 @@
-// The cost of matching by id with no network: issue a call and complete one, with `depth` calls
-// in flight (the pending table's steady state). Beside it, the FIFO matcher doing the same.
+// The cost of matching with no network: issue a call and complete one, with `depth` calls in
+// flight (the steady state of a connection), by id (pending_table) and in order (fifo_matcher).
 #include <deque>
 
 #include <benchmark/benchmark.h>
@@ -17,10 +17,12 @@ void issue_and_complete(benchmark::State& state, Matcher& m) {
   std::size_t completed = 0;
   const call_completion done = [&completed](std::error_code, std::string_view) { ++completed; };
   std::deque<std::uint32_t> in_flight;
-  for (std::size_t i = 0; i < depth; ++i) in_flight.push_back(*m.add(done, deadline, nullptr));
+  for (std::size_t i = 0; i < depth; ++i) in_flight.push_back(*m.add(done, deadline, nullptr, "w1-x"));
+  call_completion taken;
   for (auto _ : state) {
-    in_flight.push_back(*m.add(done, deadline, nullptr));
-    m.complete(in_flight.front(), {}, "reply");
+    in_flight.push_back(*m.add(done, deadline, nullptr, "w1-x"));
+    m.take(in_flight.front(), taken);
+    taken({}, "reply");
     in_flight.pop_front();
   }
   benchmark::DoNotOptimize(completed);

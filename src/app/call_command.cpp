@@ -67,7 +67,14 @@ command_runner add_call_command(CLI::App& app) {
       outcome r = results[i].get_future().get();
       if (r.ec) {
         std::cerr << "wirebench: call '" << o->words[i] << "' failed: " << r.ec.message() << " ("
-                  << error_name(r.ec) << ")\n";
+                  << error_name(r.ec) << ")";
+        if (!r.reply.empty()) std::cerr << ": " << r.reply;  // the server's own words
+        std::cerr << "\n";
+        status = 1;
+      } else if (r.reply != expected_greeting(o->words[i])) {
+        // A reply that does not answer this call: another call's, or a broken server's.
+        std::cerr << "wirebench: call '" << o->words[i] << "' got a wrong reply: '" << r.reply
+                  << "' (expected '" << expected_greeting(o->words[i]) << "')\n";
         status = 1;
       } else {
         std::cout << r.reply << "\n";

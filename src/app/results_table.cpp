@@ -100,6 +100,12 @@ void print_table(std::ostream& out, const run_record& run) {
                          std::to_string(s.late_replies) + " late and " +
                          std::to_string(s.unknown_replies) +
                          " unknown replies (after their call had ended, or for no call)");
+    if (s.reconnects + s.connect_failures > 0)
+      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) + ": " +
+                         std::to_string(s.reconnects) + " reconnects (the server closed or sent "
+                         "away a connection; " + std::to_string(s.resent) +
+                         " unprocessed calls sent again), " + std::to_string(s.connect_failures) +
+                         " failed dials");
     placements.insert("server threads " + std::to_string(p.server_threads) + " on cpus " +
                       p.server_cpus +
                       (p.server_engine.empty() ? "" : " (" + p.server_engine + " engine)") +

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <ctime>
 #include <memory>
+#include <stdexcept>
 #include <unistd.h>
 
 #include "progress_line.hpp"
@@ -35,6 +36,12 @@ std::string listen_endpoint(const std::string& transport, const std::string& pro
   if (transport == "abstract") return "unix:@" + name;
   return "tcp://127.0.0.1:0";
 }
+
+// A repeat in which the client never had a connection: the rest of the protocol's points are
+// skipped, and the run fails.
+struct no_connection : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 std::chrono::nanoseconds seconds(double s) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
@@ -89,9 +96,24 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   };
   result.load = run_load(*client, spec);
   client->close();
-  const client_counters replies = client->counters();
-  result.late_replies = replies.late_replies;
-  result.unknown_replies = replies.unknown_replies;
+  const client_counters c = client->counters();
+  result.late_replies = c.late_replies;
+  result.unknown_replies = c.unknown_replies;
+  result.reconnects = c.reconnects;
+  result.resent = c.resent;
+  result.connect_failures = c.connect_failures;
+  // Not one connection made: the endpoint is wrong or down, and no figure here means anything.
+  // (Clients that cannot count connections, gRPC's, tell it by their calls' outcomes.)
+  const auto& outcomes = result.load.outcomes;
+  const bool never_connected =
+      c.connects == 0 &&
+      (c.connect_failures > 0 ||
+       (outcomes.count(outcome::ok) == 0 && outcomes.errors().count("connect_failed") > 0));
+  if (never_connected) {
+    const std::string why = c.last_connect_error ? c.last_connect_error.message()
+                                                 : std::string("connect_failed");
+    throw no_connection("no connection to " + where.to_string() + " could be made: " + why);
+  }
   return result;
 }
 
@@ -143,8 +165,10 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
       continue;
     }
 
+    bool unreachable = false;
     for (const std::string& load : plan.loads) {
       for (const std::size_t workers : plan.workers) {
+        if (unreachable) break;
         point_result point;
         const connection_layout layout = layout_for(p.multiplexed, workers, plan.depth);
         point_parameters& params = point.parameters;
@@ -171,6 +195,10 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
                               " repeat " + std::to_string(r) + "/" + std::to_string(plan.repeats));
           try {
             point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get()));
+          } catch (const no_connection& e) {  // nothing more of this protocol can run
+            failures.push_back(name + ": " + e.what());  // printed when the run ends
+            unreachable = true;
+            break;
           } catch (const std::exception& e) {  // a client that cannot be made (bad config)
             failures.push_back(name + ": " + e.what());
             progress.note(name + ": " + e.what());

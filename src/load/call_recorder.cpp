@@ -1,40 +1,39 @@
 #include "wirebench/load/call_recorder.hpp"
 
-#include <atomic>
-#include <stdexcept>
-
 namespace wirebench {
 
-call_recorder::call_recorder(std::size_t shards) {
-  if (shards == 0) throw std::invalid_argument("call_recorder needs at least one shard");
-  for (std::size_t i = 0; i < shards; ++i) shards_.push_back(std::make_unique<shard>());
+namespace {
+std::atomic<std::uint64_t> next_recorder_id{1};
+}  // namespace
+
+call_recorder::call_recorder(bool track_actual)
+    : track_actual_(track_actual), id_(next_recorder_id.fetch_add(1)) {}
+
+call_recorder::shard& call_recorder::find_or_make() {
+  const auto me = std::this_thread::get_id();
+  std::lock_guard lock(mutex_);
+  for (auto& s : shards_)
+    if (s->owner_ == me) return *s;
+  shards_.push_back(std::unique_ptr<shard>(new shard(track_actual_)));
+  shards_.back()->owner_ = me;
+  return *shards_.back();
 }
 
-void call_recorder::record(std::size_t index, const std::error_code& ec, std::uint64_t latency_ns,
-                           std::uint64_t actual_latency_ns, bool late) {
-  shard& s = *shards_[index % shards_.size()];
-  std::lock_guard lock(s.mutex);
-  s.data.outcomes.add(ec);
-  if (late) ++s.data.late;
-  if (ec) return;
-  s.data.latency.record(latency_ns);
-  s.data.actual_latency.record(actual_latency_ns);
-}
-
-std::size_t call_recorder::shard_for_this_thread() const {
-  static std::atomic<std::size_t> next{0};
-  thread_local const std::size_t mine = next.fetch_add(1, std::memory_order_relaxed);
-  return mine % shards_.size();
+std::uint64_t call_recorder::completions() const {
+  std::uint64_t n = 0;
+  std::lock_guard lock(mutex_);
+  for (const auto& s : shards_) n += s->completions_.load(std::memory_order_acquire);
+  return n;
 }
 
 call_recorder::totals call_recorder::merged() const {
   totals all;
+  std::lock_guard lock(mutex_);
   for (const auto& s : shards_) {
-    std::lock_guard lock(s->mutex);
-    all.latency.merge(s->data.latency);
-    all.actual_latency.merge(s->data.actual_latency);
-    all.outcomes.merge(s->data.outcomes);
-    all.late += s->data.late;
+    all.latency.merge(s->data_.latency);
+    all.actual_latency.merge(s->track_actual_ ? s->data_.actual_latency : s->data_.latency);
+    all.outcomes.merge(s->data_.outcomes);
+    all.late += s->data_.late;
   }
   return all;
 }

@@ -2,13 +2,13 @@
 // intended start, so a server stall shows up as latency even for the calls that were only waiting
 // to be sent (no coordinated omission); the time from the actual send is recorded beside it.
 // At most spec.workers calls are in flight; a call due while all are busy waits, and if it waits
-// longer than spec.late_after it is counted late.
+// longer than spec.late_after it is counted late. Every call greets a name of its own.
 #include <sys/prctl.h>
 #include <time.h>
 
-#include <condition_variable>
-#include <mutex>
+#include <bit>
 #include <stdexcept>
+#include <thread>
 
 #include "wirebench/core/error.hpp"
 #include "wirebench/load/call_recorder.hpp"
@@ -51,14 +51,17 @@ std::uint64_t ns_between(clock_type::time_point from, clock_type::time_point to)
                           std::chrono::duration_cast<std::chrono::nanoseconds>(to - from).count());
 }
 
+// Each call in flight has a slot, so that its completion captures only (this, slot) and the
+// client's std::function never allocates. The driving thread takes free slots; a completion frees
+// its slot last (release), after reading it. The ring has room for twice the calls allowed in
+// flight, so a free slot is always near.
 class open_loop_run {
  public:
   open_loop_run(protocol_client& client, const load_spec& spec)
       : client_(client),
         spec_(spec),
-        name_(greet_name(0, spec.payload_bytes)),
-        expected_(expected_greeting(name_)),
-        recorder_(8) {}
+        slots_(std::bit_ceil(std::max<std::size_t>(64, 2 * spec.workers))),
+        recorder_(/*track_actual=*/true) {}
 
   load_result run() {
     precise_sleep_scope precise;
@@ -86,24 +89,30 @@ class open_loop_run {
     clock_type::time_point window_start{};
     bool window_open = false;
     load_result result;
+    std::string name;  // this call's name, built in place (capacity reused)
 
     while (auto offset = next_offset()) {
       const auto intended = start + *offset;
-      const bool measured = *offset >= spec_.warmup;
-      if (measured && !window_open) {
+      const bool in_window = *offset >= spec_.warmup;
+      if (in_window && !window_open) {
         sleep_until(window_opens);
         if (spec_.on_window) spec_.on_window(true);
         window_start = clock_type::now();
         window_open = true;
       }
       if (intended > clock_type::now()) sleep_until(intended);
-      wait_for_free_worker();
+      const std::size_t index = take_slot();
       const auto sent = clock_type::now();
-      const bool late = sent - intended > spec_.late_after;
-      if (measured) ++result.planned;
-      client_.async_greet(name_, [this, intended, sent, measured, late](std::error_code ec,
-                                                                         std::string_view reply) {
-        on_reply(intended, sent, measured, late, ec, reply);
+      slot& s = slots_[index];
+      s.seq = issued_;
+      s.intended = intended;
+      s.sent = sent;
+      s.measured = in_window;
+      s.late = sent - intended > spec_.late_after;
+      if (in_window) ++result.planned;
+      call_name(issued_++, spec_.payload_bytes, name);
+      client_.async_greet(name, [this, index](std::error_code ec, std::string_view reply) {
+        on_reply(index, ec, reply);
       });
     }
     if (!window_open) {  // a schedule with no call in the window (a rate below 1/duration)
@@ -114,11 +123,7 @@ class open_loop_run {
     if (clock_type::now() < window_closes) sleep_until(window_closes);
     const auto window_end = clock_type::now();
     if (spec_.on_window) spec_.on_window(false);
-    {
-      std::unique_lock lock(mutex_);
-      driver_waiting_ = true;
-      freed_.wait(lock, [this] { return in_flight_ == 0; });
-    }
+    while (recorder_.completions() < issued_) std::this_thread::sleep_for(100us);
     auto totals = recorder_.merged();
     result.latency = std::move(totals.latency);
     result.actual_latency = std::move(totals.actual_latency);
@@ -129,40 +134,63 @@ class open_loop_run {
   }
 
  private:
-  void wait_for_free_worker() {
-    std::unique_lock lock(mutex_);
-    if (in_flight_ >= spec_.workers) {
-      driver_waiting_ = true;
-      freed_.wait(lock, [this] { return in_flight_ < spec_.workers; });
-      driver_waiting_ = false;
+  struct alignas(64) slot {
+    std::atomic<bool> busy{false};
+    std::uint64_t seq = 0;
+    clock_type::time_point intended, sent;
+    bool measured = false;
+    bool late = false;
+  };
+
+  // A free slot, once fewer than spec.workers calls are in flight (polled: a completion that woke
+  // this thread would be a shared write per call).
+  std::size_t take_slot() {
+    while (issued_ - completed_seen_ >= spec_.workers) {
+      completed_seen_ = recorder_.completions();
+      if (issued_ - completed_seen_ >= spec_.workers) std::this_thread::sleep_for(20us);
     }
-    ++in_flight_;
+    for (;;) {
+      const std::size_t i = cursor_++ & (slots_.size() - 1);
+      if (!slots_[i].busy.load(std::memory_order_acquire)) {
+        slots_[i].busy.store(true, std::memory_order_relaxed);
+        return i;
+      }
+    }
   }
 
-  void on_reply(clock_type::time_point intended, clock_type::time_point sent, bool measured,
-                bool late, std::error_code ec, std::string_view reply) {
-    if (measured) {
-      const auto now = clock_type::now();
-      if (!ec && reply != expected_) ec = errc::wrong_reply;
-      recorder_.record(recorder_.shard_for_this_thread(), ec, ns_between(intended, now),
-                       ns_between(sent, now), late);
+  // Call n greets "c<n>-" padded with 'x' to the payload size: a distinct name per call, so that
+  // a reply that reaches the wrong call is caught.
+  static void call_name(std::uint64_t n, std::size_t payload_bytes, std::string& out) {
+    out.assign("c");
+    out.append(std::to_string(n));
+    out.push_back('-');
+    if (out.size() < payload_bytes) out.resize(payload_bytes, 'x');
+  }
+
+  void on_reply(std::size_t index, std::error_code ec, std::string_view reply) {
+    const auto now = clock_type::now();
+    slot& s = slots_[index];
+    if (s.measured && !ec) {
+      thread_local std::string expected;  // "hello, " + this call's name
+      expected.assign("hello, ");
+      thread_local std::string name;
+      call_name(s.seq, spec_.payload_bytes, name);
+      expected.append(name);
+      if (reply != expected) ec = errc::wrong_reply;
     }
-    // Under the lock, so that the driver cannot see in_flight_ reach 0 and destroy this run
-    // between the decrement and the notify.
-    std::lock_guard lock(mutex_);
-    --in_flight_;
-    if (driver_waiting_) freed_.notify_one();
+    const bool measured = s.measured, late = s.late;
+    const auto intended = s.intended, sent = s.sent;
+    s.busy.store(false, std::memory_order_release);  // the slot may be reused from here on
+    recorder_.local().record(measured, ec, ns_between(intended, now), ns_between(sent, now), late);
   }
 
   protocol_client& client_;
   const load_spec& spec_;
-  const std::string name_;
-  const std::string expected_;
+  std::vector<slot> slots_;
   call_recorder recorder_;
-  std::mutex mutex_;
-  std::condition_variable freed_;
-  std::size_t in_flight_ = 0;
-  bool driver_waiting_ = false;
+  std::uint64_t issued_ = 0;          // driving thread only
+  std::uint64_t completed_seen_ = 0;  // driving thread only
+  std::size_t cursor_ = 0;            // driving thread only
 };
 
 }  // namespace

@@ -56,6 +56,9 @@ point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_bud
     s.planned += r.load.planned;
     s.late_replies += r.late_replies;
     s.unknown_replies += r.unknown_replies;
+    s.reconnects += r.reconnects;
+    s.resent += r.resent;
+    s.connect_failures += r.connect_failures;
   }
   s.rps_median = median(rps);
   s.rps_min = *std::min_element(rps.begin(), rps.end());

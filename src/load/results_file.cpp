@@ -60,6 +60,9 @@ json summary_json(const point_summary& s) {
             {"planned", s.planned},
             {"late_replies", s.late_replies},
             {"unknown_replies", s.unknown_replies},
+            {"reconnects", s.reconnects},
+            {"resent", s.resent},
+            {"connect_failures", s.connect_failures},
             {"client_cores_used", s.client_cores_used},
             {"client_cpu_us_per_call", s.client_cpu_us_per_call},
             {"server_cores_used", nullptr},
@@ -81,6 +84,9 @@ json repeat_json(const repeat_result& r) {
             {"planned", r.load.planned},
             {"late_replies", r.late_replies},
             {"unknown_replies", r.unknown_replies},
+            {"reconnects", r.reconnects},
+            {"resent", r.resent},
+            {"connect_failures", r.connect_failures},
             {"client_cpu", cpu_json(r.client_cpu)},
             {"server_cpu", nullptr}};
   if (r.server_cpu) j["server_cpu"] = cpu_json(*r.server_cpu);
@@ -133,7 +139,8 @@ const std::vector<std::string>& results_csv_columns() {
       "server_cpus", "client_cpus", "repeats", "rps_median", "rps_min", "rps_max", "min_us",
       "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us", "mean_us", "actual_p50_us",
       "actual_p99_us", "ok", "timeout", "canceled", "connection_closed", "rejected", "wrong_reply",
-      "other_error", "late", "planned", "late_replies", "unknown_replies", "client_cores_used",
+      "other_error", "late", "planned", "late_replies", "unknown_replies", "reconnects", "resent",
+      "connect_failures", "client_cores_used",
       "server_cores_used", "client_cpu_us_per_call", "server_cpu_us_per_call", "client_bound",
       "cpu_model", "kernel"};
   return columns;
@@ -166,6 +173,7 @@ std::string results_csv(const run_record& run) {
     for (std::size_t i = 0; i < outcome_count; ++i)
       out << ',' << s.outcomes.count(static_cast<outcome>(i));
     out << ',' << s.late << ',' << s.planned << ',' << s.late_replies << ',' << s.unknown_replies
+        << ',' << s.reconnects << ',' << s.resent << ',' << s.connect_failures
         << ',' << s.client_cores_used << ','
         << optional(s.server_cores_used) << ',' << s.client_cpu_us_per_call << ','
         << optional(s.server_cpu_us_per_call) << ',' << (s.client_bound ? 1 : 0) << ','

@@ -1,74 +1,118 @@
 #include "wirebench/mux/fifo_matcher.hpp"
 
 #include <stdexcept>
-#include <vector>
 
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
 
-fifo_matcher::fifo_matcher(std::size_t max_in_flight) : max_in_flight_(max_in_flight) {
-  if (max_in_flight_ == 0) throw std::invalid_argument("fifo_matcher: max_in_flight is 0");
+fifo_matcher::fifo_matcher(std::size_t max_in_flight) : ring_(max_in_flight) {
+  if (max_in_flight == 0) throw std::invalid_argument("fifo_matcher: max_in_flight is 0");
 }
 
 std::optional<std::uint32_t> fifo_matcher::add(call_completion done, clock::time_point deadline,
-                                               const void* token) {
-  if (queue_.size() >= max_in_flight_) return std::nullopt;
+                                               const void* token, std::string_view request) {
+  if (size_ == ring_.size()) return std::nullopt;
   std::uint32_t id = next_id_++;
   if (id == 0) id = next_id_++;
-  queue_.push_back({id, deadline, token, std::move(done)});
+  entry& e = at(size_);
+  e.id = id;
+  e.deadline = deadline;
+  e.token = token;
+  e.done = std::move(done);
+  e.request.assign(request);
+  ++size_;
+  ++live_;
   return id;
 }
 
-reply_match fifo_matcher::complete(std::uint32_t id, std::error_code ec, std::string_view reply) {
-  if (queue_.empty() || queue_.front().id != id) {
+void fifo_matcher::pop_front() {
+  ring_[head_].done = nullptr;
+  ring_[head_].token = nullptr;
+  head_ = (head_ + 1) % ring_.size();
+  --size_;
+}
+
+std::optional<std::uint32_t> fifo_matcher::next_in_order() const {
+  if (size_ == 0) return std::nullopt;
+  return at(0).id;
+}
+
+reply_match fifo_matcher::take(std::uint32_t id, call_completion& done) {
+  if (size_ == 0 || at(0).id != id) {
     ++unknown_;
     return reply_match::unknown;
   }
-  call_completion done = std::move(queue_.front().done);
-  queue_.pop_front();
-  if (!done) {
+  entry& e = at(0);
+  if (!e.done) {
+    pop_front();
     ++late_;
     return reply_match::late;
   }
-  done(ec, reply);
+  done = std::move(e.done);
+  pop_front();
+  --live_;
   return reply_match::completed;
 }
 
-bool fifo_matcher::cancel(std::uint32_t id, const void* token) {
-  for (entry& e : queue_) {
+bool fifo_matcher::cancel(std::uint32_t id, const void* token, call_completion& done) {
+  for (std::size_t i = 0; i < size_; ++i) {
+    entry& e = at(i);
     if (e.id != id) continue;
     if (!e.done || e.token != token) return false;
-    call_completion done = std::move(e.done);
+    done = std::move(e.done);
     e.done = nullptr;
-    done(errc::canceled, {});
+    --live_;
     return true;
   }
   return false;
 }
 
-// Deadlines are scanned in full: the queue is bounded by max_in_flight, and this runs only when
+// Deadlines are scanned in full: the ring is bounded by max_in_flight, and this runs only when
 // the connection's deadline timer fires.
-std::size_t fifo_matcher::expire(clock::time_point now) {
-  std::vector<call_completion> expired;
-  for (entry& e : queue_)
-    if (e.done && e.deadline <= now) expired.push_back(std::move(e.done)), e.done = nullptr;
-  for (auto& done : expired) done(errc::timeout, {});
-  return expired.size();
+std::size_t fifo_matcher::expire(clock::time_point now, std::vector<call_completion>& expired) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < size_ && live_ > 0; ++i) {
+    entry& e = at(i);
+    if (!e.done || e.deadline > now) continue;
+    expired.push_back(std::move(e.done));
+    e.done = nullptr;
+    --live_;
+    ++count;
+  }
+  return count;
 }
 
 std::optional<call_matcher::clock::time_point> fifo_matcher::next_deadline() const {
   std::optional<clock::time_point> earliest;
-  for (const entry& e : queue_)
+  for (std::size_t i = 0; i < size_ && live_ > 0; ++i) {
+    const entry& e = at(i);
     if (e.done && (!earliest || e.deadline < *earliest)) earliest = e.deadline;
+  }
   return earliest;
 }
 
-void fifo_matcher::fail_all(std::error_code ec) {
-  std::deque<entry> failed = std::move(queue_);
-  queue_.clear();
-  for (entry& e : failed)
-    if (e.done) e.done(ec, {});
+void fifo_matcher::take_all(std::vector<unanswered_call>& out) {
+  while (size_ > 0) {
+    entry& e = at(0);
+    if (e.done) out.push_back({std::move(e.request), std::move(e.done), e.deadline, e.token});
+    pop_front();
+  }
+  live_ = 0;
+}
+
+bool fifo_matcher::take_unanswered(std::uint32_t id, unanswered_call& out) {
+  if (size_ == 0) return false;
+  const bool oldest = at(0).id == id, newest = at(size_ - 1).id == id;
+  entry& e = oldest ? at(0) : at(size_ - 1);
+  if ((!oldest && !newest) || !e.done) return false;
+  out = {std::move(e.request), std::move(e.done), e.deadline, e.token};
+  e.done = nullptr;
+  e.token = nullptr;
+  if (oldest) head_ = (head_ + 1) % ring_.size();
+  --size_;
+  --live_;
+  return true;
 }
 
 }  // namespace wirebench

@@ -22,7 +22,7 @@ pending_table::slot* pending_table::find(std::uint32_t id, state st) {
 }
 
 std::optional<std::uint32_t> pending_table::add(call_completion done, clock::time_point deadline,
-                                                const void* token) {
+                                                const void* token, std::string_view request) {
   if (pending_ >= config_.max_in_flight) return std::nullopt;
   // At least half the slots are free, so this ends after ~2 probes on average. Id 0 is skipped.
   std::uint32_t id;
@@ -37,6 +37,7 @@ std::optional<std::uint32_t> pending_table::add(call_completion done, clock::tim
   s.deadline = deadline;
   s.token = token;
   s.done = std::move(done);
+  s.request.assign(request);
   link_by_deadline(index);
   ++pending_;
   return id;
@@ -80,7 +81,7 @@ void pending_table::abandon(std::int32_t index) {
   }
 }
 
-reply_match pending_table::complete(std::uint32_t id, std::error_code ec, std::string_view reply) {
+reply_match pending_table::take(std::uint32_t id, call_completion& done) {
   slot& s = slots_[id & mask_];
   if (s.id != id || s.st == state::free) {
     ++unknown_;
@@ -93,35 +94,32 @@ reply_match pending_table::complete(std::uint32_t id, std::error_code ec, std::s
     return reply_match::late;
   }
   unlink(static_cast<std::int32_t>(id & mask_));
-  call_completion done = std::move(s.done);
+  done = std::move(s.done);
   s.done = nullptr;
   s.st = state::free;
   --pending_;
-  done(ec, reply);  // after the slot is free: the completion may add a call
   return reply_match::completed;
 }
 
-bool pending_table::cancel(std::uint32_t id, const void* token) {
+bool pending_table::cancel(std::uint32_t id, const void* token, call_completion& done) {
   slot* s = find(id, state::pending);
   if (s == nullptr || s->token != token) return false;
-  call_completion done = std::move(s->done);
+  done = std::move(s->done);
   s->done = nullptr;
   abandon(static_cast<std::int32_t>(id & mask_));
-  done(errc::canceled, {});
   return true;
 }
 
-std::size_t pending_table::expire(clock::time_point now) {
-  std::size_t expired = 0;
+std::size_t pending_table::expire(clock::time_point now, std::vector<call_completion>& expired) {
+  std::size_t count = 0;
   while (head_ != -1 && slots_[static_cast<std::size_t>(head_)].deadline <= now) {
     const std::int32_t index = head_;
-    call_completion done = std::move(slots_[static_cast<std::size_t>(index)].done);
+    expired.push_back(std::move(slots_[static_cast<std::size_t>(index)].done));
     slots_[static_cast<std::size_t>(index)].done = nullptr;
     abandon(index);
-    ++expired;
-    done(errc::timeout, {});
+    ++count;
   }
-  return expired;
+  return count;
 }
 
 std::optional<call_matcher::clock::time_point> pending_table::next_deadline() const {
@@ -129,22 +127,38 @@ std::optional<call_matcher::clock::time_point> pending_table::next_deadline() co
   return slots_[static_cast<std::size_t>(head_)].deadline;
 }
 
-void pending_table::fail_all(std::error_code ec) {
-  std::vector<call_completion> failed;
-  failed.reserve(pending_);
-  for (std::int32_t i = head_; i != -1; i = slots_[static_cast<std::size_t>(i)].next)
-    failed.push_back(std::move(slots_[static_cast<std::size_t>(i)].done));
-  for (slot& s : slots_) {
-    s.st = state::free;
-    s.done = nullptr;
+void pending_table::release(slot& s, unanswered_call& out) {
+  out.request = std::move(s.request);
+  out.done = std::move(s.done);
+  out.deadline = s.deadline;
+  out.token = s.token;
+  s.done = nullptr;
+  s.token = nullptr;
+  s.st = state::free;
+}
+
+void pending_table::take_all(std::vector<unanswered_call>& out) {
+  for (std::int32_t i = head_; i != -1;) {
+    slot& s = slots_[static_cast<std::size_t>(i)];
+    const std::int32_t next = s.next;
+    release(s, out.emplace_back());
     s.prev = s.next = -1;
-    s.token = nullptr;
+    i = next;
   }
+  for (slot& s : slots_) s.st = state::free;  // abandoned ids too: no reply will come for them
   head_ = tail_ = -1;
   pending_ = 0;
   abandoned_.clear();
   abandoned_count_ = 0;
-  for (auto& done : failed) done(ec, {});
+}
+
+bool pending_table::take_unanswered(std::uint32_t id, unanswered_call& out) {
+  slot* s = find(id, state::pending);
+  if (s == nullptr) return false;
+  unlink(static_cast<std::int32_t>(id & mask_));
+  release(*s, out);
+  --pending_;
+  return true;
 }
 
 }  // namespace wirebench

@@ -208,10 +208,19 @@ void connection::process_input() {
     deferred_error_ = error;
     draining_ = true;
   }
+  if (!prepare_output()) return;
   if (!pending_.empty())
     flush();
   else
     work_finished();
+}
+
+// Gives the handler its chance to add lazily encoded output; false if that closed the connection.
+bool connection::prepare_output() {
+  std::error_code error;
+  handler_->before_write(*this, error);
+  if (error) close_now(error);
+  return !closed_;
 }
 
 void connection::send(const encoded_frame& frame) {
@@ -247,7 +256,7 @@ void connection::schedule_flush() {
 // async_write would queue (one more trip through epoll per request). Only what the socket did
 // not take is left to async_write.
 void connection::flush() {
-  if (closed_ || writing_now_ || pending_.empty()) return;
+  if (closed_ || writing_now_ || !prepare_output() || pending_.empty()) return;
   std::swap(pending_, writing_);
   iov_.clear();
   writing_.for_each_segment(

@@ -157,9 +157,38 @@ server_of_killed_run() {
   [ -n "$child" ] && gone "$child"
 }
 check "a server started by run exits when run is killed" server_of_killed_run
-check "run against nobody completes, counting the failures" exit_is 0 "$wb" run --protocol line \
+check "run against nobody exits 1" exit_is 1 "$wb" run --protocol line \
   --connect "unix:$work/nobody.sock" "${quick[@]}"
-check "run against nobody says why calls failed" grep -q "failed calls:.*connect_failed" "$work/out"
+check "run against nobody is one line naming the endpoint and the reason" \
+  one_line_error "line: no connection to unix:$work/nobody.sock could be made: No such file"
+
+# A server that answers every call with somebody else's greeting: call must not print it as
+# an answer, whatever the protocol (python3 plays the server: not our code).
+wrong_server() {
+  python3 - "$work/wrong.sock" <<'PY' &
+import os, socket, sys
+path = sys.argv[1]
+s = socket.socket(socket.AF_UNIX)
+s.bind(path)
+s.listen(1)
+c, _ = s.accept()
+buf = b""
+while b"\n" not in buf:
+    buf += c.recv(100)
+c.sendall(b"hello, mallory\n")
+c.recv(100)
+PY
+  server_pid=$!
+  for _ in $(seq 100); do [ -S "$work/wrong.sock" ] && return 0; sleep 0.05; done
+  return 1
+}
+if check "a wrong-greeting server starts" wrong_server; then
+  check "a wrong greeting exits 1" exit_is 1 "$wb" call -p line -c "unix:$work/wrong.sock" alice
+  check "a wrong greeting is reported, not printed as the answer" \
+    bash -c "grep -q \"got a wrong reply: 'hello, mallory'\" '$work/err' && ! grep -q mallory '$work/out'"
+  kill "$server_pid" 2>/dev/null
+  server_pid=
+fi
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

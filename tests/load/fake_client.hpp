@@ -1,7 +1,7 @@
 #pragma once
 // A protocol_client without a network, for testing the load drivers: it answers each call from its
-// own thread (as a real client's event loop would) after a fixed delay, in call order, with the
-// greeting or with what `answer` decides for the call's index.
+// own thread (as a real client's event loop would, never inside async_greet) after a fixed
+// delay, in call order, with the greeting or with what `answer` decides for the call's index.
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -26,6 +26,7 @@ class fake_client final : public protocol_client {
   ~fake_client() override { close(); }
 
   void async_greet(std::string_view name, call_completion done) override {
+    if (on_call) on_call(name);
     std::lock_guard lock(mutex_);
     queue_.push_back({std::chrono::steady_clock::now() + delay_, std::string(name), std::move(done),
                       calls_++});
@@ -41,6 +42,9 @@ class fake_client final : public protocol_client {
     wake_.notify_one();
     thread_.join();
   }
+
+  // Sees each call's name as it is made (set before the first call).
+  std::function<void(std::string_view)> on_call;
 
   std::uint64_t calls() const {
     std::lock_guard lock(mutex_);

@@ -83,24 +83,5 @@ TEST(PointSummary, ARemoteServerHasNoServerFigures) {
   EXPECT_FALSE(s.server_cpu_us_per_call);
 }
 
-TEST(CallRecorder, MergesWhatManyThreadsRecorded) {
-  call_recorder recorder(4);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&recorder, t] {
-      for (int i = 0; i < 1000; ++i)
-        recorder.record(recorder.shard_for_this_thread(), i % 10 == 0 ? errc::timeout : std::error_code{},
-                        1000 + static_cast<std::uint64_t>(t), 500, i % 100 == 0);
-    });
-  for (auto& t : threads) t.join();
-  const auto all = recorder.merged();
-  EXPECT_EQ(all.outcomes.total(), 4000u);
-  EXPECT_EQ(all.outcomes.count(outcome::timeout), 400u);
-  EXPECT_EQ(all.latency.count(), 3600u);  // failures are counted, not timed
-  EXPECT_EQ(all.actual_latency.count(), 3600u);
-  EXPECT_EQ(all.late, 40u);
-  EXPECT_EQ(all.latency.max(), 1003u);
-}
-
 }  // namespace
 }  // namespace wirebench

@@ -29,6 +29,26 @@ struct outcomes {
 
 const auto far = clock_type::now() + 1h;
 
+// The matcher hands completions back; these run them as its caller would.
+reply_match complete(call_matcher& t, std::uint32_t id, std::string_view reply) {
+  call_completion done;
+  const reply_match m = t.take(id, done);
+  if (m == reply_match::completed) done({}, reply);
+  return m;
+}
+std::size_t expire(call_matcher& t, clock_type::time_point now) {
+  std::vector<call_completion> expired;
+  const std::size_t n = t.expire(now, expired);
+  for (auto& done : expired) done(errc::timeout, {});
+  return n;
+}
+bool cancel(call_matcher& t, std::uint32_t id, const void* token) {
+  call_completion done;
+  if (!t.cancel(id, token, done)) return false;
+  done(errc::canceled, {});
+  return true;
+}
+
 TEST(pending_table, replies_in_any_order_reach_their_calls) {
   pending_table t;
   outcomes o;
@@ -36,7 +56,7 @@ TEST(pending_table, replies_in_any_order_reach_their_calls) {
   for (int i = 0; i < 5; ++i) ids.push_back(*t.add(o.track(i), far, nullptr));
   EXPECT_EQ(std::set<std::uint32_t>(ids.begin(), ids.end()).size(), 5u);
   for (int i : {3, 0, 4, 1, 2})
-    EXPECT_EQ(t.complete(ids[i], {}, "r" + std::to_string(i)), reply_match::completed);
+    EXPECT_EQ(complete(t, ids[i], "r" + std::to_string(i)), reply_match::completed);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(o.only(i), "ok:r" + std::to_string(i));
   EXPECT_EQ(t.in_flight(), 0u);
 }
@@ -49,7 +69,7 @@ TEST(pending_table, ids_are_never_zero_and_never_reused_while_reserved_across_th
   // A call that stays pending across the whole wrap, and one that is abandoned (timed out).
   const std::uint32_t held = *t.add(o.track(-1), far, nullptr);
   const std::uint32_t abandoned = *t.add(o.track(-2), clock_type::now() - 1s, nullptr);
-  t.expire(clock_type::now());
+  expire(t, clock_type::now());
   EXPECT_EQ(o.only(-2), "timeout");
   for (int round = 0; round < 20000; ++round) {
     auto id = t.add(o.track(round), far, nullptr);
@@ -61,12 +81,12 @@ TEST(pending_table, ids_are_never_zero_and_never_reused_while_reserved_across_th
     if (live.size() > 40) {  // complete the oldest-ish to keep ~40 in flight
       auto victim = *live.begin();
       live.erase(live.begin());
-      ASSERT_EQ(t.complete(victim, {}, "x"), reply_match::completed);
+      ASSERT_EQ(complete(t, victim, "x"), reply_match::completed);
     }
   }
-  EXPECT_EQ(t.complete(held, {}, "held"), reply_match::completed);
+  EXPECT_EQ(complete(t, held, "held"), reply_match::completed);
   EXPECT_EQ(o.only(-1), "ok:held");
-  EXPECT_EQ(t.complete(abandoned, {}, "late"), reply_match::late);
+  EXPECT_EQ(complete(t, abandoned, "late"), reply_match::late);
 }
 
 TEST(pending_table, deadline_expiry_then_the_late_reply_is_counted_and_dropped) {
@@ -77,24 +97,24 @@ TEST(pending_table, deadline_expiry_then_the_late_reply_is_counted_and_dropped) 
   const auto b = *t.add(o.track(2), now + 30ms, nullptr);
   const auto c = *t.add(o.track(3), now + 20ms, nullptr);  // inserted out of deadline order
   EXPECT_EQ(t.next_deadline(), now + 10ms);
-  EXPECT_EQ(t.expire(now + 25ms), 2u);
+  EXPECT_EQ(expire(t, now + 25ms), 2u);
   EXPECT_EQ(o.only(1), "timeout");
   EXPECT_EQ(o.only(3), "timeout");
   EXPECT_TRUE(o.ended[2].empty());
   EXPECT_EQ(t.next_deadline(), now + 30ms);
-  EXPECT_EQ(t.complete(a, {}, "late"), reply_match::late);
-  EXPECT_EQ(t.complete(c, {}, "late"), reply_match::late);
-  EXPECT_EQ(t.complete(a, {}, "again"), reply_match::unknown);
+  EXPECT_EQ(complete(t, a, "late"), reply_match::late);
+  EXPECT_EQ(complete(t, c, "late"), reply_match::late);
+  EXPECT_EQ(complete(t, a, "again"), reply_match::unknown);
   EXPECT_EQ(t.late(), 2u);
   EXPECT_EQ(t.unknown(), 1u);
-  EXPECT_EQ(t.complete(b, {}, "ok"), reply_match::completed);
+  EXPECT_EQ(complete(t, b, "ok"), reply_match::completed);
   EXPECT_EQ(o.only(2), "ok:ok");
   EXPECT_FALSE(t.next_deadline());
 }
 
 TEST(pending_table, never_issued_ids_are_unknown) {
   pending_table t;
-  EXPECT_EQ(t.complete(12345, {}, "?"), reply_match::unknown);
+  EXPECT_EQ(complete(t, 12345, "?"), reply_match::unknown);
   EXPECT_EQ(t.unknown(), 1u);
 }
 
@@ -103,13 +123,13 @@ TEST(pending_table, cancel_after_send_completes_once_and_the_reply_is_late) {
   outcomes o;
   int token = 0, other = 0;
   const auto id = *t.add(o.track(1), far, &token);
-  EXPECT_FALSE(t.cancel(id, &other)) << "a different caller's token cancels nothing";
-  EXPECT_TRUE(t.cancel(id, &token));
-  EXPECT_FALSE(t.cancel(id, &token)) << "second cancel is a no-op";
+  EXPECT_FALSE(cancel(t, id, &other)) << "a different caller's token cancels nothing";
+  EXPECT_TRUE(cancel(t, id, &token));
+  EXPECT_FALSE(cancel(t, id, &token)) << "second cancel is a no-op";
   EXPECT_EQ(o.only(1), "canceled");
   EXPECT_EQ(t.in_flight(), 0u);
   EXPECT_EQ(t.abandoned(), 1u);
-  EXPECT_EQ(t.complete(id, {}, "r"), reply_match::late);
+  EXPECT_EQ(complete(t, id, "r"), reply_match::late);
   EXPECT_EQ(t.abandoned(), 0u);
   EXPECT_EQ(o.only(1), "canceled");
 }
@@ -120,7 +140,7 @@ TEST(pending_table, the_in_flight_cap_refuses_a_call) {
   auto a = t.add(o.track(1), far, nullptr);
   ASSERT_TRUE(t.add(o.track(2), far, nullptr));
   EXPECT_FALSE(t.add(o.track(3), far, nullptr));
-  t.complete(*a, {}, "x");
+  complete(t, *a, "x");
   EXPECT_TRUE(t.add(o.track(4), far, nullptr));
 }
 
@@ -129,29 +149,58 @@ TEST(pending_table, abandoned_ids_past_the_limit_are_released_oldest_first) {
   outcomes o;
   std::vector<std::uint32_t> ids;
   for (int i = 0; i < 3; ++i) ids.push_back(*t.add(o.track(i), clock_type::now() - 1s, nullptr));
-  t.expire(clock_type::now());
+  expire(t, clock_type::now());
   EXPECT_EQ(t.abandoned(), 2u);
-  EXPECT_EQ(t.complete(ids[0], {}, "r"), reply_match::unknown);  // released: no longer known
-  EXPECT_EQ(t.complete(ids[1], {}, "r"), reply_match::late);
-  EXPECT_EQ(t.complete(ids[2], {}, "r"), reply_match::late);
+  EXPECT_EQ(complete(t, ids[0], "r"), reply_match::unknown);  // released: no longer known
+  EXPECT_EQ(complete(t, ids[1], "r"), reply_match::late);
+  EXPECT_EQ(complete(t, ids[2], "r"), reply_match::late);
 }
 
-TEST(pending_table, fail_all_completes_every_call_once_and_a_completion_may_add_a_call) {
+TEST(pending_table, take_all_hands_back_every_pending_call_once_with_its_request) {
   pending_table t;
   outcomes o;
   int added_from_completion = 0;
-  for (int i = 0; i < 1000; ++i) t.add(o.track(i), far, nullptr);
+  for (int i = 0; i < 1000; ++i) t.add(o.track(i), far, nullptr, "r" + std::to_string(i));
+  const auto gone = *t.add(o.track(-1), clock_type::now() - 1s, nullptr, "gone");
+  expire(t, clock_type::now());  // abandoned: forgotten by take_all, not handed back
   t.add(
       [&](std::error_code ec, std::string_view) {
         EXPECT_EQ(ec, errc::connection_closed);
         // The table was emptied before completions run: this call is new and stays pending.
         if (t.add(o.track(5000), far, nullptr)) ++added_from_completion;
       },
-      far, nullptr);
-  t.fail_all(errc::connection_closed);
+      far, nullptr, "adder");
+  std::vector<unanswered_call> taken;
+  t.take_all(taken);
+  ASSERT_EQ(taken.size(), 1001u);
+  EXPECT_EQ(t.in_flight(), 0u);
+  EXPECT_EQ(t.abandoned(), 0u);
+  std::set<std::string> requests;
+  for (const auto& c : taken) requests.insert(c.request);
+  EXPECT_EQ(requests.count("r0") + requests.count("r999") + requests.count("adder"), 3u);
+  EXPECT_EQ(requests.count("gone"), 0u);
+  fail_calls(taken, errc::connection_closed);
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(o.only(i), "connection_closed");
   EXPECT_EQ(added_from_completion, 1);
   EXPECT_EQ(t.in_flight(), 1u);
+  EXPECT_EQ(complete(t, gone, "late"), reply_match::unknown) << "forgotten, not late";
+}
+
+TEST(pending_table, one_unanswered_call_can_be_taken_back_for_a_resend) {
+  pending_table t;
+  outcomes o;
+  const auto a = *t.add(o.track(1), far, nullptr, "first");
+  const auto b = *t.add(o.track(2), far, nullptr, "second");
+  unanswered_call back;
+  ASSERT_TRUE(t.take_unanswered(a, back));
+  EXPECT_EQ(back.request, "first");
+  EXPECT_FALSE(t.take_unanswered(a, back)) << "already taken";
+  EXPECT_EQ(t.in_flight(), 1u);
+  EXPECT_EQ(t.next_deadline(), far);
+  EXPECT_EQ(complete(t, a, "x"), reply_match::unknown);
+  back.done({}, "resent");
+  EXPECT_EQ(o.only(1), "ok:resent");
+  EXPECT_EQ(complete(t, b, "y"), reply_match::completed);
 }
 
 TEST(pending_table, a_completion_may_issue_the_next_call) {
@@ -163,7 +212,7 @@ TEST(pending_table, a_completion_may_issue_the_next_call) {
     if (++chain < 100) current = *t.add(next, far, nullptr);
   };
   current = *t.add(next, far, nullptr);
-  for (int i = 0; i < 100; ++i) t.complete(current, {}, "r");
+  for (int i = 0; i < 100; ++i) complete(t, current, "r");
   EXPECT_EQ(chain, 100);
   EXPECT_EQ(t.in_flight(), 0u);
 }

@@ -216,8 +216,9 @@ TEST_F(redis_server_reference, our_clients_against_a_real_redis_server) {
   EXPECT_EQ(server->stats().requests, 2000u);
   server->stop();
   server->stop();  // idempotent; the process is reaped
-  auto after = test::greet_sync(*c, "after");
-  EXPECT_EQ(after.ec, errc::connection_closed);
+  auto after = test::greet_sync(*c, "after");  // dials again, and finds nobody
+  EXPECT_TRUE(after.ec == errc::connect_failed || after.ec == errc::connection_closed)
+      << after.ec.message();
 }
 
 TEST_F(redis_server_reference, the_real_server_answers_greet_as_an_unknown_command) {

@@ -1,11 +1,14 @@
 #pragma once
-// Where completions from many client threads record their latency and outcome. Sharded: a caller
-// names a shard (its worker, or its thread), each shard has its own lock and histograms, and
-// nothing is shared on the completion path but that shard; shards are merged when the run ends.
+// Where completed calls record their latency and outcome, from whatever threads the client runs
+// its completions on. Each recording thread gets a shard of its own, made on its first call and
+// then found through a thread-local cache: a completion touches only its own thread's shard, with
+// no lock and no shared read-modify-write. Shards are merged when the run is over.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "wirebench/stats/latency_histogram.hpp"
@@ -15,29 +18,75 @@ namespace wirebench {
 
 class call_recorder {
  public:
-  explicit call_recorder(std::size_t shards = 8);
-
-  // A completed call: its outcome always; its latencies only when it succeeded (a failed call's
-  // time says nothing about the protocol, and its outcome is counted instead).
-  void record(std::size_t shard, const std::error_code& ec, std::uint64_t latency_ns,
-              std::uint64_t actual_latency_ns, bool late);
-  // A shard for the calling thread (stable for the thread's life), for callers without a worker.
-  std::size_t shard_for_this_thread() const;
-
   struct totals {
     latency_histogram latency;
     latency_histogram actual_latency;
     outcome_counts outcomes;
     std::uint64_t late = 0;
   };
+
+  // One thread's records. Written only by that thread; `completions` is also read by others.
+  class shard {
+   public:
+    // A completed call: counted always (warm-up included), recorded only when `measured`: its
+    // outcome always, its latencies when it succeeded (a failed call's time says nothing about
+    // the protocol, and its outcome is counted instead). Without `track_actual` the actual
+    // latency is the latency (a closed loop), kept once and copied when merged.
+    void record(bool measured, const std::error_code& ec, std::uint64_t latency_ns,
+                std::uint64_t actual_latency_ns = 0, bool late = false) {
+      if (measured) {
+        data_.outcomes.add(ec);
+        if (late) ++data_.late;
+        if (!ec) {
+          data_.latency.record(latency_ns);
+          if (track_actual_) data_.actual_latency.record(actual_latency_ns);
+        }
+      }
+      // Last, and released: whoever sees the count sees the records before it.
+      completions_.store(completions_.load(std::memory_order_relaxed) + 1,
+                         std::memory_order_release);
+    }
+
+   private:
+    friend class call_recorder;
+    explicit shard(bool track_actual) : track_actual_(track_actual) {}
+    const bool track_actual_;
+    std::thread::id owner_;
+    totals data_;
+    std::atomic<std::uint64_t> completions_{0};
+  };
+
+  // `track_actual`: record the latency from the actual send apart (an open loop's).
+  explicit call_recorder(bool track_actual = false);
+  call_recorder(const call_recorder&) = delete;
+  call_recorder& operator=(const call_recorder&) = delete;
+
+  // The calling thread's shard.
+  shard& local() {
+    thread_local const call_recorder* cached_owner = nullptr;
+    thread_local std::uint64_t cached_id = 0;
+    thread_local shard* cached = nullptr;
+    if (cached_owner != this || cached_id != id_) {
+      cached = &find_or_make();
+      cached_owner = this;
+      cached_id = id_;
+    }
+    return *cached;
+  }
+
+  // Calls completed so far on every thread (measured or not). Any thread, while calls complete.
+  std::uint64_t completions() const;
+  // Every shard merged. Call it once the recording threads are done (the driver has seen its
+  // last call complete).
   totals merged() const;
 
  private:
-  struct shard {
-    mutable std::mutex mutex;
-    totals data;
-  };
-  std::vector<std::unique_ptr<shard>> shards_;
+  shard& find_or_make();
+
+  const bool track_actual_;
+  const std::uint64_t id_;  // unique per recorder: a new one at a freed one's address is not it
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<shard>> shards_;  // under mutex_
 };
 
 }  // namespace wirebench

@@ -39,6 +39,12 @@ struct repeat_result {
   // came for a call that had already timed out; an unknown one for no call at all.
   std::uint64_t late_replies = 0;
   std::uint64_t unknown_replies = 0;
+  // The client's connections over the repeat (protocol_client::counters): re-dials after a
+  // server closed a connection or sent it away, calls sent again because the server had not
+  // processed them, and failed dials.
+  std::uint64_t reconnects = 0;
+  std::uint64_t resent = 0;
+  std::uint64_t connect_failures = 0;
 };
 
 struct latency_quantiles {  // microseconds
@@ -62,6 +68,9 @@ struct point_summary {
   std::uint64_t planned = 0;         // summed over repeats
   std::uint64_t late_replies = 0;    // summed over repeats
   std::uint64_t unknown_replies = 0; // summed over repeats
+  std::uint64_t reconnects = 0;      // summed over repeats
+  std::uint64_t resent = 0;          // summed over repeats
+  std::uint64_t connect_failures = 0;  // summed over repeats
   double client_cores_used = 0;      // median CPU seconds per second of window
   std::optional<double> server_cores_used;
   double client_cpu_us_per_call = 0;  // median client CPU per completed call

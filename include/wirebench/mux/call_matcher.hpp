@@ -3,23 +3,36 @@
 // request order (fifo_matcher, for protocols whose pipelining is ordered). One interface, so a
 // client is the same code either way.
 //
-// Single-threaded: used only on its connection's thread. Every call added completes exactly once:
-// with its reply, timeout (deadline passed), canceled, or the error given to fail_all(). A reply
-// for a call that already completed (timed out or canceled) is counted as late and dropped.
+// Single-threaded: used only on its connection's thread. A matcher never runs a completion: every
+// operation that ends calls hands their completions to the caller, who runs them once the matcher
+// is consistent again (a completion may add the next call at once, and decoding must be over
+// before any runs). Every call added leaves exactly once: taken with its reply, expired, canceled,
+// or taken out by take_all(). A reply for a call that already left by expiry or cancel is counted
+// as late and dropped.
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "wirebench/core/call_completion.hpp"
 
 namespace wirebench {
 
 enum class reply_match : std::uint8_t {
-  completed,  // the call was pending; its completion ran
+  completed,  // the call was pending: its completion was handed out
   late,       // the call had already completed (timeout, cancel): dropped, counted
   unknown,    // no such call was ever in flight (or, for FIFO, a reply out of order)
+};
+
+// A call taken out of a matcher before any reply: what it takes to send it again elsewhere.
+struct unanswered_call {
+  std::string request;
+  call_completion done;
+  std::chrono::steady_clock::time_point deadline;
+  const void* token = nullptr;
 };
 
 class call_matcher {
@@ -28,19 +41,29 @@ class call_matcher {
   virtual ~call_matcher() = default;
 
   // Registers a call and returns the id to send it with, or nullopt at the in-flight cap.
-  // `token` (may be null) identifies the call to cancel().
+  // `token` (may be null) identifies the call to cancel(). `request` is copied into the call's
+  // slot (whose capacity is reused, so a steady load allocates nothing), for take_all().
   virtual std::optional<std::uint32_t> add(call_completion done, clock::time_point deadline,
-                                           const void* token) = 0;
-  virtual reply_match complete(std::uint32_t id, std::error_code ec, std::string_view reply) = 0;
-  // Cancel after send: completes the call with errc::canceled; its reply will count as late.
-  // False if `id` is not pending for `token`.
-  virtual bool cancel(std::uint32_t id, const void* token) = 0;
-  // Completes every call whose deadline is at or before `now` with errc::timeout.
-  virtual std::size_t expire(clock::time_point now) = 0;
+                                           const void* token, std::string_view request = {}) = 0;
+  // The reply for `id` arrived: on `completed`, the call's completion is moved into `done`.
+  virtual reply_match take(std::uint32_t id, call_completion& done) = 0;
+  // The id whose reply is due next when replies come in request order (fifo_matcher); nullopt
+  // for matchers by id, or when nothing is outstanding.
+  virtual std::optional<std::uint32_t> next_in_order() const { return std::nullopt; }
+  // Cancel after send: the call leaves with its completion moved into `done` (the caller
+  // completes it with errc::canceled); its reply will count as late. False if `id` is not pending
+  // for `token`.
+  virtual bool cancel(std::uint32_t id, const void* token, call_completion& done) = 0;
+  // Every call whose deadline is at or before `now` leaves; their completions are appended to
+  // `expired` (the caller completes them with errc::timeout). Returns how many.
+  virtual std::size_t expire(clock::time_point now, std::vector<call_completion>& expired) = 0;
   virtual std::optional<clock::time_point> next_deadline() const = 0;
-  // Fails every pending call with `ec`, exactly once. The calls are taken out of the matcher
-  // before any completion runs, so a completion may add new calls.
-  virtual void fail_all(std::error_code ec) = 0;
+  // Every pending call leaves, appended to `out` with its request (to fail, or to send again on
+  // another connection); calls already abandoned are forgotten (their replies will never come).
+  virtual void take_all(std::vector<unanswered_call>& out) = 0;
+  // One pending call leaves the same way (a server that refused it unprocessed). False if `id`
+  // is not pending.
+  virtual bool take_unanswered(std::uint32_t id, unanswered_call& out) = 0;
 
   virtual std::size_t in_flight() const = 0;  // calls whose replies are still due
   std::uint64_t late() const { return late_; }
@@ -50,5 +73,12 @@ class call_matcher {
   std::uint64_t late_ = 0;
   std::uint64_t unknown_ = 0;
 };
+
+// Completes every call of `calls` with `ec` (after take_all: the matcher is already consistent).
+inline void fail_calls(std::vector<unanswered_call>& calls, std::error_code ec) {
+  std::vector<unanswered_call> failing = std::move(calls);
+  calls.clear();
+  for (unanswered_call& c : failing) c.done(ec, {});
+}
 
 }  // namespace wirebench

@@ -1,9 +1,11 @@
 #pragma once
 // Calls in flight on a connection whose replies come back in request order (RESP, HTTP/1.1
-// pipelining, our ordered mode): the same interface as pending_table. Ids are handed out in
-// sequence and the replies must carry them in that order; a call that timed out or was canceled
-// keeps its place in the queue (its reply is still coming) and its reply is counted as late.
-#include <deque>
+// pipelining, line framing, our ordered mode): the same interface as pending_table. Ids are
+// handed out in sequence and the replies must carry them in that order; a call that timed out or
+// was canceled keeps its place (its reply is still coming) and its reply is counted as late.
+// A fixed ring of max_in_flight entries, each keeping its request string's capacity: a steady
+// load allocates nothing.
+#include <vector>
 
 #include "wirebench/mux/call_matcher.hpp"
 
@@ -14,27 +16,38 @@ class fifo_matcher final : public call_matcher {
   explicit fifo_matcher(std::size_t max_in_flight = 1024);
 
   std::optional<std::uint32_t> add(call_completion done, clock::time_point deadline,
-                                   const void* token) override;
+                                   const void* token, std::string_view request = {}) override;
   // `id` must be the oldest outstanding id; anything else is unknown (the stream is out of step).
-  reply_match complete(std::uint32_t id, std::error_code ec, std::string_view reply) override;
-  bool cancel(std::uint32_t id, const void* token) override;
-  std::size_t expire(clock::time_point now) override;
+  reply_match take(std::uint32_t id, call_completion& done) override;
+  std::optional<std::uint32_t> next_in_order() const override;
+  bool cancel(std::uint32_t id, const void* token, call_completion& done) override;
+  std::size_t expire(clock::time_point now, std::vector<call_completion>& expired) override;
   std::optional<clock::time_point> next_deadline() const override;
-  void fail_all(std::error_code ec) override;
-  std::size_t in_flight() const override { return queue_.size(); }
+  void take_all(std::vector<unanswered_call>& out) override;
+  // Only the oldest call (a server that refused it) or the newest (a call that could not be
+  // encoded) can leave this way: the rest keep their order.
+  bool take_unanswered(std::uint32_t id, unanswered_call& out) override;
+  std::size_t in_flight() const override { return size_; }
 
   void set_next_id(std::uint32_t id) { next_id_ = id; }
 
  private:
   struct entry {
-    std::uint32_t id;
-    clock::time_point deadline;
-    const void* token;
+    std::uint32_t id = 0;
+    clock::time_point deadline{};
+    const void* token = nullptr;
     call_completion done;  // empty once completed early (timeout, cancel)
+    std::string request;
   };
-  std::size_t max_in_flight_;
+  entry& at(std::size_t i) { return ring_[(head_ + i) % ring_.size()]; }
+  const entry& at(std::size_t i) const { return ring_[(head_ + i) % ring_.size()]; }
+  void pop_front();
+
+  std::vector<entry> ring_;
+  std::size_t head_ = 0;  // the oldest entry
+  std::size_t size_ = 0;
+  std::size_t live_ = 0;  // entries whose completion is still held (not timed out or canceled)
   std::uint32_t next_id_ = 1;
-  std::deque<entry> queue_;
 };
 
 }  // namespace wirebench

@@ -7,7 +7,8 @@
 // Lookup: slot = id & mask, in an array at least twice the reserved ids, so allocation probes a
 // couple of slots and lookup is one. Deadlines: an intrusive list in deadline order, inserted from
 // the tail, so with one timeout for all calls insert, remove and expire are O(1), and one timer per
-// connection (armed at next_deadline()) replaces a timer per call.
+// connection (armed at next_deadline()) replaces a timer per call. Slots keep their request
+// string's capacity, so a steady load allocates nothing.
 #include <deque>
 #include <vector>
 
@@ -27,12 +28,13 @@ class pending_table final : public call_matcher {
   explicit pending_table(pending_table_config config = {});
 
   std::optional<std::uint32_t> add(call_completion done, clock::time_point deadline,
-                                   const void* token) override;
-  reply_match complete(std::uint32_t id, std::error_code ec, std::string_view reply) override;
-  bool cancel(std::uint32_t id, const void* token) override;
-  std::size_t expire(clock::time_point now) override;
+                                   const void* token, std::string_view request = {}) override;
+  reply_match take(std::uint32_t id, call_completion& done) override;
+  bool cancel(std::uint32_t id, const void* token, call_completion& done) override;
+  std::size_t expire(clock::time_point now, std::vector<call_completion>& expired) override;
   std::optional<clock::time_point> next_deadline() const override;
-  void fail_all(std::error_code ec) override;
+  void take_all(std::vector<unanswered_call>& out) override;
+  bool take_unanswered(std::uint32_t id, unanswered_call& out) override;
   std::size_t in_flight() const override { return pending_; }
   std::size_t abandoned() const { return abandoned_count_; }
 
@@ -49,11 +51,13 @@ class pending_table final : public call_matcher {
     clock::time_point deadline{};
     const void* token = nullptr;
     call_completion done;
+    std::string request;
   };
   slot* find(std::uint32_t id, state st);
   void link_by_deadline(std::int32_t index);
   void unlink(std::int32_t index);
   void abandon(std::int32_t index);  // pending -> abandoned, completion moved out by the caller
+  void release(slot& s, unanswered_call& out);  // pending -> free, everything moved to `out`
 
   pending_table_config config_;
   std::vector<slot> slots_;

@@ -67,14 +67,16 @@ struct client_config {
   std::vector<int> cpus;        // pin client threads (empty: no pinning)
   std::size_t max_frame_bytes = 64 * 1024 + 64;  // largest reply accepted
   std::chrono::steady_clock::duration connect_timeout = 5s;
-  // With calls pending and no byte from the server for this long, the connection is closed and
-  // its calls fail with errc::timeout.
+  // Each call's deadline (errc::timeout past it, whatever the server sends meanwhile); and with
+  // calls pending and no byte from the server for this long, the connection is closed, its calls
+  // fail with errc::timeout, and a new one takes its place.
   std::chrono::steady_clock::duration reply_timeout = 10s;
   // HTTP/1.1: false opens a new connection for every call (to show what persistence buys).
   bool persistent = true;
-  // Calls in flight per connection for protocols whose clients cap it (mux, msgpack-rpc: the
-  // default cap; http1: pipelining depth, 1 = none).
-  std::size_t depth = 0;  // 0: the protocol's default
+  // Calls in flight per connection: the pipelining depth (line, length-prefixed, http1, resp) or
+  // the streams or ids in flight (mux, msgpack-rpc, http2, grpc streams). More calls wait for
+  // room on their connection. 0: the protocol's default.
+  std::size_t depth = 0;
   tls_options tls;
 };
 
@@ -90,22 +92,40 @@ class protocol_server {
 };
 
 
-// Replies that answered no pending call, counted by clients that match replies to calls by id
-// (for the others both stay 0). Never a call's outcome: the call itself already completed.
+// What a client saw beside its calls' outcomes, since it was made (any thread). Clients that do
+// not match replies by id or own no connections (gRPC's channels, resp-sync's blocking sockets)
+// leave the fields they cannot know at 0.
 struct client_counters {
-  std::uint64_t late_replies = 0;     // for a call that had timed out or been canceled
-  std::uint64_t unknown_replies = 0;  // for no call ever issued (or out of order on a FIFO)
+  std::uint64_t late_replies = 0;      // replies for calls that had timed out or been canceled
+  std::uint64_t unknown_replies = 0;   // replies for no call ever issued (or out of order on a FIFO)
+  std::uint64_t connects = 0;          // connections made
+  std::uint64_t connect_failures = 0;  // dials that failed
+  std::uint64_t reconnects = 0;        // connections made to replace one that closed or went away
+  std::uint64_t resent = 0;            // calls sent again: the server had not processed them
+  std::error_code last_connect_error;  // why the last failed dial failed
 };
 
+// The completion rule, for every client. A call's completion runs exactly once, on one of the
+// client's own threads, and never inside async_greet() itself (a failure known at once is posted),
+// nor while the client is decoding (replies are decoded, then matched, then completed). So a
+// completion may make the next call at once, with no recursion and no lock held; the load
+// drivers rely on this. Only after close() has returned, when no client thread is left, does a
+// call complete at once on the caller's thread, with connection_closed.
 class protocol_client {
  public:
   virtual ~protocol_client() = default;
   // One greet call; callable from any thread, including from inside a completion.
   virtual void async_greet(std::string_view name, call_completion done) = 0;
+  // The same, on connection `lane % connections`: a load driver keeps each caller on one
+  // connection, so that `depth` callers share each. Clients without connections of their own
+  // (gRPC, resp-sync) ignore the lane.
+  virtual void async_greet_on(std::size_t lane, std::string_view name, call_completion done) {
+    (void)lane;
+    async_greet(name, std::move(done));
+  }
   // Closes every connection: pending calls fail with connection_closed. Joins the client's
   // threads, so never call it from inside a completion. Idempotent; the destructor calls it.
   virtual void close() = 0;
-  // Since the client was made; any thread.
   virtual client_counters counters() const { return {}; }
 };
 

@@ -60,6 +60,9 @@ class connection_handler {
   virtual bool busy() const { return false; }
   // When a graceful shutdown begins, before reading stops: the protocol may tell the peer.
   virtual void on_drain(connection&) {}
+  // Just before queued output is written: a protocol that encodes lazily (nghttp2 gathers a loop
+  // turn's frames into one mem_send) appends to outbox() here. Set `error` to close.
+  virtual void before_write(connection&, std::error_code& error) { (void)error; }
   // False while the handler wants no more input (too much work in flight): the connection stops
   // reading, without penalty, until work_finished() finds it true again; then on_data is called
   // once with whatever is buffered (possibly nothing), so input held back is not stranded.
@@ -85,6 +88,11 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void send(const encoded_frame& frame);
   void send(std::span<const std::byte> prefix, std::string&& payload,
             std::span<const std::byte> suffix);
+  // Where a sans-IO encoder appends output directly (connection thread only); request_flush()
+  // then has it written like send() does. request_flush() also makes a write turn happen when
+  // only the handler's before_write() has something to add.
+  gather_queue& outbox() { return pending_; }
+  void request_flush() { schedule_flush(); }
   // The handler's in-flight work finished (some of it): resume input it had paused, or, during a
   // drain, close if nothing is left. Connection thread only.
   void work_finished();
@@ -111,6 +119,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void process_input();
   void schedule_flush();
   void flush();
+  bool prepare_output();
   void write_done();
   void arm_timer(clock::time_point when);
   void on_timer();

@@ -1,12 +1,13 @@
 #pragma once
 // What every backend built on the shared pieces needs from the protocol-level configs: the
-// transport settings of a server, and a greet client over the multiplexing client.
+// transport settings of a server, and a greet client over the client engine.
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 
-#include "wirebench/mux/mux_client.hpp"
+#include "wirebench/client/client_engine.hpp"
 #include "wirebench/protocols/protocol.hpp"
 #include "wirebench/transport/stream_server.hpp"
 
@@ -42,36 +43,49 @@ class session_server final : public protocol_server {
   std::unique_ptr<stream_server> server_;
 };
 
-// The multiplexing client's settings that come straight from a protocol's client config.
-inline mux_client_config multiplexing_config(const client_config& c) {
-  mux_client_config m;
-  m.connect = c.connect;
-  m.connections = c.connections;
-  m.threads = c.threads;
-  m.cpus = c.cpus;
-  m.max_frame_bytes = c.max_frame_bytes;
-  m.connect_timeout = c.connect_timeout;
-  return m;
+// The client engine's settings that come straight from a protocol's client config. A call
+// waits at most the reply timeout, and so does a connection with calls pending that hears
+// nothing. `default_depth` is the protocol's calls in flight per connection when not configured.
+inline client_engine_config engine_config(const client_config& c, std::size_t default_depth,
+                                          std::function<std::unique_ptr<client_codec>()> codec) {
+  client_engine_config e;
+  e.connect = c.connect;
+  e.connections = c.connections;
+  e.threads = c.threads;
+  e.cpus = c.cpus;
+  e.connect_timeout = c.connect_timeout;
+  e.silence_timeout = c.reply_timeout;
+  e.max_in_flight = c.depth == 0 ? default_depth : c.depth;
+  e.max_abandoned = std::clamp<std::size_t>(4 * e.max_in_flight, 64, 4096);
+  // Calls wait for room on their connection; a load driver bounds how many it makes.
+  e.max_queued = 1 << 20;
+  e.codec = std::move(codec);
+  return e;
 }
 
-// The greet call over a mux_client (mux, msgpack-rpc, http1, http2 differ only in its wire and
-// limits): each call gets the config's reply timeout as its deadline.
-class multiplexed_greet_client final : public protocol_client {
+// The greet call over the client engine: every backend whose client is a codec (line,
+// length-prefixed, mux, msgpack-rpc, http1, http2, resp). Each call gets the config's reply
+// timeout as its deadline.
+class engine_greet_client final : public protocol_client {
  public:
-  multiplexed_greet_client(const client_config& c, mux_client_config m)
-      : timeout_(c.reply_timeout), client_(std::move(m)) {}
+  engine_greet_client(const client_config& c, client_engine_config e)
+      : timeout_(c.reply_timeout), engine_(std::move(e)) {}
   void async_greet(std::string_view name, call_completion done) override {
-    client_.async_call(std::string(name), std::chrono::steady_clock::now() + timeout_, std::move(done));
+    engine_.async_call(name, std::chrono::steady_clock::now() + timeout_, std::move(done));
   }
-  void close() override { client_.close(); }
+  void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
+    engine_.async_call_on(lane, name, std::chrono::steady_clock::now() + timeout_, std::move(done));
+  }
+  void close() override { engine_.close(); }
   client_counters counters() const override {
-    const auto s = client_.stats();
-    return {s.late, s.unknown};
+    const auto s = engine_.stats();
+    return {s.late, s.unknown, s.connects, s.connect_failures, s.reconnects, s.resent,
+            s.last_connect_error};
   }
 
  private:
   std::chrono::steady_clock::duration timeout_;
-  mux_client client_;
+  client_engine engine_;
 };
 
 }  // namespace wirebench

@@ -1,10 +1,36 @@
 #include "grpc_client_queues.hpp"
 
+#include <grpcpp/alarm.h>
+
 namespace wirebench::grpc_backend {
 namespace {
 // The queue the current thread drains, when it is a client poller.
 thread_local grpc::CompletionQueue* polled_here = nullptr;
+
+// A completion handed to a queue thread: the alarm fires at once, and the event completes it.
+class deferred_completion final : public cq_call {
+ public:
+  deferred_completion(call_completion done, std::error_code ec)
+      : done_(std::move(done)), ec_(ec), tags_(this) {}
+  void set(grpc::CompletionQueue* queue) {
+    alarm_.Set(queue, gpr_now(GPR_CLOCK_MONOTONIC), tags_(op::finished));
+  }
+  void on(op, bool) override {
+    std::unique_ptr<deferred_completion> self(this);
+    done_(ec_, {});
+  }
+
+ private:
+  call_completion done_;
+  std::error_code ec_;
+  cq_tags tags_;
+  grpc::Alarm alarm_;
+};
 }  // namespace
+
+void client_queues::complete_later(call_completion done, std::error_code ec) {
+  (new deferred_completion(std::move(done), ec))->set(pick());
+}
 
 client_queues::client_queues(std::size_t threads, const std::vector<int>& cpus) {
   for (std::size_t i = 0; i < std::max<std::size_t>(1, threads); ++i)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "grpc_cq.hpp"
+#include "wirebench/core/call_completion.hpp"
 
 namespace wirebench::grpc_backend {
 
@@ -24,6 +25,10 @@ class client_queues {
   grpc::CompletionQueue* pick();
   grpc::CompletionQueue* at(std::size_t i) { return queues_[i % queues_.size()].get(); }
   std::size_t size() const { return queues_.size(); }
+
+  // Runs done(ec, {}) on one of the queue threads soon (through a grpc::Alarm due now): for a
+  // call that fails before it starts, which must not complete on its caller's thread.
+  void complete_later(call_completion done, std::error_code ec);
 
   // Shuts every queue down and joins its thread; no operation may be pending. Idempotent.
   void stop();

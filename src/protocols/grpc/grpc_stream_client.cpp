@@ -73,9 +73,13 @@ struct batch_wire {
 template <typename Wire>
 class stream_channel final : public cq_call {
  public:
-  stream_channel(pb::Echo::Stub& stub, grpc::CompletionQueue* queue, std::size_t max_in_flight,
-                 std::size_t batch)
-      : tags_(this), table_({.max_in_flight = max_in_flight}), batch_(batch) {
+  stream_channel(pb::Echo::Stub& stub, client_queues& queues, grpc::CompletionQueue* queue,
+                 std::size_t max_in_flight, std::size_t batch)
+      : queues_(queues),
+        tags_(this),
+        table_({.max_in_flight = max_in_flight}),
+        table_max_(max_in_flight),
+        batch_(batch) {
     stream_ = Wire::prepare(stub, &context_, queue);
     std::lock_guard lock(mutex_);  // the start may complete on the queue thread at once
     stream_->StartCall(tags_(op::started));
@@ -86,12 +90,19 @@ class stream_channel final : public cq_call {
     return counters_;
   }
 
+  // Never completes the call here: a call that cannot be made is completed on a queue thread.
   void call(std::string_view name, clock::time_point deadline, call_completion done) {
     std::unique_lock lock(mutex_);
     if (finished_) {
       lock.unlock();
-      return done(end_reason_, {});
+      return queues_.complete_later(std::move(done), end_reason_);
     }
+    if (table_.in_flight() >= table_max_) {
+      lock.unlock();
+      return queues_.complete_later(std::move(done), errc::rejected);
+    }
+    // The table hands the completion back when the call ends; it only queues it (under the
+    // lock), and run_ready() runs it once the lock is released.
     const auto id = table_.add(
         [this, expected = expected_greeting(name), done = std::move(done)](
             std::error_code ec, std::string_view reply) mutable {
@@ -99,21 +110,18 @@ class stream_channel final : public cq_call {
           ready_.push_back({std::move(done), ec, ec ? std::string() : std::string(reply)});
         },
         deadline, nullptr);
-    if (!id) {
-      lock.unlock();
-      return done(errc::rejected, {});
-    }
     pb::GreetRequest& r = queued_.emplace_back();
     r.set_id(*id);
     r.set_name(std::string(name));
     if (may_write()) write_next();
-    run_ready(lock);
   }
 
   // Times out what is due; returns when this stream next needs the timer.
   std::optional<clock::time_point> expire(clock::time_point now) {
     std::unique_lock lock(mutex_);
-    table_.expire(now);
+    std::vector<call_completion> expired;
+    table_.expire(now, expired);
+    for (auto& done : expired) done(errc::timeout, {});
     const auto next = table_.next_deadline();
     run_ready(lock);
     return next;
@@ -186,10 +194,11 @@ class stream_channel final : public cq_call {
     Wire::for_each(in_, [this](const pb::GreetReply& r) {
       // Ids are 32-bit on our side; anything larger was never issued (counted as unknown).
       const auto id = r.id() <= UINT32_MAX ? static_cast<std::uint32_t>(r.id()) : 0u;
-      switch (table_.complete(id, {}, r.greeting())) {
+      call_completion done;
+      switch (table_.take(id, done)) {
         case reply_match::late: ++counters_.late_replies; break;
         case reply_match::unknown: ++counters_.unknown_replies; break;
-        case reply_match::completed: break;
+        case reply_match::completed: done({}, r.greeting()); break;  // queues it in ready_
       }
     });
   }
@@ -199,7 +208,9 @@ class stream_channel final : public cq_call {
     // A stream that never reached the server: connect_failed; any other end: connection_closed.
     // Later calls fail the same way.
     if (error_for(status_) == errc::connect_failed) end_reason_ = errc::connect_failed;
-    table_.fail_all(end_reason_);
+    std::vector<unanswered_call> lost;
+    table_.take_all(lost);
+    for (unanswered_call& c : lost) c.done(end_reason_, {});  // queues each in ready_
     run_ready(lock);
     lock.lock();
     done_ = true;
@@ -213,6 +224,7 @@ class stream_channel final : public cq_call {
     for (ready_call& r : ready) r.done(r.ec, r.reply);
   }
 
+  client_queues& queues_;
   cq_tags tags_;
   grpc::ClientContext context_;
   std::unique_ptr<grpc::ClientAsyncReaderWriter<typename Wire::request, typename Wire::reply>>
@@ -221,6 +233,7 @@ class stream_channel final : public cq_call {
   std::mutex mutex_;
   std::condition_variable ended_;
   pending_table table_;
+  std::size_t table_max_;
   std::size_t batch_;
   std::deque<pb::GreetRequest> queued_;  // waiting for the one write gRPC allows at a time
   typename Wire::request out_;           // the message being written
@@ -247,13 +260,14 @@ class stream_client final : public protocol_client {
     for (auto& channel : open_channels(c)) {
       stubs_.push_back(pb::Echo::NewStub(channel));
       streams_.push_back(std::make_unique<stream_channel<Wire>>(
-          *stubs_.back(), queues_.at(streams_.size()), max_in_flight, batch));
+          *stubs_.back(), queues_, queues_.at(streams_.size()), max_in_flight, batch));
     }
     timer_ = std::thread([this] { run_timer(); });
   }
   ~stream_client() override { close(); }
 
   void async_greet(std::string_view name, call_completion done) override {
+    if (stopped_.load(std::memory_order_acquire)) return done(errc::connection_closed, {});
     const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed) % streams_.size();
     streams_[i]->call(name, clock::now() + timeout_, std::move(done));
   }
@@ -267,6 +281,7 @@ class stream_client final : public protocol_client {
     timer_wake_.notify_all();
     timer_.join();
     for (auto& s : streams_) s->close_and_wait();
+    stopped_.store(true, std::memory_order_release);  // no queue thread is left after this
     queues_.stop();
   }
 
@@ -300,6 +315,7 @@ class stream_client final : public protocol_client {
   std::vector<std::unique_ptr<pb::Echo::Stub>> stubs_;
   std::vector<std::unique_ptr<stream_channel<Wire>>> streams_;
   std::atomic<std::size_t> next_{0};
+  std::atomic<bool> stopped_{false};
   std::mutex timer_mutex_;
   std::condition_variable timer_wake_;
   bool closed_ = false;

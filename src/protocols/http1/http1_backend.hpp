@@ -8,14 +8,14 @@
 namespace wirebench::http1 {
 
 std::unique_ptr<protocol_server> make_server(const server_config& config);
-// Persistent connections (one per worker), with optional pipelining depth.
+// Persistent connections with optional pipelining (depth), or with config.persistent false a
+// new connection for every call.
 std::unique_ptr<protocol_client> make_client(const client_config& config);
-// A new connection for every call.
-std::unique_ptr<protocol_client> make_oneshot_client(const client_config& config);
 
 // The Host header for an endpoint.
 std::string host_header(const endpoint& where);
-// A GET request for the greet call.
-std::string greet_request(std::string_view name, const std::string& host, bool keep_alive);
+// Appends a GET request for the greet call to `out`.
+void append_greet_request(std::string& out, std::string_view name, const std::string& host,
+                          bool keep_alive);
 
 }  // namespace wirebench::http1

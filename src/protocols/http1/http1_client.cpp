@@ -1,57 +1,70 @@
-// HTTP/1.1 client over persistent connections: the shared multiplexing client in ordered (FIFO)
-// mode with an HTTP/1.1 wire. Responses carry no id, so the wire numbers them in arrival order
-// the way the FIFO matcher numbers calls (1, 2, ..., skipping 0), and pipelining is the client's
-// in-flight cap per connection (depth).
+// HTTP/1.1 client: an HTTP/1.1 codec on the client engine, replies in request order (FIFO).
+// Pipelining is the engine's in-flight cap per connection (depth). A response that says
+// `Connection: close` ends its connection: the engine dials a new one, and requests pipelined
+// behind that response (which the server did not process) are sent again there. Without
+// persistence every request says `Connection: close` itself, so each call gets a connection.
+#include <deque>
+
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
-#include "../http_common/greet_api.hpp"
-#include "wirebench/core/error.hpp"
-#include "wirebench/mux/client_wire.hpp"
 #include "../common/backend_support.hpp"
-#include "wirebench/transport/connection.hpp"
+#include "../http_common/greet_api.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/error.hpp"
 
 namespace wirebench::http1 {
 namespace {
 
-class wire final : public client_wire {
+class http1_client_codec final : public client_codec {
  public:
-  explicit wire(std::string host, std::size_t max_body)
-      : host_(std::move(host)), parser_(parser::kind::response, limits{16 * 1024, 64, max_body}) {}
+  http1_client_codec(std::string host, std::size_t max_body, bool keep_alive)
+      : host_(std::move(host)),
+        keep_alive_(keep_alive),
+        parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {}
 
-  std::size_t decode(connection&, std::span<const std::byte> data, reply_sink& sink,
+  reply_order order() const override { return reply_order::in_order; }
+
+  std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
+    request_.clear();
+    append_greet_request(request_, name, host_, keep_alive_);
+    out.append_bytes(as_bytes(request_));
+    return {};
+  }
+
+  std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
-    error = parser_.parse(data, ready_);
-    for (message& m : ready_) {
-      std::uint32_t id = next_id_++;  // numbered as fifo_matcher numbers calls
-      if (id == 0) id = next_id_++;
-      std::string greeting;
-      bool matched;
-      if (m.status == 200 && http::parse_greeting(m.body, greeting))
-        matched = sink.reply(id, {}, greeting);
-      else if (m.status == 200)
-        matched = sink.reply(id, errc::wrong_reply, {});
-      else
-        matched = sink.reply(id, errc::remote_error, std::to_string(m.status) + " " + m.body);
-      if (!matched) {
-        error = errc::protocol_error;
+    parser_.release_messages();  // the bodies handed out by the last decode are done with
+    storage_.clear();
+    error = parser_.parse(data);
+    for (message& m : parser_.messages()) {
+      std::string_view greeting;
+      if (m.status == 200 && http::parse_greeting(m.body, greeting, storage_.emplace_back())) {
+        into.replies.push_back({0, {}, greeting});
+      } else if (m.status == 200) {
+        into.replies.push_back({0, errc::wrong_reply, {}});
+      } else {
+        std::string& why = storage_.emplace_back(std::to_string(m.status));
+        why.append(" ").append(m.body);
+        into.replies.push_back({0, errc::remote_error, why});
+      }
+      if (!m.keep_alive) {  // the server closes after this response: nothing behind it was read
+        into.going_away = true;
+        into.rest_not_processed = true;
         break;
       }
     }
-    ready_.clear();
-    return data.size();
+    return data.size();  // the parser copies what it keeps
   }
-  void write_request(connection& c, std::uint32_t, std::string&& name) override {
-    c.send({}, greet_request(name, host_, true), {});
-  }
-  bool write_cancel(connection&, std::uint32_t) override { return false; }
-  bool mid_frame() const override { return parser_.mid_message(); }
-  std::size_t max_frame_bytes() const override { return 64 * 1024; }
+
+  bool mid_reply() const override { return parser_.mid_message(); }
+  std::size_t max_read_bytes() const override { return 64 * 1024; }
 
  private:
   std::string host_;
+  bool keep_alive_;
   parser parser_;
-  std::vector<message> ready_;
-  std::uint32_t next_id_ = 1;
+  std::string request_;             // one request's bytes, capacity reused
+  std::deque<std::string> storage_;  // greetings that needed unescaping, error texts
 };
 
 }  // namespace
@@ -63,23 +76,21 @@ std::string host_header(const endpoint& where) {
              : where.address + ":" + std::to_string(where.port);
 }
 
-std::string greet_request(std::string_view name, const std::string& host, bool keep_alive) {
-  std::string out = "GET ";
-  out.append(http::greet_target(name)).append(" HTTP/1.1\r\nHost: ").append(host).append("\r\n");
+void append_greet_request(std::string& out, std::string_view name, const std::string& host,
+                          bool keep_alive) {
+  out.append("GET ");
+  http::append_greet_target(out, name);
+  out.append(" HTTP/1.1\r\nHost: ").append(host).append("\r\n");
   if (!keep_alive) out.append("Connection: close\r\n");
   out.append("\r\n");
-  return out;
 }
 
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  mux_client_config m = multiplexing_config(config);
-  m.ordered = true;
-  m.max_in_flight = config.depth == 0 ? 1 : config.depth;  // the pipelining depth
-  m.max_queued = 1 << 20;  // calls wait for their connection; the closed loop bounds them
-  m.wire = [host = host_header(config.connect), max = config.max_frame_bytes] {
-    return std::make_unique<wire>(host, max);
-  };
-  return std::make_unique<multiplexed_greet_client>(config, std::move(m));
+  return std::make_unique<engine_greet_client>(
+      config, engine_config(config, 1, [host = host_header(config.connect),
+                                        max = config.max_frame_bytes, keep = config.persistent] {
+        return std::make_unique<http1_client_codec>(host, max, keep);
+      }));
 }
 
 }  // namespace wirebench::http1

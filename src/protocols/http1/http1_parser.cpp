@@ -21,7 +21,16 @@ std::string_view message::header(std::string_view name) const {
   return {};
 }
 
-parser::parser(kind k, limits l) : limits_(l) {
+void message::reset() {
+  method.clear();
+  target.clear();
+  status = 0;
+  headers.clear();
+  body.clear();
+  keep_alive = true;
+}
+
+parser::parser(kind k, limits l, bool keep_headers) : limits_(l), keep_headers_(keep_headers) {
   llhttp_settings_init(&settings_);
   settings_.on_message_begin = &parser::on_message_begin;
   settings_.on_url = &parser::on_url;
@@ -47,7 +56,10 @@ bool parser::count_header_bytes(std::size_t n) {
 
 int parser::on_message_begin(llhttp_t* p) {
   parser& s = self(p);
-  s.current_ = message{};
+  if (s.count_ == s.done_.size()) s.done_.emplace_back();
+  s.current_ = &s.done_[s.count_];
+  s.current_->reset();
+  s.header_count_ = 0;
   s.header_bytes_ = 0;
   s.in_value_ = false;
   s.in_message_ = true;
@@ -57,19 +69,20 @@ int parser::on_message_begin(llhttp_t* p) {
 int parser::on_url(llhttp_t* p, const char* at, std::size_t n) {
   parser& s = self(p);
   if (!s.count_header_bytes(n)) return s.fail(431, "request line too long");
-  s.current_.target.append(at, n);
+  s.current_->target.append(at, n);
   return 0;
 }
 
 int parser::on_header_field(llhttp_t* p, const char* at, std::size_t n) {
   parser& s = self(p);
   if (!s.count_header_bytes(n)) return s.fail(431, "headers too large");
-  if (s.in_value_ || s.current_.headers.empty()) {  // a new header begins
-    if (s.current_.headers.size() >= s.limits_.max_headers) return s.fail(431, "too many headers");
-    s.current_.headers.emplace_back();
+  if (s.in_value_ || s.header_count_ == 0) {  // a new header begins
+    if (s.header_count_ >= s.limits_.max_headers) return s.fail(431, "too many headers");
+    ++s.header_count_;
+    if (s.keep_headers_) s.current_->headers.emplace_back();
     s.in_value_ = false;
   }
-  s.current_.headers.back().first.append(at, n);
+  if (s.keep_headers_) s.current_->headers.back().first.append(at, n);
   return 0;
 }
 
@@ -77,7 +90,7 @@ int parser::on_header_value(llhttp_t* p, const char* at, std::size_t n) {
   parser& s = self(p);
   if (!s.count_header_bytes(n)) return s.fail(431, "headers too large");
   s.in_value_ = true;
-  s.current_.headers.back().second.append(at, n);
+  if (s.keep_headers_) s.current_->headers.back().second.append(at, n);
   return 0;
 }
 
@@ -88,35 +101,42 @@ int parser::on_headers_complete(llhttp_t* p) {
     s.fail(413, "body too large");
     return -1;  // this callback may not return HPE_USER; our status is kept all the same
   }
-  s.current_.keep_alive = llhttp_should_keep_alive(p) != 0;
+  s.current_->keep_alive = llhttp_should_keep_alive(p) != 0;
   if (llhttp_get_type(p) == HTTP_REQUEST)
-    s.current_.method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
+    s.current_->method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
   else
-    s.current_.status = llhttp_get_status_code(p);
+    s.current_->status = llhttp_get_status_code(p);
   return 0;
 }
 
 int parser::on_body(llhttp_t* p, const char* at, std::size_t n) {
   parser& s = self(p);
-  if (s.current_.body.size() + n > s.limits_.max_body_bytes) return s.fail(413, "body too large");
-  s.current_.body.append(at, n);
+  if (s.current_->body.size() + n > s.limits_.max_body_bytes) return s.fail(413, "body too large");
+  s.current_->body.append(at, n);
   return 0;
 }
 
 int parser::on_message_complete(llhttp_t* p) {
   parser& s = self(p);
   s.in_message_ = false;
-  s.out_->push_back(std::move(s.current_));
-  s.current_ = message{};
+  s.current_ = nullptr;
+  ++s.count_;
   return 0;
 }
 
-std::error_code parser::parse(std::span<const std::byte> data, std::vector<message>& out) {
+void parser::release_messages() {
+  // A message still arriving moves to the front, where the next ones are counted from.
+  if (in_message_ && count_ != 0) {
+    std::swap(done_[0], done_[count_]);
+    current_ = &done_[0];
+  }
+  count_ = 0;
+}
+
+std::error_code parser::parse(std::span<const std::byte> data) {
   if (error_status_ != 0) return error_status_ == 400 ? errc::protocol_error : errc::frame_too_long;
-  out_ = &out;
   const llhttp_errno_t err =
       llhttp_execute(&llhttp_, reinterpret_cast<const char*>(data.data()), data.size());
-  out_ = nullptr;
   if (err == HPE_OK) return {};
   if (error_status_ == 0) {  // llhttp's own error (a callback of ours sets its status first)
     error_status_ = 400;

@@ -1,6 +1,8 @@
 #pragma once
 // HTTP/1.1 messages (RFC 9112), sans-IO, over llhttp: one parser object runs across pipelined
-// messages and reads split at any byte; complete messages come out as values. Limits are checked
+// messages and reads split at any byte; complete messages accumulate in messages() until
+// release_messages(), and their storage (strings' capacity) is reused for the next ones, so a
+// steady stream of messages allocates nothing. Limits are checked
 // as bytes arrive (never from a declared length): header bytes and header count -> 431, body
 // bytes -> 413 (a Content-Length over the limit is refused as soon as the headers end), anything
 // malformed -> 400. After an error the stream is lost; the server answers and closes.
@@ -31,18 +33,25 @@ struct message {
   bool keep_alive = true;
   // The value of a header (names compare case-insensitively), or empty.
   std::string_view header(std::string_view name) const;
+  void reset();  // empty again, keeping the strings' capacity
 };
 
 class parser {
  public:
   enum class kind { request, response };
-  parser(kind k, limits l = {});
+  // `keep_headers` false: header lines are counted against the limits but not stored (a client
+  // that needs only the status, the body and keep-alive).
+  parser(kind k, limits l = {}, bool keep_headers = true);
   parser(const parser&) = delete;
   parser& operator=(const parser&) = delete;
 
-  // Parses all of `data`, appending each complete message to `out`. On error returns
-  // errc::protocol_error (400), errc::frame_too_long (413 or 431; see error_status()).
-  std::error_code parse(std::span<const std::byte> data, std::vector<message>& out);
+  // Parses all of `data`; each complete message is added to messages(). On error returns
+  // errc::protocol_error (400), errc::frame_too_long (413 or 431; see error_status()); the
+  // messages completed before the error are kept.
+  std::error_code parse(std::span<const std::byte> data);
+  // The messages completed since the last release_messages(), in order; valid until then.
+  std::span<message> messages() { return {done_.data(), count_}; }
+  void release_messages();
   // The status a server answers the error with: 400, 413 or 431.
   int error_status() const { return error_status_; }
   std::string_view error_reason() const { return error_reason_; }
@@ -60,10 +69,13 @@ class parser {
   bool count_header_bytes(std::size_t n);
 
   limits limits_;
+  bool keep_headers_;
   llhttp_settings_t settings_;
   llhttp_t llhttp_;
-  message current_;
-  std::vector<message>* out_ = nullptr;
+  std::vector<message> done_;  // [0, count_) complete; done_[count_] is being parsed
+  std::size_t count_ = 0;
+  message* current_ = nullptr;
+  std::size_t header_count_ = 0;
   std::size_t header_bytes_ = 0;
   bool in_value_ = false;
   bool in_message_ = false;

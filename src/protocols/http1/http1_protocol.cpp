@@ -10,9 +10,7 @@ void register_http1_protocol(protocol_registry& registry) {
       .name = "http1",
       .summary = "HTTP/1.1 REST: GET /greet?name=NAME -> {\"greeting\":\"hello, NAME\"}, keep-alive",
       .make_server = http1::make_server,
-      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return c.persistent ? http1::make_client(c) : http1::make_oneshot_client(c);
-      },
+      .make_client = http1::make_client,
   });
 }
 

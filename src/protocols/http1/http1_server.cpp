@@ -28,9 +28,9 @@ class session final : public connection_handler {
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
-    const std::error_code ec = parser_.parse(data, ready_);
+    const std::error_code ec = parser_.parse(data);
     std::uint64_t served = 0;
-    for (message& m : ready_) {
+    for (message& m : parser_.messages()) {
       const auto r = http::handle_greet(m.method, m.target, m.body);
       c.send({}, response(r.status, r.body, m.keep_alive), {});
       ++served;
@@ -39,7 +39,7 @@ class session final : public connection_handler {
         break;
       }
     }
-    ready_.clear();
+    parser_.release_messages();
     if (served != 0) server_.count_requests(served);
     if (ec && !error) {
       const std::string why = "{\"error\":\"" + std::string(parser_.error_reason()) + "\"}";
@@ -54,7 +54,6 @@ class session final : public connection_handler {
  private:
   stream_server& server_;
   parser parser_;
-  std::vector<message> ready_;
 };
 
 }  // namespace

@@ -1,21 +1,26 @@
-// HTTP/2 client: the shared multiplexing client with an HTTP/2 wire. Every call is a stream
-// (GET /greet?name=...) on one connection (or C); the call id rides as the stream's user data.
-// Streams beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait inside nghttp2 (they are not
-// failed); a canceled call resets its stream. Completions are collected while nghttp2 parses and
-// delivered after it returns, so no user code runs inside an nghttp2 callback. With TLS on, the
-// bytes pass through our sans-IO TLS channel (ALPN h2, required) on their way in and out.
-#include <unordered_map>
+// HTTP/2 client: an nghttp2 codec on the client engine. Every call is a stream (GET
+// /greet?name=...) on one connection (or C), matched by the call id kept with the stream. Streams
+// beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait inside nghttp2 (they are not failed);
+// a canceled call resets its stream. A stream the server refused unprocessed (REFUSED_STREAM, or
+// above a GOAWAY's last-stream-id, which nghttp2 closes as refused) is reported as not processed,
+// and the engine sends it again; a GOAWAY makes the engine dial a new connection. With TLS on,
+// the bytes pass through our sans-IO TLS channel (ALPN h2, required) on their way in and out.
+//
+// nghttp2 encodes lazily: requests are submitted in encode() and serialized together in
+// produce(), just before the connection's write, so a loop turn's requests share frames and one
+// write. nghttp2's callbacks only record; replies are handed out when mem_recv has returned.
+#include <cstring>
+#include <deque>
+#include <memory>
 #include <vector>
 
 #include "h2_backend.hpp"
 #include "h2_util.hpp"
+#include "../common/backend_support.hpp"
 #include "../http_common/greet_api.hpp"
 #include "../tls/tls_channel.hpp"
 #include "../tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/mux/client_wire.hpp"
-#include "../common/backend_support.hpp"
-#include "wirebench/transport/connection.hpp"
 
 namespace wirebench::http2 {
 namespace {
@@ -31,9 +36,10 @@ std::string authority_for(const endpoint& where) {
              : where.address + ":" + std::to_string(where.port);
 }
 
-class wire final : public client_wire {
+class h2_client_codec final : public client_codec {
  public:
-  wire(std::string authority, std::size_t max_body, tls::context_ptr tls_context, const std::string& host)
+  h2_client_codec(std::string authority, std::size_t max_body, tls::context_ptr tls_context,
+                  const std::string& host)
       : authority_(std::move(authority)), max_body_(max_body), tls_context_(std::move(tls_context)) {
     if (tls_context_)
       tls_ = std::make_unique<tls::tls_channel>(tls_context_.get(), tls::tls_channel::role::client,
@@ -41,149 +47,202 @@ class wire final : public client_wire {
     nghttp2_session_callbacks* cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
     callbacks_ptr callbacks(cb);
-    nghttp2_session_callbacks_set_on_header_callback(cb, &wire::on_header);
-    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, &wire::on_data_chunk);
-    nghttp2_session_callbacks_set_on_stream_close_callback(cb, &wire::on_stream_close);
+    nghttp2_session_callbacks_set_on_header_callback(cb, &h2_client_codec::on_header);
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, &h2_client_codec::on_data_chunk);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(cb, &h2_client_codec::on_frame_recv);
+    nghttp2_session_callbacks_set_on_stream_close_callback(cb, &h2_client_codec::on_stream_close);
     nghttp2_session* s = nullptr;
     nghttp2_session_client_new(&s, cb, this);
     session_.reset(s);
-    nghttp2_submit_settings(s, NGHTTP2_FLAG_NONE, nullptr, 0);  // sent with the first flush
   }
 
-  std::size_t decode(connection& c, std::span<const std::byte> data, reply_sink& sink,
+  reply_order order() const override { return reply_order::by_id; }
+
+  std::error_code open(gather_queue& out) override {
+    nghttp2_submit_settings(session_.get(), NGHTTP2_FLAG_NONE, nullptr, 0);
+    return flush(session_.get(), out, tls_.get());  // the preface (and ClientHello with TLS)
+  }
+
+  std::error_code encode(std::uint32_t id, std::string_view name, gather_queue& out) override {
+    stream& s = take_stream();
+    s.call = id;
+    http::append_greet_target(s.path, name);
+    // The values live in the stream record (or this codec) until the stream closes: no copies.
+    constexpr auto flags = NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE;
+    auto nv = [](std::string_view n, std::string_view v) {
+      nghttp2_nv h = header(n, v);
+      h.flags = flags;
+      return h;
+    };
+    const nghttp2_nv headers[] = {nv(":method", "GET"), nv(":scheme", tls_ ? "https" : "http"),
+                                  nv(":authority", authority_), nv(":path", s.path)};
+    const int32_t sid = nghttp2_submit_request(session_.get(), nullptr, headers, 4, nullptr, &s);
+    if (sid < 0) {  // out of stream ids on this connection: not sent, so not processed
+      s.error = NGHTTP2_REFUSED_STREAM;
+      refused_now_.push_back(&s);
+      (void)out;
+      return {};
+    }
+    s.id = sid;
+    return {};
+  }
+
+  std::error_code produce(gather_queue& out) override {
+    return flush(session_.get(), out, tls_.get());
+  }
+
+  std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue& out,
                      std::error_code& error) override {
+    recycle_delivered();
     const std::size_t consumed = data.size();
     if ((error = unwrap(tls_.get(), data, plain_))) {
-      flush(session_.get(), c, tls_.get());  // the alert, if TLS has one for the peer
+      flush(session_.get(), out, tls_.get());  // the alert, if TLS has one for the peer
       return consumed;
     }
-    in_recv_ = true;
     const ssize_t rv = nghttp2_session_mem_recv(
         session_.get(), reinterpret_cast<const uint8_t*>(data.data()), data.size());
-    in_recv_ = false;
     if (rv < 0) error = errc::protocol_error;
-    // Streams the server refused (sent before its SETTINGS lowered the limit) were not processed
-    // (RFC 9113, 8.7): submit them again; nghttp2 now holds them until a stream frees up.
-    std::vector<finished> refused = std::move(refused_);
-    refused_.clear();
-    for (finished& f : refused) submit(f.id, f.path);
-    if (auto ec = flush(session_.get(), c, tls_.get()); ec && !error) error = ec;
-    // Deliver outside nghttp2's callbacks: a completion may issue the next call at once.
-    std::vector<finished> done = std::move(finished_);
-    finished_.clear();
-    for (finished& f : done) {
-      bool matched;
-      std::string greeting;
-      if (f.stream_error != 0)
-        matched = sink.reply(f.id, errc::connection_closed, {});  // reset or refused by the peer
-      else if (f.status == 200 && http::parse_greeting(f.body, greeting))
-        matched = sink.reply(f.id, {}, greeting);
-      else if (f.status == 200)
-        matched = sink.reply(f.id, errc::wrong_reply, {});
-      else
-        matched = sink.reply(f.id, errc::remote_error, std::to_string(f.status) + " " + f.body);
-      if (!matched) error = errc::protocol_error;
-    }
+    // SETTINGS acks, WINDOW_UPDATEs, PING replies; and any stream nghttp2 closes as it sends.
+    if (auto ec = flush(session_.get(), out, tls_.get()); ec && !error) error = ec;
+    // Streams closed since the last decode, here or while sending (refused after a GOAWAY).
+    for (stream* s : refused_now_) finished_.push_back(s);
+    refused_now_.clear();
+    for (stream* s : finished_) into.replies.push_back(reply_for(*s));
+    delivered_.swap(finished_);
+    if (goaway_) into.going_away = true;
     return consumed;
   }
 
-  void write_request(connection& c, std::uint32_t id, std::string&& name) override {
-    submit(id, http::greet_target(name));
-    if (!in_recv_) flush(session_.get(), c, tls_.get());
+  bool cancel(std::uint32_t id, gather_queue&) override {
+    for (const auto& s : streams_)
+      if (s->in_use && s->call == id && s->id > 0)
+        nghttp2_submit_rst_stream(session_.get(), NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+    return true;  // the RST_STREAM goes out in produce()
   }
 
-  bool write_cancel(connection& c, std::uint32_t id) override {
-    auto it = by_call_.find(id);
-    if (it == by_call_.end()) return true;
-    nghttp2_submit_rst_stream(session_.get(), NGHTTP2_FLAG_NONE, it->second, NGHTTP2_CANCEL);
-    if (!in_recv_) flush(session_.get(), c, tls_.get());
-    return true;
-  }
-  bool mid_frame() const override { return false; }
-  std::size_t max_frame_bytes() const override { return 64 * 1024; }
+  bool mid_reply() const override { return false; }
+  std::size_t max_read_bytes() const override { return 64 * 1024; }
 
  private:
-  struct finished {
-    std::uint32_t id;
-    int status;
+  struct stream {
+    std::uint32_t call = 0;
+    int32_t id = -1;
+    int status = 0;
+    std::uint32_t error = 0;
+    bool in_use = false;
+    bool oversize = false;
+    std::string path;  // the :path value, referenced by nghttp2 until the stream closes
     std::string body;
-    std::uint32_t stream_error;
-    std::string path;  // kept to resubmit a refused stream
   };
-  static wire& self(void* p) { return *static_cast<wire*>(p); }
 
-  void submit(std::uint32_t id, const std::string& path) {
-    const nghttp2_nv headers[] = {header(":method", "GET"), header(":scheme", tls_ ? "https" : "http"),
-                                  header(":authority", authority_), header(":path", path)};
-    const int32_t stream = nghttp2_submit_request(session_.get(), nullptr, headers, 4, nullptr, nullptr);
-    if (stream < 0) {  // out of stream ids on this connection
-      finished_.push_back({id, 0, {}, static_cast<std::uint32_t>(NGHTTP2_REFUSED_STREAM), path});
-      return;
+  // Stream records come from a pool and keep their strings' capacity: a steady load allocates
+  // no record, path or body.
+  stream& take_stream() {
+    if (free_.empty()) {
+      streams_.push_back(std::make_unique<stream>());
+      free_.push_back(streams_.back().get());
     }
-    streams_.insert_or_assign(stream, finished{id, 0, {}, 0, path});
-    by_call_.insert_or_assign(id, stream);
+    stream* s = free_.back();
+    free_.pop_back();
+    s->in_use = true;
+    s->id = -1;
+    s->status = 0;
+    s->error = 0;
+    s->oversize = false;
+    s->path.clear();
+    s->body.clear();
+    return *s;
+  }
+  // The replies handed out by the last decode are done with: their records go back to the pool.
+  void recycle_delivered() {
+    for (stream* s : delivered_) {
+      s->in_use = false;
+      free_.push_back(s);
+    }
+    delivered_.clear();
+    storage_.clear();
   }
 
-  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
-                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void* user) {
-    auto it = self(user).streams_.find(frame->hd.stream_id);
-    if (it == self(user).streams_.end()) return 0;
-    if (std::string_view(reinterpret_cast<const char*>(name), namelen) == ":status")
-      it->second.status = std::atoi(std::string(reinterpret_cast<const char*>(value), valuelen).c_str());
+  codec_reply reply_for(stream& s) {
+    if (s.error == NGHTTP2_REFUSED_STREAM) return {s.call, {}, {}, /*not_processed=*/true};
+    if (s.oversize) return {s.call, errc::frame_too_long, {}};
+    if (s.error != 0) return {s.call, errc::connection_closed, {}};  // reset by the server
+    std::string_view greeting;
+    if (s.status == 200 && http::parse_greeting(s.body, greeting, storage_.emplace_back()))
+      return {s.call, {}, greeting};
+    if (s.status == 200) return {s.call, errc::wrong_reply, {}};
+    std::string& why = storage_.emplace_back(std::to_string(s.status));
+    why.append(" ").append(s.body);
+    return {s.call, errc::remote_error, why};
+  }
+
+  static h2_client_codec& self(void* p) { return *static_cast<h2_client_codec*>(p); }
+  static stream* stream_of(nghttp2_session* session, int32_t id) {
+    return static_cast<stream*>(nghttp2_session_get_stream_user_data(session, id));
+  }
+
+  static int on_header(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name,
+                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void*) {
+    stream* s = stream_of(session, frame->hd.stream_id);
+    if (s == nullptr || namelen != 7 || std::memcmp(name, ":status", 7) != 0) return 0;
+    int status = 0;
+    for (size_t i = 0; i < valuelen && value[i] >= '0' && value[i] <= '9'; ++i)
+      status = status * 10 + (value[i] - '0');
+    s->status = status;
     return 0;
   }
-  static int on_data_chunk(nghttp2_session* s, uint8_t, int32_t stream_id, const uint8_t* data,
-                           size_t len, void* user) {
-    auto it = self(user).streams_.find(stream_id);
-    if (it == self(user).streams_.end()) return 0;
-    if (it->second.body.size() + len > self(user).max_body_) {
-      nghttp2_submit_rst_stream(s, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL);
+  static int on_data_chunk(nghttp2_session* session, uint8_t, int32_t stream_id,
+                           const uint8_t* data, size_t len, void* user) {
+    stream* s = stream_of(session, stream_id);
+    if (s == nullptr) return 0;
+    if (s->body.size() + len > self(user).max_body_) {
+      s->oversize = true;
+      nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL);
       return 0;
     }
-    it->second.body.append(reinterpret_cast<const char*>(data), len);
+    s->body.append(reinterpret_cast<const char*>(data), len);
     return 0;
   }
-  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t error_code, void* user) {
-    wire& w = self(user);
-    auto it = w.streams_.find(stream_id);
-    if (it == w.streams_.end()) return 0;
-    it->second.stream_error = error_code;
-    w.by_call_.erase(it->second.id);
-    if (error_code == NGHTTP2_REFUSED_STREAM)
-      w.refused_.push_back(std::move(it->second));
-    else
-      w.finished_.push_back(std::move(it->second));
-    w.streams_.erase(it);
+  static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    if (frame->hd.type == NGHTTP2_GOAWAY) self(user).goaway_ = true;
+    return 0;
+  }
+  static int on_stream_close(nghttp2_session* session, int32_t stream_id, uint32_t error_code,
+                             void* user) {
+    stream* s = stream_of(session, stream_id);
+    if (s == nullptr) return 0;
+    s->error = error_code;
+    self(user).finished_.push_back(s);
     return 0;
   }
 
   std::string authority_;
   std::size_t max_body_;
-  tls::context_ptr tls_context_;           // null in cleartext; outlives tls_
+  tls::context_ptr tls_context_;  // null in cleartext; outlives tls_
   std::unique_ptr<tls::tls_channel> tls_;
-  std::string plain_;                      // what TLS decrypted of the last read
-  session_ptr session_;
-  std::unordered_map<int32_t, finished> streams_;     // open streams: what has arrived so far
-  std::unordered_map<std::uint32_t, int32_t> by_call_;  // call id -> stream, for cancel
-  std::vector<finished> finished_;
-  std::vector<finished> refused_;  // to submit again once nghttp2 has returned
-  bool in_recv_ = false;
+  std::string plain_;  // what TLS decrypted of the last read
+  std::vector<std::unique_ptr<stream>> streams_;  // every record made (stable addresses)
+  std::vector<stream*> free_;
+  std::vector<stream*> finished_;     // closed since the last decode
+  std::vector<stream*> delivered_;    // handed out by the last decode: their bodies are viewed
+  std::vector<stream*> refused_now_;  // could not even be submitted
+  std::deque<std::string> storage_;   // greetings that needed unescaping, error texts
+  bool goaway_ = false;
+  session_ptr session_;  // last: it goes first, while the records its streams point to remain
 };
 
 }  // namespace
 
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  mux_client_config m = multiplexing_config(config);
-  // nghttp2 holds streams beyond the server's concurrency limit; this only bounds memory.
-  m.max_in_flight = config.depth == 0 ? 65536 : config.depth;
-  m.max_queued = 1 << 20;
   tls::context_ptr tls_context;
   if (config.tls.enabled) tls_context = tls::make_client_context(config.tls, "h2");
-  m.wire = [authority = authority_for(config.connect), max = config.max_frame_bytes, tls_context,
-            host = host_for(config.connect)] {
-    return std::make_unique<wire>(authority, max, tls_context, host);
-  };
-  return std::make_unique<multiplexed_greet_client>(config, std::move(m));
+  // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
+  return std::make_unique<engine_greet_client>(
+      config, engine_config(config, 1024, [authority = authority_for(config.connect),
+                                           max = config.max_frame_bytes, tls_context,
+                                           host = host_for(config.connect)] {
+        return std::make_unique<h2_client_codec>(authority, max, tls_context, host);
+      }));
 }
 
 }  // namespace wirebench::http2

@@ -9,21 +9,30 @@
 
 namespace wirebench::http2 {
 
-std::error_code flush(nghttp2_session* session, connection& c, tls::tls_channel* tls) {
-  std::string out;
+std::error_code flush(nghttp2_session* session, gather_queue& out, tls::tls_channel* tls) {
+  std::string plain;  // TLS protects one contiguous run
   for (;;) {
     const uint8_t* data = nullptr;
     const ssize_t n = nghttp2_session_mem_send(session, &data);
     if (n < 0) return errc::protocol_error;
     if (n == 0) break;
-    out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+    const auto bytes = std::span(reinterpret_cast<const std::byte*>(data), static_cast<std::size_t>(n));
+    if (tls == nullptr)
+      out.append_bytes(bytes);  // copied into the queue's arena: no string in between
+    else
+      plain.append(as_text(bytes));
   }
+  if (tls == nullptr) return {};
   std::error_code ec;
-  if (tls != nullptr) {
-    if (!out.empty()) ec = tls->send(out);
-    out = tls->take_output();
-  }
-  if (!out.empty()) c.send({}, std::move(out), {});
+  if (!plain.empty()) ec = tls->send(plain);
+  const std::string cipher = tls->take_output();
+  if (!cipher.empty()) out.append_bytes(as_bytes(cipher));
+  return ec;
+}
+
+std::error_code flush(nghttp2_session* session, connection& c, tls::tls_channel* tls) {
+  const std::error_code ec = flush(session, c.outbox(), tls);
+  c.request_flush();
   return ec;
 }
 

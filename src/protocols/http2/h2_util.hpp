@@ -9,6 +9,8 @@
 
 #include <nghttp2/nghttp2.h>
 
+#include "wirebench/core/gather_queue.hpp"
+
 namespace wirebench {
 class connection;
 }
@@ -34,10 +36,11 @@ inline nghttp2_nv header(std::string_view name, std::string_view value) {
           NGHTTP2_NV_FLAG_NONE};
 }
 
-// Everything nghttp2 has to send, handed to the connection as one buffer (gathered with the rest
-// of this loop turn's output), through `tls` when the connection has it (which may add handshake
-// messages or an alert of its own). Returns protocol_error on a fatal session error, tls_failed
-// when TLS refuses the bytes.
+// Everything nghttp2 has to send, appended to `out` (gathered with the rest of this loop turn's
+// output), through `tls` when the connection has it (which may add handshake messages or an
+// alert of its own). Returns protocol_error on a fatal session error, tls_failed when TLS
+// refuses the bytes. The connection& form also has the connection write it.
+std::error_code flush(nghttp2_session* session, gather_queue& out, tls::tls_channel* tls);
 std::error_code flush(nghttp2_session* session, connection& c, tls::tls_channel* tls);
 
 // The bytes nghttp2 should parse: `data` itself in cleartext, or what `tls` decrypts of it into

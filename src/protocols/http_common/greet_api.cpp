@@ -73,8 +73,14 @@ api_response handle_greet(std::string_view method, std::string_view target, std:
 }
 
 std::string greet_target(std::string_view name) {
+  std::string target;
+  append_greet_target(target, name);
+  return target;
+}
+
+void append_greet_target(std::string& target, std::string_view name) {
   static constexpr char digits[] = "0123456789ABCDEF";
-  std::string target = "/greet?name=";
+  target.append("/greet?name=");
   for (unsigned char c : name) {
     if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
       target.push_back(static_cast<char>(c));
@@ -84,15 +90,26 @@ std::string greet_target(std::string_view name) {
       target.push_back(digits[c & 15]);
     }
   }
-  return target;
 }
 
-bool parse_greeting(std::string_view json_text, std::string& greeting) {
+bool parse_greeting(std::string_view json_text, std::string_view& greeting, std::string& storage) {
+  // The compact form, {"greeting":"..."} with no escape inside: the value is the bytes between.
+  constexpr std::string_view head = "{\"greeting\":\"", tail = "\"}";
+  if (json_text.size() >= head.size() + tail.size() && json_text.starts_with(head) &&
+      json_text.ends_with(tail)) {
+    const std::string_view value =
+        json_text.substr(head.size(), json_text.size() - head.size() - tail.size());
+    if (value.find_first_of("\"\\") == std::string_view::npos) {
+      greeting = value;
+      return true;
+    }
+  }
   const auto json = nlohmann::json::parse(json_text, nullptr, false);
   if (json.is_discarded() || !json.is_object()) return false;
   const auto it = json.find("greeting");
   if (it == json.end() || !it->is_string()) return false;
-  greeting = it->get<std::string>();
+  storage = it->get<std::string>();
+  greeting = storage;
   return true;
 }
 

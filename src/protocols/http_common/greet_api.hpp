@@ -15,10 +15,13 @@ struct api_response {
 
 api_response handle_greet(std::string_view method, std::string_view target, std::string_view body);
 
-// Client helpers: the request target for GET, and the greeting out of a 200 response body
-// (false if the body is not the expected JSON).
+// Client helpers: the request target for GET (appended to `out`), and the greeting out of a 200
+// response body (false if the body is not the expected JSON). `greeting` views `json` when the
+// body is compact JSON with no escapes (what servers send: read without allocating), else
+// `storage`, where the general JSON parse put it.
 std::string greet_target(std::string_view name);
-bool parse_greeting(std::string_view json, std::string& greeting);
+void append_greet_target(std::string& out, std::string_view name);
+bool parse_greeting(std::string_view json, std::string_view& greeting, std::string& storage);
 
 std::string_view reason_phrase(int status);
 

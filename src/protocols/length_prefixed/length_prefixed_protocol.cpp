@@ -1,6 +1,7 @@
 // `length-prefixed`: the greet call in frames of a 4-byte big-endian length + payload.
 // Ordered replies (FIFO).
-#include "../framed/fifo_client.hpp"
+#include "../common/backend_support.hpp"
+#include "../framed/framed_client_codec.hpp"
 #include "../framed/greet_server.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
@@ -32,7 +33,7 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
         return std::make_unique<framed_greet_server<length_prefixed_framing>>(c);
       },
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return std::make_unique<fifo_greet_client<length_prefixed_framing>>(c);
+        return make_framed_client<length_prefixed_framing>(c);
       },
   });
 }

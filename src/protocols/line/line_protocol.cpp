@@ -1,6 +1,7 @@
 // `line`: the plain TCP protocol of the comparisons this project grew from.
 // Request "name\n", reply "hello, name\n"; "\r\n" accepted on input. Ordered replies (FIFO).
-#include "../framed/fifo_client.hpp"
+#include "../common/backend_support.hpp"
+#include "../framed/framed_client_codec.hpp"
 #include "../framed/greet_server.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
@@ -31,7 +32,7 @@ void register_line_protocol(protocol_registry& registry) {
         return std::make_unique<framed_greet_server<line_framing>>(c);
       },
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return std::make_unique<fifo_greet_client<line_framing>>(c);
+        return make_framed_client<line_framing>(c);
       },
   });
 }

@@ -1,21 +1,31 @@
-// msgpack-rpc client: the shared multiplexing client (ids, deadlines, queue) with a msgpack-rpc
-// wire: requests [0, msgid, "greet", [name]] out, responses matched by msgid.
+// msgpack-rpc client: a msgpack-rpc codec on the client engine (ids, deadlines, queue, re-dial):
+// requests [0, msgid, "greet", [name]] out, responses matched by msgid.
+#include <vector>
+
 #include "msgpack_rpc_backend.hpp"
-#include "wirebench/core/error.hpp"
-#include "wirebench/mux/client_wire.hpp"
 #include "../common/backend_support.hpp"
-#include "wirebench/transport/connection.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/error.hpp"
 
 namespace wirebench::msgpack_rpc {
 namespace {
 
-// The client side of the wire: requests out, responses matched by msgid in the shared client.
-class rpc_client_wire final : public client_wire {
+class rpc_client_codec final : public client_codec {
  public:
-  explicit rpc_client_wire(std::size_t max_frame) : decoder_(limits_for(max_frame)) {}
+  explicit rpc_client_codec(std::size_t max_frame) : decoder_(limits_for(max_frame)) {}
 
-  std::size_t decode(connection&, std::span<const std::byte> data, reply_sink& sink,
+  reply_order order() const override { return reply_order::by_id; }
+
+  std::error_code encode(std::uint32_t id, std::string_view request, gather_queue& out) override {
+    scratch_.clear();
+    append_request(scratch_, id, "greet", request);
+    out.append_bytes(as_bytes(scratch_));
+    return {};
+  }
+
+  std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
+    held_.clear();  // the replies handed out by the last decode are done with
     if ((error = decoder_.feed(data))) return data.size();
     while (auto message = decoder_.next(error)) {
       const msgpack::object& o = message->get();
@@ -25,45 +35,38 @@ class rpc_client_wire final : public client_wire {
         error = errc::protocol_error;
         break;
       }
-      bool matched;
-      if (r->error.type == msgpack::type::NIL) {
-        if (r->result.type != msgpack::type::STR) {
-          matched = sink.reply(r->msgid, errc::wrong_reply, {});
-        } else {
-          matched = sink.reply(r->msgid, {}, std::string_view(r->result.via.str.ptr, r->result.via.str.size));
-        }
+      if (r->error.type != msgpack::type::NIL) {
+        const std::string_view why = r->error.type == msgpack::type::STR
+                                         ? std::string_view(r->error.via.str.ptr, r->error.via.str.size)
+                                         : std::string_view("remote error");
+        into.replies.push_back({r->msgid, errc::remote_error, why});
+      } else if (r->result.type != msgpack::type::STR) {
+        into.replies.push_back({r->msgid, errc::wrong_reply, {}});
       } else {
-        const std::string why = r->error.type == msgpack::type::STR
-                                    ? std::string(r->error.via.str.ptr, r->error.via.str.size)
-                                    : "remote error";
-        matched = sink.reply(r->msgid, errc::remote_error, why);
+        into.replies.push_back(
+            {r->msgid, {}, std::string_view(r->result.via.str.ptr, r->result.via.str.size)});
       }
-      if (!matched) {
-        error = errc::protocol_error;
-        break;
-      }
+      held_.push_back(std::move(*message));  // the views above point into its zone
     }
-    return data.size();
+    return data.size();  // the unpacker keeps what it needs
   }
-  void write_request(connection& c, std::uint32_t id, std::string&& payload) override {
-    std::string out;
-    append_request(out, id, "greet", payload);
-    c.send({}, std::move(out), {});
-  }
-  bool write_cancel(connection&, std::uint32_t) override { return false; }  // not in the spec
-  bool mid_frame() const override { return decoder_.mid_message(); }
-  std::size_t max_frame_bytes() const override { return 64 * 1024; }
+
+  bool mid_reply() const override { return decoder_.mid_message(); }
+  std::size_t max_read_bytes() const override { return 64 * 1024; }
 
  private:
   stream_decoder decoder_;
+  std::string scratch_;                       // one request's bytes, capacity reused
+  std::vector<msgpack::object_handle> held_;  // until the next decode
 };
 
 }  // namespace
 
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  mux_client_config m = multiplexing_config(config);
-  m.wire = [max = config.max_frame_bytes] { return std::make_unique<rpc_client_wire>(max); };
-  return std::make_unique<multiplexed_greet_client>(config, std::move(m));
+  return std::make_unique<engine_greet_client>(
+      config, engine_config(config, 1024, [max = config.max_frame_bytes] {
+        return std::make_unique<rpc_client_codec>(max);
+      }));
 }
 
 }  // namespace wirebench::msgpack_rpc

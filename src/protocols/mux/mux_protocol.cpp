@@ -1,6 +1,7 @@
 // `mux`: the greet call over our multiplexed protocol (docs/PROTOCOLS.md): many calls in flight
 // on one connection, answered in completion order and matched by request id.
 #include "../common/backend_support.hpp"
+#include "wirebench/mux/mux_client_codec.hpp"
 #include "wirebench/mux/mux_server.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -49,7 +50,8 @@ void register_mux_protocol(protocol_registry& registry) {
         return std::make_unique<mux_greet_server>(c);
       },
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return std::make_unique<multiplexed_greet_client>(c, multiplexing_config(c));
+        return std::make_unique<engine_greet_client>(
+            c, engine_config(c, 1024, [max = c.max_frame_bytes] { return make_mux_client_codec(max); }));
       },
   });
 }

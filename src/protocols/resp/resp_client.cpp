@@ -1,80 +1,80 @@
-// The pipelined resp client: the shared multiplexing client in ordered (FIFO) mode with a RESP2
-// wire. hiredis formats the commands (redisFormatCommandArgv) and parses the replies (its sans-IO
-// reader); our transport moves the bytes. Replies carry no id, so the wire numbers them in arrival
-// order the way the FIFO matcher numbers calls (1, 2, ..., skipping 0); depth = pipelining depth.
-#include <deque>
-
-#include <hiredis/hiredis.h>
+// The pipelined resp client: a RESP2 codec on the client engine, replies in request order (FIFO);
+// depth = pipelining depth. Commands are RESP arrays of bulk strings (the bytes
+// redisFormatCommandArgv makes, written straight into the output without its allocation);
+// replies go through hiredis's sans-IO reader. A bulk string is the greeting; an error reply is
+// remote_error with its text; any other reply is wrong_reply.
+#include <charconv>
 
 #include "resp_backend.hpp"
 #include "resp_reply_reader.hpp"
 #include "../common/backend_support.hpp"
+#include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/mux/client_wire.hpp"
-#include "wirebench/transport/connection.hpp"
 
 namespace wirebench::resp {
 namespace {
 
-class wire final : public client_wire {
- public:
-  wire(greet_command how, std::size_t max_reply) : how_(how), max_reply_(max_reply), reader_(max_reply) {}
+void append_bulk_arg(std::string& out, std::string_view prefix, std::string_view arg) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, prefix.size() + arg.size()).ptr;
+  out.push_back('$');
+  out.append(digits, end);
+  out.append("\r\n").append(prefix).append(arg).append("\r\n");
+}
 
-  std::size_t decode(connection&, std::span<const std::byte> data, reply_sink& sink,
+class resp_client_codec final : public client_codec {
+ public:
+  resp_client_codec(greet_command how, std::size_t max_reply)
+      : how_(how), max_reply_(max_reply), reader_(max_reply) {}
+
+  reply_order order() const override { return reply_order::in_order; }
+
+  std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
+    command_.clear();
+    if (how_ == greet_command::echo) {  // a real Redis has no GREET: ECHO "hello, name"
+      command_.append("*2\r\n$4\r\nECHO\r\n");
+      append_bulk_arg(command_, "hello, ", name);
+    } else {
+      command_.append("*2\r\n$5\r\nGREET\r\n");
+      append_bulk_arg(command_, {}, name);
+    }
+    out.append_bytes(as_bytes(command_));
+    return {};
+  }
+
+  std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
+    reader_.release();  // the replies handed out by the last decode are done with
     error = reader_.feed(data);
-    while (!error && reader_.next(reply_, error)) {
-      if (expected_.empty()) {  // a reply nobody asked for: the stream cannot be matched
-        error = errc::protocol_error;
-        break;
-      }
-      std::uint32_t id = next_id_++;  // numbered as fifo_matcher numbers calls
-      if (id == 0) id = next_id_++;
-      const std::error_code verdict = check_greeting(reply_.kind, reply_.text, expected_.front());
-      expected_.pop_front();
-      const bool matched = verdict == errc::wrong_reply ? sink.reply(id, verdict, {})
-                                                        : sink.reply(id, verdict, reply_.text);
-      if (!matched) {
-        error = errc::protocol_error;
-        break;
-      }
+    reply_view r;
+    while (!error && reader_.next(r, error)) {
+      if (r.kind == reply_kind::string)
+        into.replies.push_back({0, {}, r.text});
+      else if (r.kind == reply_kind::error)
+        into.replies.push_back({0, errc::remote_error, r.text});
+      else
+        into.replies.push_back({0, errc::wrong_reply, {}});
     }
     return data.size();  // hiredis's reader keeps what it needs
   }
 
-  void write_request(connection& c, std::uint32_t, std::string&& name) override {
-    std::string greeting = expected_greeting(name);
-    const bool echo = how_ == greet_command::echo;
-    const char* argv[2] = {echo ? "ECHO" : "GREET", echo ? greeting.data() : name.data()};
-    const std::size_t lens[2] = {echo ? 4u : 5u, echo ? greeting.size() : name.size()};
-    char* command = nullptr;
-    const int n = redisFormatCommandArgv(&command, 2, argv, lens);
-    if (n > 0) c.send({}, std::string(command, static_cast<std::size_t>(n)), {});
-    redisFreeCommand(command);
-    expected_.push_back(std::move(greeting));
-  }
-  bool write_cancel(connection&, std::uint32_t) override { return false; }
-  bool mid_frame() const override { return reader_.mid_reply(); }
-  std::size_t max_frame_bytes() const override { return max_reply_; }
+  bool mid_reply() const override { return reader_.mid_reply(); }
+  std::size_t max_read_bytes() const override { return max_reply_; }
 
  private:
   greet_command how_;
   std::size_t max_reply_;
   reply_reader reader_;
-  reply reply_;
-  std::deque<std::string> expected_;  // the greeting each call in flight must get, in order
-  std::uint32_t next_id_ = 1;
+  std::string command_;  // one command's bytes, capacity reused
 };
 
 }  // namespace
 
 std::unique_ptr<protocol_client> make_client(const client_config& config, greet_command how) {
-  mux_client_config m = multiplexing_config(config);
-  m.ordered = true;
-  m.max_in_flight = config.depth == 0 ? 1 : config.depth;  // the pipelining depth
-  m.max_queued = 1 << 20;  // calls wait for their connection; the closed loop bounds them
-  m.wire = [how, max = config.max_frame_bytes] { return std::make_unique<wire>(how, max); };
-  return std::make_unique<multiplexed_greet_client>(config, std::move(m));
+  return std::make_unique<engine_greet_client>(
+      config, engine_config(config, 1, [how, max = config.max_frame_bytes] {
+        return std::make_unique<resp_client_codec>(how, max);
+      }));
 }
 
 }  // namespace wirebench::resp

@@ -1,82 +1,98 @@
 #include "resp_reply_reader.hpp"
 
 #include <new>
-#include <vector>
 
 #include <hiredis/hiredis.h>
 
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::resp {
-namespace {
 
-// Our reply objects: a root owns its elements, so hiredis frees a whole tree with freeObject.
-struct value {
-  reply_kind kind;
+struct reply_reader::value {
+  reply_kind kind = reply_kind::nil;
   std::string text;
-  std::vector<std::unique_ptr<value>> elements;  // grown as elements arrive, never from a count
+  std::vector<value*> elements;  // grown as elements arrive, never from a count
+  reply_reader* owner = nullptr;
 };
 
-void* attach(const redisReadTask* task, std::unique_ptr<value> v) {
-  value* raw = v.get();
-  if (task->parent != nullptr)
-    static_cast<value*>(task->parent->obj)->elements.push_back(std::move(v));
-  else
-    v.release();  // the root: hiredis hands it to redisReaderGetReply's caller
-  return raw;
-}
-
-reply_kind kind_of(int type) {
-  switch (type) {
-    case REDIS_REPLY_STRING: return reply_kind::string;
-    case REDIS_REPLY_STATUS: return reply_kind::status;
-    case REDIS_REPLY_ERROR: return reply_kind::error;
-    default: return reply_kind::nil;
+// hiredis's object callbacks: every object comes from the reader's pool (privdata is the reader).
+struct reply_functions {
+  static reply_reader& reader(const redisReadTask* task) {
+    return *static_cast<reply_reader*>(task->privdata);
   }
-}
+  static void* attach(const redisReadTask* task, reply_reader::value* v) {
+    if (v != nullptr && task->parent != nullptr)
+      static_cast<reply_reader::value*>(task->parent->obj)->elements.push_back(v);
+    return v;
+  }
+  static reply_kind kind_of(int type) {
+    switch (type) {
+      case REDIS_REPLY_STRING: return reply_kind::string;
+      case REDIS_REPLY_STATUS: return reply_kind::status;
+      case REDIS_REPLY_ERROR: return reply_kind::error;
+      default: return reply_kind::nil;
+    }
+  }
+  static void* create_string(const redisReadTask* task, char* s, size_t n) {
+    reply_reader::value* v = reader(task).take_value(kind_of(task->type));
+    if (v != nullptr) v->text.assign(s, n);  // n bytes that arrived
+    return attach(task, v);
+  }
+  static void* create_array(const redisReadTask* task, int elements) {
+    reply_reader& r = reader(task);
+    if (elements < 0 || static_cast<std::size_t>(elements) > r.max_elements_) return nullptr;
+    return attach(task, r.take_value(reply_kind::array));  // hiredis: error on nullptr
+  }
+  static void* create_integer(const redisReadTask* task, long long) {
+    return attach(task, reader(task).take_value(reply_kind::integer));
+  }
+  static void* create_nil(const redisReadTask* task) {
+    return attach(task, reader(task).take_value(reply_kind::nil));
+  }
+  static void free_object(void* v) {  // a whole tree: its root is what hiredis frees
+    auto* root = static_cast<reply_reader::value*>(v);
+    root->owner->recycle(root);
+  }
+};
 
-void* create_string(const redisReadTask* task, char* s, size_t n) {
-  auto v = std::unique_ptr<value>(new (std::nothrow) value{kind_of(task->type), {}, {}});
-  if (!v) return nullptr;
-  v->text.assign(s, n);  // n bytes that arrived
-  return attach(task, std::move(v));
-}
-
-void* create_array(const redisReadTask* task, int elements) {
-  const std::size_t cap = *static_cast<const std::size_t*>(task->privdata);
-  if (elements < 0 || static_cast<std::size_t>(elements) > cap) return nullptr;  // hiredis: error
-  return attach(task, std::unique_ptr<value>(new (std::nothrow) value{reply_kind::array, {}, {}}));
-}
-
-void* create_integer(const redisReadTask* task, long long) {
-  return attach(task, std::unique_ptr<value>(new (std::nothrow) value{reply_kind::integer, {}, {}}));
-}
-
-void* create_nil(const redisReadTask* task) {
-  return attach(task, std::unique_ptr<value>(new (std::nothrow) value{reply_kind::nil, {}, {}}));
-}
-
-void free_object(void* v) { delete static_cast<value*>(v); }
-
-redisReplyObjectFunctions functions{create_string, create_array, create_integer, create_nil, free_object};
-
+namespace {
+redisReplyObjectFunctions functions{reply_functions::create_string, reply_functions::create_array,
+                                    reply_functions::create_integer, reply_functions::create_nil,
+                                    reply_functions::free_object};
 }  // namespace
-
-std::error_code check_greeting(reply_kind kind, std::string_view text, std::string_view expected) {
-  if (kind == reply_kind::string && text == expected) return {};
-  if (kind == reply_kind::error) return errc::remote_error;
-  return errc::wrong_reply;
-}
 
 reply_reader::reply_reader(std::size_t max_reply_bytes, std::size_t max_elements)
     : max_reply_bytes_(max_reply_bytes), max_elements_(max_elements) {
   reader_ = redisReaderCreateWithFunctions(&functions);
   if (reader_ == nullptr) throw std::bad_alloc();
-  reader_->privdata = &max_elements_;  // hiredis copies it into every read task
+  reader_->privdata = this;  // hiredis copies it into every read task
   reader_->maxbuf = 64 * 1024;  // keep a buffer this big between replies instead of reallocating
 }
 
-reply_reader::~reply_reader() { redisReaderFree(reader_); }
+reply_reader::~reply_reader() {
+  redisReaderFree(reader_);  // may hand a partial reply back to the pool, which is still here
+}
+
+reply_reader::value* reply_reader::take_value(reply_kind kind) {
+  if (free_.empty()) {
+    auto v = std::unique_ptr<value>(new (std::nothrow) value);
+    if (!v) return nullptr;
+    v->owner = this;
+    free_.push_back(v.get());
+    values_.push_back(std::move(v));
+  }
+  value* v = free_.back();
+  free_.pop_back();
+  v->kind = kind;
+  v->text.clear();
+  return v;
+}
+
+void reply_reader::recycle(value* v) {
+  for (value* e : v->elements) recycle(e);
+  v->elements.clear();
+  free_.push_back(v);
+}
 
 std::error_code reply_reader::feed(std::span<const std::byte> data) {
   if (data.empty()) return {};
@@ -85,7 +101,7 @@ std::error_code reply_reader::feed(std::span<const std::byte> data) {
   return {};
 }
 
-bool reply_reader::next(reply& out, std::error_code& error) {
+bool reply_reader::next(reply_view& out, std::error_code& error) {
   void* got = nullptr;
   if (redisReaderGetReply(reader_, &got) != REDIS_OK) {
     error = errc::protocol_error;
@@ -96,10 +112,16 @@ bool reply_reader::next(reply& out, std::error_code& error) {
     if (reader_->len - reader_->pos > max_reply_bytes_) error = errc::frame_too_long;
     return false;
   }
-  std::unique_ptr<value> v(static_cast<value*>(got));
+  auto* v = static_cast<value*>(got);
+  handed_out_.push_back(v);
   out.kind = v->kind;
-  out.text = std::move(v->text);
+  out.text = v->text;
   return true;
+}
+
+void reply_reader::release() {
+  for (value* v : handed_out_) recycle(v);
+  handed_out_.clear();
 }
 
 bool reply_reader::mid_reply() const { return reader_->ridx >= 0 || reader_->len > reader_->pos; }

@@ -4,12 +4,15 @@
 // given back, and no `maxelements` (hiredis >= 1.0): so the element cap is enforced in our own
 // createArray (hiredis then reports an error instead of allocating from the declared count), and
 // the bytes of one unfinished reply are bounded here, after each feed.
+// The reply objects hiredis builds through our functions come from a pool and keep their
+// strings' capacity, so a steady stream of replies allocates nothing.
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 struct redisReader;
 
@@ -17,14 +20,11 @@ namespace wirebench::resp {
 
 enum class reply_kind { string, status, error, integer, nil, array };
 
-struct reply {
+// One reply, as next() hands it out: valid until release().
+struct reply_view {
   reply_kind kind = reply_kind::nil;
-  std::string text;  // string, status and error replies
+  std::string_view text;  // string, status and error replies
 };
-
-// The greet call's verdict on a reply: a bulk string equal to `expected` is the answer; an error
-// reply is errc::remote_error (its text the reason); anything else is errc::wrong_reply.
-std::error_code check_greeting(reply_kind kind, std::string_view text, std::string_view expected);
 
 class reply_reader {
  public:
@@ -38,13 +38,24 @@ class reply_reader {
   std::error_code feed(std::span<const std::byte> data);
   // The next complete reply into `out`: true if there was one. Sets `error` (protocol_error) on
   // malformed input; the stream is then lost.
-  bool next(reply& out, std::error_code& error);
+  bool next(reply_view& out, std::error_code& error);
+  // The replies handed out by next() are done with: their storage is reused.
+  void release();
   bool mid_reply() const;
 
+  struct value;  // a reply object (and its elements), from the pool
+
  private:
+  friend struct reply_functions;
+  value* take_value(reply_kind kind);
+  void recycle(value* v);
+
   std::size_t max_reply_bytes_;
   std::size_t max_elements_;
   redisReader* reader_ = nullptr;
+  std::vector<std::unique_ptr<value>> values_;  // every object made
+  std::vector<value*> free_;
+  std::vector<value*> handed_out_;  // roots returned by next(), until release()
 };
 
 }  // namespace wirebench::resp

@@ -2,15 +2,17 @@
 // blocking hiredis contexts, one thread each (client_config.connections of them); async_greet
 // queues the call, a pool thread takes it, runs redisCommand and completes it on that thread.
 //
-// Every call completes exactly once: with the reply; errc::timeout (its deadline, reply_timeout
-// after async_greet, passed while queued, or no byte came for reply_timeout: that context is
-// dropped and the thread reconnects for its next call); connection_closed (the server closed the
-// connection: that thread ends, and when none is left every queued and later call fails); or
-// connect_failed (no thread could connect). close() shuts the sockets down under the blocked
-// threads, joins them and fails what is still queued with connection_closed.
+// Every call completes exactly once, on a pool thread (never inside async_greet): with the reply;
+// errc::timeout (its deadline, reply_timeout after async_greet, passed while queued, or no byte
+// came for reply_timeout); connection_closed (the connection failed under it); or connect_failed
+// (the thread could not dial for it). A thread whose connection failed dials again for its next
+// call, after a back-off (10 ms, doubled per failed dial, at most 1 s), as the client engine does.
+// close() shuts the sockets down under the blocked threads, joins them and fails what is still
+// queued with connection_closed; calls made after close() fail at once, on the caller's thread.
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <deque>
@@ -22,7 +24,6 @@
 
 #include "hiredis_connect.hpp"
 #include "resp_backend.hpp"
-#include "resp_reply_reader.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::resp {
@@ -36,39 +37,27 @@ struct job {
   call_completion done;
 };
 
-// Completes calls that fail at once without recursing: a closed loop that retries from inside
-// the completion would otherwise grow the stack with every failed call.
-void complete_now(call_completion done, std::error_code ec) {
-  thread_local int depth = 0;
-  thread_local std::deque<std::pair<call_completion, std::error_code>> later;
-  if (depth > 0) {
-    later.emplace_back(std::move(done), ec);
-    return;
-  }
-  ++depth;
-  done(ec, {});
-  while (!later.empty()) {
-    auto next = std::move(later.front());
-    later.pop_front();
-    next.first(next.second, {});
-  }
-  --depth;
+// The greet call's verdict on a reply: a bulk string equal to `expected` is the answer; an error
+// reply is remote_error (its text the reason); anything else is wrong_reply.
+std::error_code check_greeting(const redisReply& r, std::string_view expected) {
+  if (r.type == REDIS_REPLY_STRING && std::string_view(r.str, r.len) == expected) return {};
+  if (r.type == REDIS_REPLY_ERROR) return errc::remote_error;
+  return errc::wrong_reply;
 }
 
 class sync_client final : public protocol_client {
  public:
   explicit sync_client(const client_config& c)
-      : config_(c), alive_(c.connections == 0 ? 1 : c.connections), fds_(alive_, -1) {
+      : config_(c), fds_(c.connections == 0 ? 1 : c.connections, -1) {
     for (std::size_t i = 0; i < fds_.size(); ++i) threads_.emplace_back([this, i] { run(i); });
   }
   ~sync_client() override { close(); }
 
   void async_greet(std::string_view name, call_completion done) override {
     std::unique_lock lock(mutex_);
-    if (closing_ || alive_ == 0) {
-      const std::error_code why = closing_ ? std::error_code(errc::connection_closed) : gone_;
+    if (closing_) {  // no thread is left to run it
       lock.unlock();
-      complete_now(std::move(done), why);
+      done(errc::connection_closed, {});
       return;
     }
     queue_.push_back({std::string(name), clock::now() + config_.reply_timeout, std::move(done)});
@@ -85,9 +74,20 @@ class sync_client final : public protocol_client {
           if (fd >= 0) ::shutdown(fd, SHUT_RDWR);  // wakes a thread blocked in redisCommand
       }
       ready_.notify_all();
+      closing_cv_.notify_all();
       for (auto& t : threads_) t.join();
       fail_queued(errc::connection_closed);
     });
+  }
+
+  client_counters counters() const override {
+    client_counters c;
+    c.connects = connects_.load(std::memory_order_relaxed);
+    c.connect_failures = connect_failures_.load(std::memory_order_relaxed);
+    c.reconnects = reconnects_.load(std::memory_order_relaxed);
+    std::lock_guard lock(mutex_);
+    c.last_connect_error = last_connect_error_;
+    return c;
   }
 
  private:
@@ -113,9 +113,14 @@ class sync_client final : public protocol_client {
       fds_[i] = fd;
     }
     redisContext* ctx = nullptr;
-    if (!connect_socket(fd, config_.connect, config_.connect_timeout))
-      ctx = adopt_socket(fd, config_.reply_timeout);  // then owns fd
+    std::error_code ec = connect_socket(fd, config_.connect, config_.connect_timeout);
+    if (!ec && (ctx = adopt_socket(fd, config_.reply_timeout)) == nullptr)  // then owns fd
+      ec = errc::connect_failed;
     if (ctx == nullptr) {
+      {
+        std::lock_guard lock(mutex_);
+        last_connect_error_ = ec;
+      }
       forget(i);  // before close: close() must never shut down a reused descriptor number
       ::close(fd);
     }
@@ -131,24 +136,19 @@ class sync_client final : public protocol_client {
     ctx = nullptr;
   }
 
-  // This worker is gone: when it was the last, nothing will serve the queue.
-  void retire(std::error_code why) {
-    bool last;
-    {
-      std::lock_guard lock(mutex_);
-      last = --alive_ == 0;
-      if (last) gone_ = why;
-    }
-    if (last) fail_queued(why);
+  // Waits out the back-off before a dial; false if the client closed meanwhile.
+  bool wait_to_dial(clock::time_point not_before) {
+    std::unique_lock lock(mutex_);
+    closing_cv_.wait_until(lock, not_before, [&] { return closing_; });
+    return !closing_;
   }
 
   void run(std::size_t i) {
     sigpipe_blocked quiet;
-    redisContext* ctx = connect(i);
-    if (ctx == nullptr) {
-      retire(errc::connect_failed);
-      return;
-    }
+    redisContext* ctx = nullptr;
+    auto backoff = std::chrono::steady_clock::duration(std::chrono::milliseconds(10));
+    clock::time_point next_dial{};
+    bool ever_connected = false;
     for (;;) {
       job j;
       {
@@ -162,10 +162,29 @@ class sync_client final : public protocol_client {
         j.done(errc::timeout, {});
         continue;
       }
-      if (ctx == nullptr && (ctx = connect(i)) == nullptr) {  // after a timeout
-        j.done(closing() ? errc::connection_closed : errc::connect_failed, {});
-        if (closing()) break;
-        continue;
+      if (ctx == nullptr) {  // first call, or the last connection failed
+        if (!wait_to_dial(next_dial)) {
+          j.done(errc::connection_closed, {});
+          break;
+        }
+        if ((ctx = connect(i)) == nullptr) {
+          connect_failures_.fetch_add(1, std::memory_order_relaxed);
+          next_dial = clock::now() + backoff;
+          backoff = std::min<clock::duration>(backoff * 2, std::chrono::seconds(1));
+          if (closing()) {
+            j.done(errc::connection_closed, {});
+            break;
+          }
+          // The calls waiting now would wait for dials that fail the same way: they fail with
+          // this one, as the engine fails the calls that waited for a dial.
+          j.done(errc::connect_failed, {});
+          fail_queued(errc::connect_failed);
+          continue;
+        }
+        connects_.fetch_add(1, std::memory_order_relaxed);
+        if (ever_connected) reconnects_.fetch_add(1, std::memory_order_relaxed);
+        ever_connected = true;
+        backoff = std::chrono::milliseconds(10);
       }
       const char* argv[2] = {"GREET", j.name.data()};
       const std::size_t lens[2] = {5, j.name.size()};
@@ -175,19 +194,13 @@ class sync_client final : public protocol_client {
         const bool timed_out = ctx->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
         const bool stopping = closing();
         j.done(timed_out && !stopping ? errc::timeout : errc::connection_closed, {});
-        drop(i, ctx);  // a context that failed mid-command is unusable
+        drop(i, ctx);  // a context that failed mid-command is unusable: the next call re-dials
         if (stopping) break;
-        if (timed_out) continue;
-        retire(errc::connection_closed);
-        return;
+        continue;
       }
-      const std::string_view text(r->str ? r->str : "", r->str ? r->len : 0);
-      const reply_kind kind = r->type == REDIS_REPLY_STRING   ? reply_kind::string
-                              : r->type == REDIS_REPLY_ERROR  ? reply_kind::error
-                              : r->type == REDIS_REPLY_STATUS ? reply_kind::status
-                                                              : reply_kind::array;
-      const std::error_code verdict = check_greeting(kind, text, expected_greeting(j.name));
-      j.done(verdict, verdict == errc::wrong_reply ? std::string_view{} : text);
+      const std::error_code verdict = check_greeting(*r, expected_greeting(j.name));
+      j.done(verdict, verdict == errc::wrong_reply ? std::string_view{}
+                                                   : std::string_view(r->str ? r->str : "", r->len));
       freeReplyObject(r);
     }
     drop(i, ctx);
@@ -199,12 +212,13 @@ class sync_client final : public protocol_client {
   }
 
   client_config config_;
-  std::mutex mutex_;
-  std::condition_variable ready_;
+  mutable std::mutex mutex_;
+  std::condition_variable ready_;       // a call was queued
+  std::condition_variable closing_cv_;  // close() began (wakes threads backing off)
   std::deque<job> queue_;
   bool closing_ = false;
-  std::size_t alive_;
-  std::error_code gone_ = errc::connection_closed;  // why no worker is left
+  std::error_code last_connect_error_;  // under mutex_
+  std::atomic<std::uint64_t> connects_{0}, connect_failures_{0}, reconnects_{0};
   std::vector<int> fds_;  // each worker's socket, for close()
   std::vector<std::thread> threads_;
   std::once_flag closed_;

@@ -1,5 +1,6 @@
-// The multiplexed client and server end to end: out-of-order replies, deadlines and late replies,
-// cancel before and after send, the in-flight cap, drain, disconnect with 10 000 calls pending.
+// The client engine with the mux codec against our mux server, end to end: out-of-order replies,
+// deadlines and late replies, cancel before and after send, the in-flight cap, drain,
+// disconnect with 10 000 calls pending. (Re-dial and re-send: client_redial_test.cpp.)
 #include <atomic>
 #include <future>
 #include <mutex>
@@ -10,7 +11,8 @@
 #include "support/raw_socket.hpp"
 #include "support/silent_server.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/mux/mux_client.hpp"
+#include "wirebench/client/client_engine.hpp"
+#include "wirebench/mux/mux_client_codec.hpp"
 #include "wirebench/mux/mux_server.hpp"
 
 namespace wirebench {
@@ -70,17 +72,24 @@ struct collector {
   }
 };
 
+// The engine with our mux codec (matched by id unless a test gives another codec).
+client_engine_config mux_config(reply_order order = reply_order::by_id) {
+  client_engine_config cc;
+  cc.codec = [order] { return make_mux_client_codec(1 << 20, order); };
+  return cc;
+}
+
 struct mux_pair {
-  explicit mux_pair(mux_client_config cc = {}, mux_server_config sc = {}) {
+  explicit mux_pair(client_engine_config cc = mux_config(), mux_server_config sc = {}) {
     sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
     if (sc.workers < 4) sc.workers = 4;
     server = std::make_unique<mux_server>(sc, test_handler);
     cc.connect = server->local_endpoint();
-    client = std::make_unique<mux_client>(cc);
+    client = std::make_unique<client_engine>(cc);
   }
   clock_type::time_point in(std::chrono::milliseconds d) { return clock_type::now() + d; }
   std::unique_ptr<mux_server> server;
-  std::unique_ptr<mux_client> client;
+  std::unique_ptr<client_engine> client;
 };
 
 template <class F>
@@ -93,7 +102,7 @@ bool eventually(F f, std::chrono::milliseconds cap = 5s) {
   return f();
 }
 
-TEST(mux, replies_come_back_out_of_order_on_one_connection) {
+TEST(client_engine, replies_come_back_out_of_order_on_one_connection) {
   mux_pair p;
   collector c;
   p.client->async_call("sleep:300:slow", p.in(10s), c.track("slow"));
@@ -105,9 +114,8 @@ TEST(mux, replies_come_back_out_of_order_on_one_connection) {
   EXPECT_EQ(c.get("slow").reply, "slow");
 }
 
-TEST(mux, ordered_mode_holds_fast_replies_behind_a_slow_one) {
-  mux_client_config cc;
-  cc.ordered = true;
+TEST(client_engine, ordered_mode_holds_fast_replies_behind_a_slow_one) {
+  client_engine_config cc = mux_config(reply_order::in_order);
   mux_server_config sc;
   sc.ordered = true;
   mux_pair p(cc, sc);
@@ -119,7 +127,7 @@ TEST(mux, ordered_mode_holds_fast_replies_behind_a_slow_one) {
   EXPECT_EQ(c.get("fast").reply, "hello, fast");
 }
 
-TEST(mux, deadline_expires_then_the_late_reply_is_counted) {
+TEST(client_engine, deadline_expires_then_the_late_reply_is_counted) {
   mux_pair p;
   collector c;
   const auto t0 = clock_type::now();
@@ -131,8 +139,8 @@ TEST(mux, deadline_expires_then_the_late_reply_is_counted) {
   EXPECT_EQ(p.client->stats().unknown, 0u);
 }
 
-TEST(mux, cancel_before_send_never_reaches_the_server) {
-  mux_client_config cc;
+TEST(client_engine, cancel_before_send_never_reaches_the_server) {
+  client_engine_config cc = mux_config();
   cc.max_in_flight = 1;
   mux_pair p(cc);
   collector c;
@@ -147,7 +155,7 @@ TEST(mux, cancel_before_send_never_reaches_the_server) {
   queued.cancel();  // after completion: nothing happens
 }
 
-TEST(mux, cancel_after_send_completes_at_once_and_the_server_drops_the_reply) {
+TEST(client_engine, cancel_after_send_completes_at_once_and_the_server_drops_the_reply) {
   mux_pair p;
   collector c;
   auto call = p.client->async_call_cancelable("sleep:500:x", p.in(10s), c.track("x"));
@@ -164,8 +172,8 @@ TEST(mux, cancel_after_send_completes_at_once_and_the_server_drops_the_reply) {
   EXPECT_EQ(c.get("x").ec, errc::canceled);
 }
 
-TEST(mux, over_the_cap_calls_queue_then_are_rejected) {
-  mux_client_config cc;
+TEST(client_engine, over_the_cap_calls_queue_then_are_rejected) {
+  client_engine_config cc = mux_config();
   cc.max_in_flight = 1;
   cc.max_queued = 1;
   mux_pair p(cc);
@@ -180,8 +188,8 @@ TEST(mux, over_the_cap_calls_queue_then_are_rejected) {
   EXPECT_EQ(p.client->stats().rejected, 1u);
 }
 
-TEST(mux, without_a_queue_a_call_over_the_cap_fails_at_once) {
-  mux_client_config cc;
+TEST(client_engine, without_a_queue_a_call_over_the_cap_fails_at_once) {
+  client_engine_config cc = mux_config();
   cc.max_in_flight = 1;
   cc.max_queued = 0;
   mux_pair p(cc);
@@ -193,8 +201,8 @@ TEST(mux, without_a_queue_a_call_over_the_cap_fails_at_once) {
   EXPECT_EQ(c.get("b").ec, errc::rejected);
 }
 
-TEST(mux, a_queued_call_times_out_without_being_sent) {
-  mux_client_config cc;
+TEST(client_engine, a_queued_call_times_out_without_being_sent) {
+  client_engine_config cc = mux_config();
   cc.max_in_flight = 1;
   mux_pair p(cc);
   collector c;
@@ -205,7 +213,7 @@ TEST(mux, a_queued_call_times_out_without_being_sent) {
   EXPECT_EQ(p.server->stats().requests, 1u);
 }
 
-TEST(mux, error_replies_carry_the_servers_reason) {
+TEST(client_engine, error_replies_carry_the_servers_reason) {
   mux_pair p;
   collector c;
   p.client->async_call("error", p.in(10s), c.track("e"));
@@ -214,7 +222,7 @@ TEST(mux, error_replies_carry_the_servers_reason) {
   EXPECT_NE(c.get("e").reply.find("rejected"), std::string::npos) << c.get("e").reply;
 }
 
-TEST(mux, calls_from_many_threads_share_one_connection) {
+TEST(client_engine, calls_from_many_threads_share_one_connection) {
   mux_pair p;
   constexpr int threads = 4, each = 500;
   std::atomic<int> right{0}, done{0};
@@ -235,7 +243,7 @@ TEST(mux, calls_from_many_threads_share_one_connection) {
   EXPECT_EQ(p.server->stats().accepted, 1u);
 }
 
-TEST(mux, drain_answers_what_is_in_flight_then_closes) {
+TEST(client_engine, drain_answers_what_is_in_flight_then_closes) {
   mux_pair p;
   collector c;
   for (const char* tag : {"a", "b", "c"})
@@ -247,18 +255,19 @@ TEST(mux, drain_answers_what_is_in_flight_then_closes) {
     EXPECT_FALSE(c.get(tag).ec) << tag << ": " << c.get(tag).ec.message();
     EXPECT_EQ(c.get(tag).reply, tag);
   }
+  // The server is gone: the engine dials again for this call, and that dial fails.
   p.client->async_call("after", p.in(10s), c.track("after"));
   ASSERT_TRUE(c.wait_for(4));
-  EXPECT_EQ(c.get("after").ec, errc::connection_closed);
+  EXPECT_EQ(c.get("after").ec, errc::connect_failed);
   EXPECT_EQ(p.server->stats().close_reasons.at("shutting_down"), 1u);
 }
 
-TEST(mux, server_at_its_in_flight_cap_pauses_reading_and_loses_nothing) {
+TEST(client_engine, server_at_its_in_flight_cap_pauses_reading_and_loses_nothing) {
   mux_server_config sc;
   sc.max_in_flight = 2;
   sc.max_frame_bytes = 256;  // a read buffer far smaller than the burst below
   sc.service_time = service_time_model::parse("fixed:2ms");
-  mux_pair p({}, sc);
+  mux_pair p(mux_config(), sc);
   constexpr int n = 300;  // ~6 KB of requests in flight against a ~270-byte read buffer
   std::atomic<int> ok{0}, done{0};
   for (int i = 0; i < n; ++i) {
@@ -273,12 +282,12 @@ TEST(mux, server_at_its_in_flight_cap_pauses_reading_and_loses_nothing) {
   EXPECT_TRUE(p.server->stats().close_reasons.empty()) << "the connection must not be dropped";
 }
 
-TEST(mux, disconnect_with_ten_thousand_calls_pending_fails_each_once) {
+TEST(client_engine, disconnect_with_ten_thousand_calls_pending_fails_each_once) {
   test::silent_server server;
-  mux_client_config cc;
+  client_engine_config cc = mux_config();
   cc.connect = server.where();
   cc.max_in_flight = 20000;
-  mux_client client(cc);
+  client_engine client(cc);
   constexpr int n = 10000;
   std::vector<std::atomic<int>> completions(n);
   std::atomic<int> closed{0}, done{0};
@@ -295,7 +304,7 @@ TEST(mux, disconnect_with_ten_thousand_calls_pending_fails_each_once) {
   for (auto& k : completions) ASSERT_EQ(k.load(), 1);
 }
 
-TEST(mux, malformed_frames_close_that_connection_only) {
+TEST(client_engine, malformed_frames_close_that_connection_only) {
   mux_pair p;
   collector c;
   for (std::string bad : {std::string("\x00\x00\x00\x05\x09\x00\x00\x00\x01", 9),  // type 9

@@ -1,0 +1,136 @@
+#pragma once
+// The client engine: everything a request-response client does that is not its protocol, once.
+// A protocol plugs in a sans-IO client_codec (client_codec.hpp); the engine owns the rest:
+//
+//   threads    `threads` event loops (io_pool); connection i lives on thread i % threads
+//   lanes      `connections` places calls go to, each with one open connection at a time, a
+//              queue for calls that cannot go out yet, and the dialing: a connection that closes
+//              or announces it is going (GOAWAY, drain, Connection: close) is replaced by a new
+//              one (with the protocol's preface); failed dials back off (exponential, capped)
+//   calls      per connection a pending table (replies by id) or a FIFO (replies in order), with
+//              the call's request kept so that a call the server did not process is sent again;
+//              deadlines on one timer per lane; at most max_in_flight calls per connection
+//   writes     one writer per connection, every call encoded in a loop turn in one writev
+//
+// Every call completes exactly once: with its reply; timeout (its deadline passed, sent or
+// queued); canceled; remote_error (the server's error reply, its text the reason); connect_failed
+// (the dial it waited for failed); rejected (its lane's queue was full); connection_closed (its
+// connection died with it in flight); or the codec's error for a call it cannot encode.
+//
+// Threads and completions: a completion runs on the thread of the lane that took the call, never
+// inside async_call() and never while a codec is decoding: replies are decoded first, matched,
+// and only then completed, so a completion may make the next call at once (which then goes out
+// in the same write as its siblings). Calls made on a lane's own thread (from a completion) go
+// straight to the connection; calls from other threads are posted to it.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wirebench/codec/client_codec.hpp"
+#include "wirebench/core/call_completion.hpp"
+#include "wirebench/transport/endpoint.hpp"
+#include "wirebench/transport/io_pool.hpp"
+
+namespace wirebench {
+
+class engine_lane;
+
+struct client_engine_config {
+  endpoint connect;
+  std::size_t connections = 1;  // lanes
+  std::size_t threads = 1;
+  std::vector<int> cpus;         // pin the threads (empty: no pinning)
+  std::string thread_name = "cli";
+  // Calls awaiting replies per connection (the pipelining depth or stream count); more wait in
+  // the lane's queue, up to max_queued (plus max_in_flight while a connection is being dialed),
+  // past which a call fails with errc::rejected.
+  std::size_t max_in_flight = 1024;
+  std::size_t max_queued = 4096;
+  // Replies matched by id: timed-out or canceled ids kept reserved for their late replies.
+  std::size_t max_abandoned = 4096;
+  std::chrono::steady_clock::duration connect_timeout = std::chrono::seconds(5);
+  // A connection with calls in flight that receives nothing for this long is closed (its calls
+  // fail with errc::timeout) and replaced. 0: off (calls still have their own deadlines).
+  std::chrono::steady_clock::duration silence_timeout{};
+  // Waits between failed dials: the first, doubled after each failure, at most the second.
+  std::chrono::steady_clock::duration redial_backoff = std::chrono::milliseconds(10);
+  std::chrono::steady_clock::duration max_redial_backoff = std::chrono::seconds(1);
+  // Makes each new connection's codec. Required.
+  std::function<std::unique_ptr<client_codec>()> codec;
+};
+
+struct client_engine_stats {
+  std::uint64_t late = 0;              // replies for calls that had already timed out or been canceled
+  std::uint64_t unknown = 0;           // replies for ids never issued (dropped)
+  std::uint64_t rejected = 0;          // calls refused: in-flight cap and queue full
+  std::uint64_t connects = 0;          // connections made
+  std::uint64_t connect_failures = 0;  // dials that failed
+  std::uint64_t reconnects = 0;        // connections made to replace one that closed or went away
+  std::uint64_t resent = 0;            // calls sent again because the server did not process them
+  std::error_code last_connect_error;  // why the last failed dial failed (the system's error)
+};
+
+class client_engine {
+ public:
+  using clock = std::chrono::steady_clock;
+
+  // Cancels one call: before it is sent (it leaves the queue; nothing reaches the wire), or after
+  // (it completes with errc::canceled at once, the codec tells the server if it can, and its
+  // reply, if it still comes, is counted as late). No effect once the call has completed. Any
+  // thread; never after the engine is destroyed.
+  class call_handle {
+   public:
+    call_handle() = default;
+    void cancel();
+
+   private:
+    friend class client_engine;
+    friend class engine_lane;
+    struct state;
+    std::shared_ptr<state> state_;
+  };
+
+  // Starts the threads and dials every connection. Throws std::invalid_argument on a bad config.
+  explicit client_engine(client_engine_config config);
+  ~client_engine();
+  client_engine(const client_engine&) = delete;
+  client_engine& operator=(const client_engine&) = delete;
+
+  // A call on lane `lane % connections`, or (without a lane) on a lane of the calling thread when
+  // that is one of the engine's, else round robin. Any thread. After close(), the call completes
+  // at once, on the caller's thread, with connection_closed (no engine thread is left to run it).
+  void async_call(std::string_view request, clock::time_point deadline, call_completion done);
+  void async_call_on(std::size_t lane, std::string_view request, clock::time_point deadline,
+                     call_completion done);
+  call_handle async_call_cancelable(std::string_view request, clock::time_point deadline,
+                                    call_completion done);
+
+  // Closes every connection: calls in flight and queued fail with connection_closed. Joins the
+  // engine's threads, so never from inside a completion. Idempotent; the destructor calls it.
+  void close();
+  client_engine_stats stats() const;
+  std::size_t lanes() const { return lanes_.size(); }
+
+ private:
+  friend class engine_lane;
+  struct call;
+  engine_lane& lane_for_this_thread();
+  void route(engine_lane& lane, call c);
+  void note_connect_error(std::error_code ec);
+
+  client_engine_config config_;
+  io_pool pool_;
+  std::vector<std::unique_ptr<engine_lane>> lanes_;
+  std::atomic<std::size_t> next_lane_{0};
+  std::atomic<bool> closed_{false};
+  std::once_flag close_once_;
+  mutable std::mutex error_mutex_;
+  std::error_code last_connect_error_;  // under error_mutex_
+};
+
+}  // namespace wirebench

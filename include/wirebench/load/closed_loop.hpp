@@ -1,0 +1,71 @@
+#pragma once
+// The closed loop: W workers, each starting its next call the moment its last one completes (the
+// job/worker pattern). One driver for every use; what ends it is the caller's stop policy:
+//   a time window   run_closed_loop() (load_driver.hpp): warm-up, then `duration` recorded
+//   a call count    Google Benchmark cases: wait_for_completions() per iteration
+//
+// Nothing is shared on the per-call path: a worker's calls all go to one connection (lane w), a
+// completion records into its own thread's shard (call_recorder), and the phase is read, never
+// written, per call. Worker w greets "w<w>-" padded to the payload size, and its reply is checked
+// against exactly that (a reply routed to the wrong worker is a wrong_reply).
+//
+// Threads: start(), open_window(), close_window(), stop() and the waits are for one driving
+// thread; the calls run on the client's threads. The client's completion rule (protocol.hpp)
+// makes the re-issue from a completion safe.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "wirebench/load/call_recorder.hpp"
+#include "wirebench/protocols/protocol.hpp"
+
+namespace wirebench {
+
+class closed_loop {
+ public:
+  using clock = std::chrono::steady_clock;
+
+  closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes = 5);
+  ~closed_loop();  // stops, if running
+  closed_loop(const closed_loop&) = delete;
+  closed_loop& operator=(const closed_loop&) = delete;
+
+  // Every worker starts calling. Calls are counted but not recorded until open_window().
+  void start();
+  // Calls that start from now on are recorded (closed_window() ends that); workers keep calling.
+  void open_window();
+  void close_window();
+  // Returns once `n` calls have completed since start() (recorded or not); stops no one.
+  void wait_for_completions(std::uint64_t n) const;
+  std::uint64_t completions() const { return recorder_.completions(); }
+  // No worker starts another call; returns once every call in flight has completed.
+  void stop();
+
+  // What the window recorded. After stop().
+  call_recorder::totals results() const { return recorder_.merged(); }
+
+ private:
+  enum class phase : int { idle, warmup, measured, after, stopping };
+  struct alignas(64) worker {  // one cache line each: workers on different threads never share one
+    std::string name;
+    std::string expected;
+    clock::time_point started;
+    bool measured = false;
+  };
+  void issue(std::size_t w);
+  void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
+
+  protocol_client& client_;
+  std::vector<worker> workers_;
+  call_recorder recorder_;
+  std::atomic<phase> phase_{phase::idle};
+  std::atomic<std::size_t> active_{0};  // workers not yet retired (touched once per worker)
+  std::mutex done_mutex_;
+  std::condition_variable done_;
+};
+
+}  // namespace wirebench

@@ -1,0 +1,170 @@
+#include "wirebench/client/client_engine.hpp"
+
+#include <future>
+#include <stdexcept>
+
+#include <asio/dispatch.hpp>
+#include <asio/post.hpp>
+
+#include "engine_lane.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+
+namespace {
+// Which engine thread the calling thread is, if any: set once on each engine thread before it
+// runs anything else, so that a call made from a completion goes straight to its lane.
+thread_local const client_engine* this_thread_engine = nullptr;
+thread_local std::size_t this_thread_index = 0;
+thread_local std::size_t this_thread_next_lane = 0;
+}  // namespace
+
+// A call crossing threads. If the loop it was posted to is destroyed without running it (a call
+// racing close()), its destructor still completes it, so that no call is ever lost.
+struct client_engine::call {
+  std::string request;
+  clock::time_point deadline;
+  call_completion done;
+  const void* token = nullptr;
+
+  call(std::string r, clock::time_point d, call_completion c, const void* t)
+      : request(std::move(r)), deadline(d), done(std::move(c)), token(t) {}
+  call(call&& other) noexcept
+      : request(std::move(other.request)),
+        deadline(other.deadline),
+        done(std::move(other.done)),
+        token(other.token) {
+    other.done = nullptr;
+  }
+  call& operator=(call&&) = delete;
+  ~call() {
+    if (done) done(errc::connection_closed, {});
+  }
+};
+
+client_engine::client_engine(client_engine_config config)
+    : config_(std::move(config)),
+      pool_(io_pool_options{config_.threads, config_.cpus, config_.thread_name}) {
+  if (config_.connections == 0) throw std::invalid_argument("client_engine: connections is 0");
+  if (config_.max_in_flight == 0) throw std::invalid_argument("client_engine: max_in_flight is 0");
+  if (!config_.codec) throw std::invalid_argument("client_engine: no codec");
+  for (std::size_t t = 0; t < pool_.size(); ++t)
+    asio::post(pool_.context(t), [this, t] {
+      this_thread_engine = this;
+      this_thread_index = t;
+    });
+  for (std::size_t i = 0; i < config_.connections; ++i) {
+    const std::size_t t = i % pool_.size();
+    lanes_.push_back(std::make_unique<engine_lane>(*this, pool_.context(t), t));
+  }
+  for (auto& lane : lanes_) asio::post(lane->context(), [l = lane.get()] { l->start(); });
+}
+
+client_engine::~client_engine() { close(); }
+
+engine_lane& client_engine::lane_for_this_thread() {
+  if (this_thread_engine == this) {
+    // The lanes of thread t are t, t + T, t + 2T, ...
+    const std::size_t threads = pool_.size();
+    const std::size_t mine = (lanes_.size() - this_thread_index + threads - 1) / threads;
+    const std::size_t k = this_thread_next_lane++ % mine;
+    return *lanes_[this_thread_index + k * threads];
+  }
+  return *lanes_[next_lane_.fetch_add(1, std::memory_order_relaxed) % lanes_.size()];
+}
+
+void client_engine::route(engine_lane& lane, call c) {
+  if (closed_.load(std::memory_order_acquire)) {
+    call_completion done = std::move(c.done);
+    c.done = nullptr;
+    done(errc::connection_closed, {});
+    return;
+  }
+  asio::post(lane.context(), [&lane, c = std::move(c)]() mutable {
+    call_completion done = std::move(c.done);
+    c.done = nullptr;
+    lane.issue(c.request, c.deadline, std::move(done), c.token);
+  });
+}
+
+void client_engine::async_call(std::string_view request, clock::time_point deadline,
+                               call_completion done) {
+  engine_lane& lane = lane_for_this_thread();
+  if (this_thread_engine == this) return lane.issue(request, deadline, std::move(done), nullptr);
+  route(lane, call(std::string(request), deadline, std::move(done), nullptr));
+}
+
+void client_engine::async_call_on(std::size_t index, std::string_view request,
+                                  clock::time_point deadline, call_completion done) {
+  engine_lane& lane = *lanes_[index % lanes_.size()];
+  if (this_thread_engine == this && this_thread_index == lane.thread())
+    return lane.issue(request, deadline, std::move(done), nullptr);
+  route(lane, call(std::string(request), deadline, std::move(done), nullptr));
+}
+
+client_engine::call_handle client_engine::async_call_cancelable(std::string_view request,
+                                                                clock::time_point deadline,
+                                                                call_completion done) {
+  engine_lane& lane = lane_for_this_thread();
+  call_handle handle;
+  handle.state_ = std::make_shared<call_handle::state>();
+  handle.state_->lane = &lane;
+  // The wrapper records completion, so that a later cancel() knows there is nothing to do.
+  call_completion wrapped = [st = handle.state_, d = std::move(done)](std::error_code ec,
+                                                                       std::string_view reply) {
+    st->ph = call_handle::state::phase::done;
+    st->link = nullptr;
+    d(ec, reply);
+  };
+  route(lane, call(std::string(request), deadline, std::move(wrapped), handle.state_.get()));
+  return handle;
+}
+
+void client_engine::call_handle::cancel() {
+  if (!state_) return;
+  engine_lane& lane = *state_->lane;
+  asio::dispatch(lane.context(), [st = state_, &lane] { lane.cancel(*st); });
+}
+
+void client_engine::note_connect_error(std::error_code ec) {
+  std::lock_guard lock(error_mutex_);
+  last_connect_error_ = ec;
+}
+
+void client_engine::close() {
+  std::call_once(close_once_, [this] {
+    closed_.store(true, std::memory_order_release);
+    if (!pool_.running_in_pool()) {
+      std::vector<std::future<void>> closed;
+      for (auto& lane : lanes_) {
+        auto finished = std::make_shared<std::promise<void>>();
+        closed.push_back(finished->get_future());
+        asio::dispatch(lane->context(), [l = lane.get()] { l->close(); });
+        // After anything the close posted (failed calls run before this).
+        asio::post(lane->context(), [finished] { finished->set_value(); });
+      }
+      for (auto& f : closed) f.wait();
+    }
+    pool_.stop();
+  });
+}
+
+client_engine_stats client_engine::stats() const {
+  client_engine_stats out;
+  auto get = [](const std::atomic<std::uint64_t>& c) { return c.load(std::memory_order_relaxed); };
+  for (const auto& lane : lanes_) {
+    const auto& c = lane->stats();
+    out.late += get(c.late);
+    out.unknown += get(c.unknown);
+    out.rejected += get(c.rejected);
+    out.connects += get(c.connects);
+    out.connect_failures += get(c.connect_failures);
+    out.reconnects += get(c.reconnects);
+    out.resent += get(c.resent);
+  }
+  std::lock_guard lock(error_mutex_);
+  out.last_connect_error = last_connect_error_;
+  return out;
+}
+
+}  // namespace wirebench

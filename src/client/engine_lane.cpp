@@ -1,0 +1,261 @@
+#include "engine_lane.hpp"
+
+#include <algorithm>
+
+#include <asio/post.hpp>
+
+#include "wirebench/core/error.hpp"
+#include "wirebench/transport/listener.hpp"
+
+namespace wirebench {
+
+engine_lane::engine_lane(client_engine& engine, asio::io_context& ctx, std::size_t thread)
+    : engine_(engine),
+      config_(engine.config_),
+      ctx_(ctx),
+      thread_(thread),
+      redial_timer_(ctx),
+      backoff_(engine.config_.redial_backoff),
+      deadline_timer_(ctx) {}
+
+void engine_lane::start() { dial(); }
+
+void engine_lane::set_phase(const void* token, cancel_state::phase ph, engine_link* link,
+                            std::uint32_t id) {
+  if (token == nullptr) return;
+  auto* st = static_cast<cancel_state*>(const_cast<void*>(token));
+  st->ph = ph;
+  st->link = link;
+  st->id = id;
+}
+
+// Posted, never run here: the caller may be inside async_call, and a closed loop that calls again
+// from the completion must not recurse.
+void engine_lane::complete_later(call_completion done, std::error_code ec) {
+  asio::post(ctx_, [d = std::move(done), ec] { d(ec, {}); });
+}
+
+void engine_lane::issue(std::string_view request, clock::time_point deadline, call_completion done,
+                        const void* token) {
+  if (closed_) return complete_later(std::move(done), errc::connection_closed);
+  if (link_ != nullptr && queue_.empty() && link_->can_take(config_.max_in_flight))
+    return send_now(request, deadline, done, token);
+  // While dialing, the queue also holds the calls that go out the moment the connection opens.
+  const std::size_t limit = config_.max_queued + (link_ == nullptr ? config_.max_in_flight : 0);
+  if (queue_.size() >= limit) {
+    counters::bump(counters_.rejected);
+    return complete_later(std::move(done), errc::rejected);
+  }
+  queue_.push_back({std::string(request), deadline, std::move(done), token});
+  set_phase(token, cancel_state::phase::queued);
+  arm(deadline);
+  dial_if_needed();
+}
+
+void engine_lane::send_now(std::string_view request, clock::time_point deadline,
+                           call_completion& done, const void* token) {
+  std::uint32_t id = 0;
+  if (const std::error_code ec = link_->send(request, deadline, done, token, id))
+    return complete_later(std::move(done), ec);
+  set_phase(token, cancel_state::phase::sent, link_, id);
+  arm(deadline);
+}
+
+// Queued calls go out while the open connection has room.
+void engine_lane::pump() {
+  while (!queue_.empty() && link_ != nullptr && link_->can_take(config_.max_in_flight)) {
+    queued_call c = std::move(queue_.front());
+    queue_.pop_front();
+    send_now(c.request, c.deadline, c.done, c.token);
+  }
+}
+
+void engine_lane::resend(unanswered_call&& call) {
+  counters::bump(counters_.resent);
+  set_phase(call.token, cancel_state::phase::queued);
+  queue_.push_front({std::move(call.request), call.deadline, std::move(call.done), call.token});
+  arm(call.deadline);
+  dial_if_needed();
+}
+
+void engine_lane::cancel(cancel_state& st) {
+  if (st.ph == cancel_state::phase::queued) {
+    // Before send: it leaves the queue and nothing reaches the wire.
+    const auto it = std::find_if(queue_.begin(), queue_.end(),
+                                 [&](const queued_call& c) { return c.token == &st; });
+    if (it == queue_.end()) return;
+    call_completion done = std::move(it->done);
+    queue_.erase(it);
+    done(errc::canceled, {});
+  } else if (st.ph == cancel_state::phase::sent && st.link != nullptr) {
+    // After send: complete now; the codec tells the server if it can.
+    call_completion done;
+    if (st.link->cancel(st.id, &st, done)) done(errc::canceled, {});
+  }
+}
+
+// Dialing. A lane dials when it has calls to send and no connection that takes them; never
+// before its back-off has passed since a failed dial (or a connection that closed unanswered).
+void engine_lane::dial_if_needed() {
+  if (closed_ || link_ != nullptr || dialing_ != dialing::idle || queue_.empty()) return;
+  dial();
+}
+
+void engine_lane::dial() {
+  if (closed_) return;
+  const auto now = clock::now();
+  if (now < next_dial_) {
+    dialing_ = dialing::backing_off;
+    redial_timer_.expires_at(next_dial_);
+    redial_timer_.async_wait([this](std::error_code ec) {
+      if (ec || closed_) return;
+      dialing_ = dialing::idle;
+      dial_if_needed();
+    });
+    return;
+  }
+  dialing_ = dialing::dialing;
+  async_connect(ctx_, config_.connect, config_.connect_timeout,
+                [this](std::error_code ec, stream_socket socket) { on_dialed(ec, std::move(socket)); });
+}
+
+void engine_lane::back_off() {
+  next_dial_ = clock::now() + backoff_;
+  backoff_ = std::min(backoff_ * 2, config_.max_redial_backoff);
+}
+
+void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
+  dialing_ = dialing::idle;
+  if (closed_) return;  // the socket closes as it goes
+  if (ec) {
+    counters::bump(counters_.connect_failures);
+    engine_.note_connect_error(ec);
+    back_off();
+    // The calls waiting for this dial fail with its error; later ones wait for the next.
+    fail_queue(connect_error(ec));
+    return;
+  }
+  counters::bump(counters_.connects);
+  if (ever_connected_) counters::bump(counters_.reconnects);
+  ever_connected_ = true;
+  connection_config cc;
+  auto handler = std::make_unique<engine_link>(*this, config_.codec(), config_);
+  engine_link& link = *handler;
+  cc.max_read_bytes = link.max_read_bytes();
+  cc.initial_read_bytes = std::min(cc.initial_read_bytes, cc.max_read_bytes);
+  cc.read_timeout = config_.silence_timeout;
+  current_ = std::make_shared<connection>(std::move(socket), cc, std::move(handler));
+  link_ = &link;
+  current_->start();
+  if (const std::error_code open_ec = link.open(*current_)) {
+    current_->close(open_ec);
+    return;
+  }
+  pump();
+}
+
+void engine_lane::link_answered() { backoff_ = config_.redial_backoff; }
+
+void engine_lane::link_going(engine_link& link) {
+  if (&link != link_) return;
+  retiring_.push_back(std::move(current_));
+  link_ = nullptr;
+  dial_if_needed();
+}
+
+// Lets go of a closed connection. Its last reference is dropped on a later loop turn: the close
+// may have come from inside the connection's own code (a slow consumer caught in send()).
+void engine_lane::forget(engine_link& link) {
+  std::shared_ptr<connection> gone;
+  if (&link == link_) {
+    link_ = nullptr;
+    gone = std::move(current_);
+  } else {
+    const auto it = std::find_if(retiring_.begin(), retiring_.end(), [&](const auto& c) {
+      return &c->handler() == static_cast<connection_handler*>(&link);
+    });
+    if (it == retiring_.end()) return;
+    gone = std::move(*it);
+    retiring_.erase(it);
+  }
+  asio::post(ctx_, [gone = std::move(gone)] {});
+}
+
+void engine_lane::link_closed(engine_link& link, std::error_code reason,
+                              std::vector<unanswered_call>& in_flight) {
+  // A connection that took calls and never answered (a server that accepts and closes) counts as
+  // a failed dial for the back-off, so that such a server is not redialed in a tight loop.
+  if (&link == link_ && !link.answered()) back_off();
+  forget(link);
+  // Calls lost in flight: a silent server times them out, anything else closed them.
+  const std::error_code why = reason == errc::read_timeout ? make_error_code(errc::timeout)
+                                                           : make_error_code(errc::connection_closed);
+  if (!in_flight.empty()) {
+    if (closed_) {
+      fail_calls(in_flight, errc::connection_closed);
+    } else {
+      // Posted: the close may have come from inside a call's send (a slow consumer).
+      asio::post(ctx_, [calls = std::move(in_flight), why]() mutable { fail_calls(calls, why); });
+    }
+  }
+  dial_if_needed();
+}
+
+// One timer per lane, armed at the earliest deadline of its calls, queued or sent. With one
+// timeout for every call it is re-armed only when it fires.
+void engine_lane::arm(clock::time_point deadline) {
+  if (closed_ || (armed_ && *armed_ <= deadline)) return;
+  armed_ = deadline;
+  deadline_timer_.expires_at(deadline);
+  deadline_timer_.async_wait([this](std::error_code ec) {
+    if (!ec) on_deadline();
+  });
+}
+
+void engine_lane::on_deadline() {
+  armed_.reset();
+  if (closed_) return;
+  const auto now = clock::now();
+  std::vector<call_completion> expired;
+  std::optional<clock::time_point> next;
+  auto earliest = [&](std::optional<clock::time_point> t) {
+    if (t && (!next || *t < *next)) next = t;
+  };
+  auto sweep = [&](engine_link* link) {
+    if (link == nullptr || link->closed()) return;
+    link->expire(now, expired);
+    earliest(link->next_deadline());
+  };
+  sweep(link_);
+  for (auto& c : retiring_) sweep(static_cast<engine_link*>(&c->handler()));
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    if (it->deadline <= now) {
+      expired.push_back(std::move(it->done));
+      it = queue_.erase(it);
+    } else {
+      earliest(it->deadline);
+      ++it;
+    }
+  }
+  for (auto& done : expired) done(errc::timeout, {});
+  if (next) arm(*next);
+}
+
+void engine_lane::fail_queue(std::error_code ec) {
+  std::deque<queued_call> failed = std::move(queue_);
+  queue_.clear();
+  for (queued_call& c : failed) c.done(ec, {});
+}
+
+void engine_lane::close() {
+  if (closed_) return;
+  closed_ = true;
+  redial_timer_.cancel();
+  deadline_timer_.cancel();
+  fail_queue(errc::connection_closed);
+  if (link_ != nullptr) link_->close(errc::shutting_down);  // fails what is in flight
+  auto retiring = retiring_;
+  for (auto& c : retiring) c->close(errc::shutting_down);
+}
+
+}  // namespace wirebench

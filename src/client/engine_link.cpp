@@ -1,0 +1,146 @@
+#include "engine_link.hpp"
+
+#include "engine_lane.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/mux/fifo_matcher.hpp"
+#include "wirebench/mux/pending_table.hpp"
+
+namespace wirebench {
+
+namespace {
+std::unique_ptr<call_matcher> make_matcher(reply_order order, const client_engine_config& c) {
+  if (order == reply_order::in_order) return std::make_unique<fifo_matcher>(c.max_in_flight);
+  return std::make_unique<pending_table>(pending_table_config{c.max_in_flight, c.max_abandoned});
+}
+}  // namespace
+
+engine_link::engine_link(engine_lane& lane, std::unique_ptr<client_codec> codec,
+                         const client_engine_config& config)
+    : lane_(lane),
+      codec_(std::move(codec)),
+      matcher_(make_matcher(codec_->order(), config)),
+      in_order_(codec_->order() == reply_order::in_order) {}
+
+std::error_code engine_link::open(connection& c) {
+  conn_ = &c;
+  dirty_ = true;
+  const std::error_code ec = codec_->open(c.outbox());
+  c.request_flush();
+  return ec;
+}
+
+std::error_code engine_link::send(std::string_view request, clock::time_point deadline,
+                                  call_completion& done, const void* token, std::uint32_t& id) {
+  const auto added = matcher_->add(std::move(done), deadline, token, request);
+  id = *added;  // can_take() was checked: there is room
+  if (matcher_->in_flight() == 1) conn_->awaiting_from_now();
+  if (const std::error_code ec = codec_->encode(id, request, conn_->outbox())) {
+    unanswered_call back;
+    matcher_->take_unanswered(id, back);
+    done = std::move(back.done);
+    return ec;
+  }
+  dirty_ = true;
+  conn_->request_flush();
+  return {};
+}
+
+bool engine_link::cancel(std::uint32_t id, const void* token, call_completion& done) {
+  if (!matcher_->cancel(id, token, done)) return false;
+  if (!closed_ && codec_->cancel(id, conn_->outbox())) {
+    dirty_ = true;
+    conn_->request_flush();
+  }
+  return true;
+}
+
+void engine_link::expire(clock::time_point now, std::vector<call_completion>& expired) {
+  matcher_->expire(now, expired);
+}
+
+void engine_link::close(std::error_code reason) {
+  if (conn_ != nullptr && !closed_) conn_->close(reason);
+}
+
+void engine_link::before_write(connection& c, std::error_code& error) {
+  if (!dirty_) return;
+  dirty_ = false;
+  error = codec_->produce(c.outbox());
+}
+
+void engine_link::match(const codec_reply& r, std::error_code& error) {
+  std::optional<std::uint32_t> id = r.id;
+  if (in_order_) {
+    // The oldest call's; a codec whose replies carry ids in order too (mux's ordered mode) has
+    // them checked.
+    id = matcher_->next_in_order();
+    if (!id || (r.id != 0 && r.id != *id)) {  // nothing outstanding, or out of step
+      engine_lane::counters::bump(lane_.stats().unknown);
+      error = errc::protocol_error;
+      return;
+    }
+  }
+  if (r.not_processed) {
+    unanswered_call call;
+    if (matcher_->take_unanswered(*id, call)) lane_.resend(std::move(call));
+    return;
+  }
+  call_completion done;
+  switch (matcher_->take(*id, done)) {
+    case reply_match::completed:
+      ready_.push_back({std::move(done), r.error, r.body});
+      return;
+    case reply_match::late:
+      engine_lane::counters::bump(lane_.stats().late);
+      return;
+    case reply_match::unknown:
+      engine_lane::counters::bump(lane_.stats().unknown);
+      if (in_order_) error = errc::protocol_error;  // cannot happen: next_in_order() was asked
+      return;
+  }
+}
+
+std::size_t engine_link::on_data(connection& c, std::span<const std::byte> data,
+                                 std::error_code& error) {
+  decoded_.replies.clear();
+  decoded_.going_away = decoded_.rest_not_processed = false;
+  const std::size_t consumed = codec_->decode(data, decoded_, c.outbox(), error);
+  dirty_ = true;
+  for (const codec_reply& r : decoded_.replies) {
+    if (error) break;
+    match(r, error);
+  }
+  if (!ready_.empty() && !answered_) {
+    answered_ = true;
+    lane_.link_answered();
+  }
+  if (decoded_.going_away && !going_) {
+    going_ = true;
+    if (decoded_.rest_not_processed) {
+      matcher_->take_all(unanswered_);
+      for (unanswered_call& call : unanswered_) lane_.resend(std::move(call));
+      unanswered_.clear();
+    }
+    lane_.link_going(*this);
+  }
+  // Decoding is over and the matcher is consistent: now the completions, which may call again.
+  // The batch is swapped out so that a completion that ends up here again cannot disturb it.
+  std::vector<ready_call> batch;
+  batch.swap(ready_);
+  for (ready_call& r : batch) r.done(r.ec, r.body);
+  batch.clear();
+  if (ready_.empty()) ready_.swap(batch);  // keep the capacity
+  if (!closed_) lane_.pump();
+  if (going_ && !closed_ && matcher_->in_flight() == 0) error = errc::shutting_down;
+  return consumed;
+}
+
+void engine_link::on_close(connection&, std::error_code reason) {
+  closed_ = true;
+  matcher_->take_all(unanswered_);
+  std::vector<unanswered_call> lost = std::move(unanswered_);
+  unanswered_.clear();
+  lane_.link_closed(*this, reason, lost);
+}
+
+}  // namespace wirebench

@@ -1,0 +1,82 @@
+#include "wirebench/mux/mux_client_codec.hpp"
+
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/codec/length_prefix_decoder.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/mux/mux_frame.hpp"
+
+namespace wirebench {
+namespace {
+
+class mux_client_codec final : public client_codec {
+ public:
+  mux_client_codec(std::size_t max_frame, reply_order order)
+      : max_frame_(max_frame),
+        order_(order),
+        decoder_({4, max_frame + mux_header_bytes, oversize_policy::fail}) {}
+
+  reply_order order() const override { return order_; }
+
+  std::error_code encode(std::uint32_t id, std::string_view request, gather_queue& out) override {
+    encoded_frame f;
+    if (auto ec = encode_mux_frame(mux_frame_type::request, id, as_bytes(request), max_frame_, f))
+      return ec;
+    out.append(f);
+    return {};
+  }
+
+  std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue& out,
+                     std::error_code& error) override {
+    std::size_t consumed = 0;
+    while (!error) {
+      const auto f = next_mux_frame(decoder_, data, consumed, error);
+      if (!f) break;
+      switch (f->type) {
+        case mux_frame_type::reply:
+          into.replies.push_back({f->id, {}, as_text(f->payload)});
+          break;
+        case mux_frame_type::error_reply:
+          into.replies.push_back({f->id, errc::remote_error, as_text(f->payload)});
+          break;
+        case mux_frame_type::ping: {
+          encoded_frame pong;
+          if (!encode_mux_frame(mux_frame_type::pong, f->id, f->payload, SIZE_MAX, pong))
+            out.append(pong);
+          break;
+        }
+        case mux_frame_type::pong:
+          break;
+        case mux_frame_type::drain:  // the server answers what it has, then closes
+          into.going_away = true;
+          break;
+        default:
+          error = errc::protocol_error;  // requests and cancels do not flow to clients
+          break;
+      }
+    }
+    return consumed;
+  }
+
+  bool cancel(std::uint32_t id, gather_queue& out) override {
+    encoded_frame f;
+    if (!encode_mux_frame(mux_frame_type::cancel, id, {}, 0, f)) out.append(f);
+    return true;
+  }
+
+  bool mid_reply() const override { return decoder_.mid_frame(); }
+  std::size_t max_read_bytes() const override { return max_frame_ + mux_header_bytes + 4; }
+
+ private:
+  std::size_t max_frame_;
+  reply_order order_;
+  length_prefix_decoder decoder_;
+};
+
+}  // namespace
+
+std::unique_ptr<client_codec> make_mux_client_codec(std::size_t max_frame_bytes,
+                                                    reply_order order) {
+  return std::make_unique<mux_client_codec>(max_frame_bytes, order);
+}
+
+}  // namespace wirebench

@@ -1,0 +1,64 @@
+#pragma once
+// The greet call's client codec for a stream framing whose replies come back in request order
+// (line, length-prefixed): each call is one frame out, each reply one frame in. Pipelining is the
+// engine's in-flight cap per connection.
+#include "../common/backend_support.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/codec/client_codec.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+
+template <class Framing>
+class framed_client_codec final : public client_codec {
+ public:
+  explicit framed_client_codec(std::size_t max_frame)
+      : max_frame_(max_frame),
+        decoder_(Framing::make_decoder(max_frame, oversize_policy::fail)),
+        encoder_(Framing::make_encoder(max_frame)) {}
+
+  reply_order order() const override { return reply_order::in_order; }
+
+  std::error_code encode(std::uint32_t, std::string_view request, gather_queue& out) override {
+    encoded_frame frame;
+    if (const std::error_code ec = encoder_.encode(as_bytes(request), frame)) return ec;
+    out.append(frame);
+    return {};
+  }
+
+  std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
+                     std::error_code& error) override {
+    std::size_t consumed = 0;
+    for (;;) {
+      const decode_result r = decoder_.decode(data.subspan(consumed));
+      consumed += r.consumed;
+      if (r.status == decode_status::need_more) break;
+      if (r.status != decode_status::frame) {
+        error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
+        break;
+      }
+      into.replies.push_back({0, {}, as_text(r.frame)});
+    }
+    return consumed;
+  }
+
+  bool mid_reply() const override { return decoder_.mid_frame(); }
+  std::size_t max_read_bytes() const override { return max_frame_ + Framing::max_framing_bytes; }
+
+ private:
+  std::size_t max_frame_;
+  typename Framing::decoder decoder_;
+  typename Framing::encoder encoder_;
+};
+
+// The client of a framed greet protocol: its codec on the client engine. Calls are pipelined up
+// to 1024 deep per connection by default (depth sets it; the load generator uses 1 per caller).
+template <class Framing>
+std::unique_ptr<protocol_client> make_framed_client(const client_config& c) {
+  return std::make_unique<engine_greet_client>(
+      c, engine_config(c, 1024, [max = c.max_frame_bytes] {
+        return std::make_unique<framed_client_codec<Framing>>(max);
+      }));
+}
+
+}  // namespace wirebench

@@ -1,0 +1,124 @@
+// The closed-loop driver under both stop policies: a time window (run_closed_loop) and a call
+// count (what the Google Benchmark cases use): every call it starts completes before stop()
+// returns, each worker has one call in flight on its own lane, and replies are checked per worker.
+#include "wirebench/load/closed_loop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "load/fake_client.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/load/load_driver.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::fake_answer;
+using testing::fake_client;
+
+TEST(ClosedLoopDriver, CountPolicyRecordsTheWindowAndStopsWithNothingInFlight) {
+  fake_client client;
+  closed_loop loop(client, 4);
+  loop.start();
+  loop.wait_for_completions(200);  // warm-up: counted, not recorded
+  EXPECT_GE(loop.completions(), 200u);
+  loop.open_window();
+  const std::uint64_t from = loop.completions();
+  loop.wait_for_completions(from + 1000);
+  EXPECT_GE(loop.completions(), from + 1000);
+  loop.close_window();
+  loop.stop();
+  EXPECT_EQ(client.unanswered(), 0u) << "stop() returned with calls in flight";
+  const auto calls_at_stop = client.calls();
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(client.calls(), calls_at_stop) << "a worker called after stop()";
+  const auto r = loop.results();
+  EXPECT_GE(r.outcomes.count(outcome::ok), 1000u);
+  EXPECT_LT(r.outcomes.total(), loop.completions()) << "the warm-up is not recorded";
+  EXPECT_EQ(r.latency.count(), r.outcomes.total());
+}
+
+TEST(ClosedLoopDriver, EachWorkerKeepsOneCallInFlightOnItsOwnLane) {
+  // A client that remembers which lane each name used and how many calls were in flight.
+  class lane_client final : public protocol_client {
+   public:
+    void async_greet(std::string_view, call_completion) override { ADD_FAILURE() << "no lane"; }
+    void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
+      {
+        std::lock_guard lock(m);
+        lanes[std::string(name)].insert(lane);
+        max_in_flight = std::max(max_in_flight, ++in_flight);
+      }
+      inner.async_greet(name, [this, d = std::move(done)](std::error_code ec, std::string_view r) {
+        {
+          std::lock_guard lock(m);
+          --in_flight;
+        }
+        d(ec, r);
+      });
+    }
+    void close() override { inner.close(); }
+    fake_client inner{1ms};
+    std::mutex m;
+    std::map<std::string, std::set<std::size_t>> lanes;
+    int in_flight = 0, max_in_flight = 0;
+  } client;
+  closed_loop loop(client, 5);
+  loop.start();
+  loop.wait_for_completions(100);
+  loop.stop();
+  std::lock_guard lock(client.m);
+  ASSERT_EQ(client.lanes.size(), 5u) << "one name per worker";
+  for (std::size_t w = 0; w < 5; ++w)
+    EXPECT_EQ(client.lanes[greet_name(w, 5)], std::set<std::size_t>{w}) << "worker " << w;
+  EXPECT_EQ(client.max_in_flight, 5);
+}
+
+TEST(ClosedLoopDriver, AReplyMeantForAnotherWorkerIsAWrongReply) {
+  // Every reply greets worker 0: right for worker 0, wrong for the others.
+  fake_client client({}, [](std::uint64_t) -> fake_answer { return {{}, expected_greeting(greet_name(0, 5))}; });
+  closed_loop loop(client, 3);
+  loop.start();
+  loop.open_window();
+  loop.wait_for_completions(300);
+  loop.stop();
+  const auto r = loop.results();
+  EXPECT_GT(r.outcomes.count(outcome::ok), 0u);
+  EXPECT_GT(r.outcomes.count(outcome::wrong_reply), r.outcomes.count(outcome::ok));
+}
+
+TEST(ClosedLoopDriver, TimePolicyMeasuresTheWindowOnly) {
+  fake_client client;
+  load_spec s;
+  s.workers = 2;
+  s.warmup = 30ms;
+  s.duration = 100ms;
+  const load_result r = run_closed_loop(client, s);
+  EXPECT_EQ(client.unanswered(), 0u);
+  EXPECT_GT(r.outcomes.count(outcome::ok), 0u);
+  EXPECT_LT(r.outcomes.total(), client.calls());
+  EXPECT_NEAR(r.window_seconds, 0.1, 0.05);
+  EXPECT_EQ(r.actual_latency.count(), r.latency.count()) << "closed loop: the same latency";
+}
+
+TEST(ClosedLoopDriver, StopWithoutStartAndTwiceIsHarmless) {
+  fake_client client;
+  {
+    closed_loop idle(client, 2);
+    idle.stop();
+  }
+  closed_loop loop(client, 2);
+  loop.start();
+  loop.stop();
+  loop.stop();
+  EXPECT_EQ(client.unanswered(), 0u);
+}
+
+}  // namespace
+}  // namespace wirebench
