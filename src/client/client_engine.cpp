@@ -94,12 +94,33 @@ void client_engine::async_call(std::string_view request, clock::time_point deadl
   route(lane, call(std::string(request), deadline, std::move(done), nullptr));
 }
 
+engine_lane& client_engine::lane_at(std::size_t index) {
+  // A driver's lane numbers are mostly below the lane count already: no division then.
+  return *lanes_[index < lanes_.size() ? index : index % lanes_.size()];
+}
+
 void client_engine::async_call_on(std::size_t index, std::string_view request,
                                   clock::time_point deadline, call_completion done) {
-  engine_lane& lane = *lanes_[index % lanes_.size()];
+  engine_lane& lane = lane_at(index);
   if (this_thread_engine == this && this_thread_index == lane.thread())
     return lane.issue(request, deadline, std::move(done), nullptr);
   route(lane, call(std::string(request), deadline, std::move(done), nullptr));
+}
+
+void client_engine::async_call(std::string_view request, clock::duration timeout,
+                               call_completion done) {
+  engine_lane& lane = lane_for_this_thread();
+  if (this_thread_engine == this)
+    return lane.issue(request, lane.now() + timeout, std::move(done), nullptr);
+  route(lane, call(std::string(request), clock::now() + timeout, std::move(done), nullptr));
+}
+
+void client_engine::async_call_on(std::size_t index, std::string_view request,
+                                  clock::duration timeout, call_completion done) {
+  engine_lane& lane = lane_at(index);
+  if (this_thread_engine == this && this_thread_index == lane.thread())
+    return lane.issue(request, lane.now() + timeout, std::move(done), nullptr);
+  route(lane, call(std::string(request), clock::now() + timeout, std::move(done), nullptr));
 }
 
 client_engine::call_handle client_engine::async_call_cancelable(std::string_view request,

@@ -237,6 +237,13 @@ void engine_lane::on_deadline() {
       ++it;
     }
   }
+  // A connection going away whose last calls just timed out will bring nothing more: close it.
+  std::vector<engine_link*> spent;
+  for (auto& c : retiring_) {
+    auto* link = static_cast<engine_link*>(&c->handler());
+    if (!link->closed() && link->in_flight() == 0) spent.push_back(link);
+  }
+  for (engine_link* link : spent) link->close(errc::shutting_down);
   for (auto& done : expired) done(errc::timeout, {});
   if (next) arm(*next);
 }

@@ -24,7 +24,7 @@ void closed_loop::start() {
   if (phase_.load() != phase::idle) return;
   active_.store(workers_.size());
   phase_.store(phase::warmup, std::memory_order_release);
-  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w);
+  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now());
 }
 
 void closed_loop::open_window() { phase_.store(phase::measured, std::memory_order_release); }
@@ -58,7 +58,7 @@ void closed_loop::stop() {
   done_.wait(lock, [this] { return active_.load() == 0; });
 }
 
-void closed_loop::issue(std::size_t w) {
+void closed_loop::issue(std::size_t w, clock::time_point now) {
   const phase now_in = phase_.load(std::memory_order_acquire);
   if (now_in == phase::stopping) {
     // The lock makes the last decrement and the driver's wait one step: the driver cannot see 0
@@ -69,7 +69,7 @@ void closed_loop::issue(std::size_t w) {
   }
   worker& k = workers_[w];
   k.measured = now_in == phase::measured;
-  k.started = clock::now();
+  k.started = now;
   client_.async_greet_on(w, k.name, [this, w](std::error_code ec, std::string_view reply) {
     on_reply(w, ec, reply);
   });
@@ -77,11 +77,12 @@ void closed_loop::issue(std::size_t w) {
 
 void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view reply) {
   worker& k = workers_[w];
+  const auto now = clock::now();  // this call's end is the next one's start: one clock read
   const auto ns = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - k.started).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(now - k.started).count());
   if (!ec && reply != k.expected) ec = errc::wrong_reply;
   recorder_.local().record(k.measured, ec, ns);
-  issue(w);
+  issue(w, now);
 }
 
 std::string greet_name(std::size_t index, std::size_t payload_bytes) {

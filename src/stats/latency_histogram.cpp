@@ -39,7 +39,7 @@ void latency_histogram::record(std::uint64_t ns) {
   ++total_;
   min_ = std::min(min_, ns);
   max_ = std::max(max_, ns);
-  sum_ += static_cast<long double>(ns);
+  sum_ += ns;
 }
 
 void latency_histogram::merge(const latency_histogram& other) {

@@ -104,8 +104,8 @@ bool connection::expecting_bytes() const {
   return end_ > begin_ || handler_->awaiting_peer() || handler_->mid_frame();
 }
 
-void connection::awaiting_from_now() {
-  if (!expecting_bytes()) last_read_ = clock::now();
+void connection::awaiting_from(clock::time_point now) {
+  if (!expecting_bytes()) last_read_ = now;
 }
 
 // Reading: non-blocking reads until one comes back short (the socket is drained for now), then

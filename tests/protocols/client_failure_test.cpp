@@ -95,6 +95,34 @@ TEST_P(client_failure, nobody_listening_is_connect_failed) {
   EXPECT_EQ(r.ec, errc::connect_failed);
 }
 
+// The completion rule (protocol.hpp): a call that fails at once still completes later, on a
+// client thread, never inside async_greet; and so does a call made from inside a completion.
+// A closed loop that calls again from the completion relies on it.
+thread_local bool inside_async_greet = false;
+
+TEST_P(client_failure, a_failed_call_never_completes_inside_async_greet) {
+  const auto nowhere = endpoint::parse_or_throw("unix:/tmp/wirebench-nobody-rule-" +
+                                                std::to_string(::getpid()) + ".sock");
+  auto c = client(nowhere);
+  constexpr int chains = 10, links = 5;
+  std::atomic<int> inline_completions{0}, done{0};
+  std::function<void(int)> call = [&](int left) {
+    inside_async_greet = true;
+    c->async_greet("x", [&, left](std::error_code ec, std::string_view) {
+      if (inside_async_greet) ++inline_completions;
+      EXPECT_TRUE(ec);
+      ++done;
+      if (left > 1) call(left - 1);  // again, from inside the completion
+    });
+    inside_async_greet = false;
+  };
+  for (int i = 0; i < chains; ++i) call(links);
+  for (int i = 0; i < 2000 && done.load() < chains * links; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(done.load(), chains * links);
+  EXPECT_EQ(inline_completions.load(), 0);
+  c->close();
+}
+
 TEST_P(client_failure, close_with_calls_pending_completes_them) {
   test::silent_server server;
   auto c = client(server.where());

@@ -12,6 +12,7 @@
 #include "../../src/protocols/tls/tls_context.hpp"
 #include "support/child_process.hpp"
 #include "support/sync_call.hpp"
+#include "wirebench/load/load_driver.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
@@ -91,24 +92,34 @@ TEST(http_peer_interop, our_http2_client_against_nghttpd_over_tls_with_verificat
   expect_all_greeted(*client, 50);
 }
 
+// nginx as stock as it gets: keep-alive connections end after 100 requests (HTTP/1.1 with
+// `Connection: close`, HTTP/2 with a GOAWAY), as keepalive_requests says by default in older
+// releases. It greets the name it is given ($arg_name), so every reply can be checked. One port
+// speaks HTTP/1.1, the other h2c (HTTP/2 with prior knowledge).
 class nginx_peer : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!test::have_tool("nginx")) GTEST_SKIP() << "nginx is not installed";
     port_ = test::free_loopback_port();
+    h2c_port_ = test::free_loopback_port();
+    const std::string location = "    location /greet { default_type application/json; "
+                                 "return 200 '{\"greeting\":\"hello, $arg_name\"}'; }\n";
     std::ofstream(dir_.path("nginx.conf"))
         << "worker_processes 1;\ndaemon off;\npid " << dir_.path("nginx.pid")
         << ";\nerror_log " << dir_.path("error.log") << ";\nevents { worker_connections 256; }\n"
-        << "http {\n  access_log off;\n  client_body_temp_path " << dir_.path("body") << ";\n"
-        << "  server {\n    listen 127.0.0.1:" << port_ << ";\n"
-        << "    location /greet { default_type application/json; return 200 '" << greeting_json
-        << "'; }\n  }\n}\n";
+        << "http {\n  access_log off;\n  keepalive_requests 100;\n"
+        << "  client_body_temp_path " << dir_.path("body") << ";\n"
+        << "  server {\n    listen 127.0.0.1:" << port_ << ";\n" << location << "  }\n"
+        << "  server {\n    listen 127.0.0.1:" << h2c_port_ << " http2;\n" << location << "  }\n"
+        << "}\n";
     nginx_ = std::make_unique<test::child_process>(std::vector<std::string>{
         "nginx", "-c", dir_.path("nginx.conf"), "-p", dir_.str(), "-e", dir_.path("error.log")});
     ASSERT_TRUE(test::wait_for_listener(port_)) << "nginx did not start";
+    ASSERT_TRUE(test::wait_for_listener(h2c_port_)) << "nginx did not start its h2c port";
   }
   peer_dir dir_{"nginx"};
   int port_ = 0;
+  int h2c_port_ = 0;
   std::unique_ptr<test::child_process> nginx_;
 };
 
@@ -124,6 +135,41 @@ TEST_F(nginx_peer, our_http1_client_with_a_connection_per_call) {
   cc.persistent = false;
   auto client = protocol_registry::builtin().find("http1")->make_client(cc);
   expect_all_greeted(*client, 20);
+}
+
+// The load generator against nginx closing every connection after 100 requests: the closed
+// connections are replaced and the requests nginx never read are sent again, so a 2 s closed
+// loop loses no call (before the client engine, every call failed after the first few hundred).
+TEST_F(nginx_peer, keepalive_requests_100_loses_no_call_over_http1_and_h2c) {
+  struct variant {
+    const char* protocol;
+    int port;
+    std::size_t connections, depth;
+  };
+  for (const variant v : {variant{"http1", port_, 8, 1}, variant{"http1", port_, 2, 8},
+                          variant{"http2", h2c_port_, 1, 8}}) {
+    SCOPED_TRACE(std::string(v.protocol) + " depth " + std::to_string(v.depth));
+    client_config cc = client_for(v.port);
+    cc.connections = v.connections;
+    cc.depth = v.depth;
+    auto client = protocol_registry::builtin().find(v.protocol)->make_client(cc);
+    load_spec s;
+    s.workers = v.connections * v.depth;
+    s.warmup = 100ms;
+    s.duration = 2s;
+    const load_result r = run_closed_loop(*client, s);
+    client->close();
+    EXPECT_EQ(r.outcomes.failed(), 0u) << "e.g. " << (r.outcomes.errors().empty()
+                                                        ? std::string("-")
+                                                        : r.outcomes.errors().begin()->first);
+    const auto c = client->counters();
+    // More calls than connections x 100: nginx must have closed some, and they were replaced.
+    EXPECT_GT(r.outcomes.count(outcome::ok), 100 * v.connections);
+    EXPECT_GT(c.reconnects, 0u);
+    if (v.depth > 1 && std::string(v.protocol) == "http1") {
+      EXPECT_GT(c.resent, 0u) << "requests pipelined behind Connection: close are sent again";
+    }
+  }
 }
 
 }  // namespace

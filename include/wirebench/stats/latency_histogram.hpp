@@ -43,7 +43,7 @@ class latency_histogram {
   std::uint64_t saturated_ = 0;
   std::uint64_t min_ = UINT64_MAX;
   std::uint64_t max_ = 0;
-  long double sum_ = 0;
+  std::uint64_t sum_ = 0;  // ns: 584 years of summed latency before it wraps
 };
 
 }  // namespace wirebench

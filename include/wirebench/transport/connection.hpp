@@ -96,8 +96,11 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   // The handler's in-flight work finished (some of it): resume input it had paused, or, during a
   // drain, close if nothing is left. Connection thread only.
   void work_finished();
-  // Tells the connection the peer now owes us bytes: restarts the read-timeout clock.
-  void awaiting_from_now();
+  // Tells the connection the peer owes us bytes from `now` on (call it before awaiting_peer()
+  // turns true): restarts the read-timeout clock.
+  void awaiting_from(std::chrono::steady_clock::time_point now);
+  // When the last read completed: a loop turn's time, for callers that need no fresher one.
+  std::chrono::steady_clock::time_point last_read() const { return last_read_; }
 
   asio::any_io_executor executor() { return socket_.get_executor(); }
   bool is_open() const { return !closed_; }

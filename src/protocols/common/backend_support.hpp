@@ -71,10 +71,10 @@ class engine_greet_client final : public protocol_client {
   engine_greet_client(const client_config& c, client_engine_config e)
       : timeout_(c.reply_timeout), engine_(std::move(e)) {}
   void async_greet(std::string_view name, call_completion done) override {
-    engine_.async_call(name, std::chrono::steady_clock::now() + timeout_, std::move(done));
+    engine_.async_call(name, timeout_, std::move(done));
   }
   void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
-    engine_.async_call_on(lane, name, std::chrono::steady_clock::now() + timeout_, std::move(done));
+    engine_.async_call_on(lane, name, timeout_, std::move(done));
   }
   void close() override { engine_.close(); }
   client_counters counters() const override {
