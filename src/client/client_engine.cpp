@@ -87,40 +87,40 @@ void client_engine::route(engine_lane& lane, call c) {
   });
 }
 
-void client_engine::async_call(std::string_view request, clock::time_point deadline,
-                               call_completion done) {
-  engine_lane& lane = lane_for_this_thread();
-  if (this_thread_engine == this) return lane.issue(request, deadline, std::move(done), nullptr);
-  route(lane, call(std::string(request), deadline, std::move(done), nullptr));
-}
-
 engine_lane& client_engine::lane_at(std::size_t index) {
   // A driver's lane numbers are mostly below the lane count already: no division then.
   return *lanes_[index < lanes_.size() ? index : index % lanes_.size()];
 }
 
+// On the lane's own thread the call goes straight in (its deadline from the lane's turn when it
+// is relative); from any other thread it is posted there.
+void client_engine::submit(engine_lane& lane, std::string_view request, due when,
+                           call_completion&& done) {
+  if (this_thread_engine == this && this_thread_index == lane.thread())
+    return lane.issue(request, when.relative ? lane.now() + when.after : when.at, std::move(done),
+                      nullptr);
+  route(lane, call(std::string(request), when.relative ? clock::now() + when.after : when.at,
+                   std::move(done), nullptr));
+}
+
+void client_engine::async_call(std::string_view request, clock::time_point deadline,
+                               call_completion done) {
+  submit(lane_for_this_thread(), request, {deadline, {}, false}, std::move(done));
+}
+
 void client_engine::async_call_on(std::size_t index, std::string_view request,
                                   clock::time_point deadline, call_completion done) {
-  engine_lane& lane = lane_at(index);
-  if (this_thread_engine == this && this_thread_index == lane.thread())
-    return lane.issue(request, deadline, std::move(done), nullptr);
-  route(lane, call(std::string(request), deadline, std::move(done), nullptr));
+  submit(lane_at(index), request, {deadline, {}, false}, std::move(done));
 }
 
 void client_engine::async_call(std::string_view request, clock::duration timeout,
                                call_completion done) {
-  engine_lane& lane = lane_for_this_thread();
-  if (this_thread_engine == this)
-    return lane.issue(request, lane.now() + timeout, std::move(done), nullptr);
-  route(lane, call(std::string(request), clock::now() + timeout, std::move(done), nullptr));
+  submit(lane_for_this_thread(), request, {{}, timeout, true}, std::move(done));
 }
 
 void client_engine::async_call_on(std::size_t index, std::string_view request,
                                   clock::duration timeout, call_completion done) {
-  engine_lane& lane = lane_at(index);
-  if (this_thread_engine == this && this_thread_index == lane.thread())
-    return lane.issue(request, lane.now() + timeout, std::move(done), nullptr);
-  route(lane, call(std::string(request), clock::now() + timeout, std::move(done), nullptr));
+  submit(lane_at(index), request, {{}, timeout, true}, std::move(done));
 }
 
 client_engine::call_handle client_engine::async_call_cancelable(std::string_view request,

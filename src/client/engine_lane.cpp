@@ -146,8 +146,10 @@ void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
   cc.read_timeout = config_.silence_timeout;
   current_ = std::make_shared<connection>(std::move(socket), cc, std::move(handler));
   link_ = &link;
+  // The preface is queued before reading starts: the link is whole before any byte arrives.
+  const std::error_code open_ec = link.open(*current_);
   current_->start();
-  if (const std::error_code open_ec = link.open(*current_)) {
+  if (open_ec) {
     current_->close(open_ec);
     return;
   }

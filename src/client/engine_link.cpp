@@ -19,7 +19,8 @@ engine_link::engine_link(engine_lane& lane, std::unique_ptr<client_codec> codec,
     : lane_(lane),
       codec_(std::move(codec)),
       matcher_(make_matcher(codec_->order(), config)),
-      in_order_(codec_->order() == reply_order::in_order) {}
+      in_order_(codec_->order() == reply_order::in_order),
+      may_refuse_(codec_->may_refuse()) {}
 
 std::error_code engine_link::open(connection& c) {
   conn_ = &c;
@@ -32,7 +33,8 @@ std::error_code engine_link::open(connection& c) {
 std::error_code engine_link::send(std::string_view request, clock::time_point deadline,
                                   call_completion& done, const void* token, std::uint32_t& id) {
   if (matcher_->in_flight() == 0) conn_->awaiting_from(lane_.now());  // the silence clock starts
-  const auto added = matcher_->add(std::move(done), deadline, token, request);
+  const auto added =
+      matcher_->add(std::move(done), deadline, token, may_refuse_ ? request : std::string_view());
   id = *added;  // can_take() was checked: there is room
   if (const std::error_code ec = codec_->encode(id, request, conn_->outbox())) {
     unanswered_call back;

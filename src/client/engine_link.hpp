@@ -65,6 +65,7 @@ class engine_link final : public connection_handler {
   std::unique_ptr<client_codec> codec_;
   std::unique_ptr<call_matcher> matcher_;
   const bool in_order_;
+  const bool may_refuse_;  // the codec may ask for a call to be sent again: keep the requests
   connection* conn_ = nullptr;
   decoded decoded_;                          // reused: capacity kept across reads
   std::vector<ready_call> ready_;            // matched replies, completed after decoding

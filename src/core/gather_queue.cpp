@@ -1,23 +1,42 @@
 #include "wirebench/core/gather_queue.hpp"
 
+#include <cstring>
+
 namespace wirebench {
 
 void gather_queue::copy_in(std::span<const std::byte> bytes) {
   if (bytes.empty()) return;
   const std::size_t offset = arena_.size();
   arena_.insert(arena_.end(), bytes.begin(), bytes.end());
-  // Extend the last segment when it is the arena's tail, so a burst stays one iovec.
-  if (!segments_.empty() && segments_.back().owned == no_owned &&
-      segments_.back().offset + segments_.back().size == offset) {
-    segments_.back().size += bytes.size();
-  } else {
-    segments_.push_back({no_owned, offset, bytes.size()});
-  }
-  bytes_ += bytes.size();
+  extend(offset, bytes.size());
 }
 
+// Extend the last segment when it is the arena's tail, so a burst stays one iovec.
+void gather_queue::extend(std::size_t offset, std::size_t size) {
+  if (!segments_.empty() && segments_.back().owned == no_owned &&
+      segments_.back().offset + segments_.back().size == offset) {
+    segments_.back().size += size;
+  } else {
+    segments_.push_back({no_owned, offset, size});
+  }
+  bytes_ += size;
+}
+
+// One resize and one segment update for the whole frame (a request-response stream appends a
+// small frame per call: this is on every call's path).
 void gather_queue::append(const encoded_frame& frame) {
-  for (auto part : frame.buffers()) copy_in(part);
+  const std::size_t total = frame.size();
+  if (total != 0) {
+    const std::size_t offset = arena_.size();
+    arena_.resize(offset + total);
+    std::byte* at = arena_.data() + offset;
+    for (auto part : frame.buffers()) {
+      if (part.empty()) continue;
+      std::memcpy(at, part.data(), part.size());
+      at += part.size();
+    }
+    extend(offset, total);
+  }
   ++frames_;
 }
 

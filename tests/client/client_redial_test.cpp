@@ -33,6 +33,7 @@ using action = test::scripted_line_server::action;
 class marker_codec final : public client_codec {
  public:
   reply_order order() const override { return reply_order::in_order; }
+  bool may_refuse() const override { return true; }
   std::error_code encode(std::uint32_t, std::string_view request, gather_queue& out) override {
     encoded_frame f;
     if (auto ec = encoder_.encode(as_bytes(request), f)) return ec;

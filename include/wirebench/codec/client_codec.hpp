@@ -52,6 +52,10 @@ class client_codec {
   virtual ~client_codec() = default;
 
   virtual reply_order order() const = 0;
+  // True if decode() may report calls as not processed (not_processed, rest_not_processed): the
+  // engine then keeps each call's request until its reply, to send it again. False spares that
+  // copy per call.
+  virtual bool may_refuse() const { return false; }
   // The connection is open: what the protocol says before any call (HTTP/2's preface and
   // SETTINGS, a TLS ClientHello). Nothing by default.
   virtual std::error_code open(gather_queue& out) {

@@ -51,6 +51,7 @@ class gather_queue {
     std::size_t size;
   };
   void copy_in(std::span<const std::byte> bytes);
+  void extend(std::size_t offset, std::size_t size);  // `size` bytes were added at `offset`
 
   std::vector<std::byte> arena_;
   std::vector<std::string> owned_;

@@ -23,6 +23,7 @@ class http1_client_codec final : public client_codec {
         parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {}
 
   reply_order order() const override { return reply_order::in_order; }
+  bool may_refuse() const override { return true; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
     request_.clear();

@@ -57,6 +57,7 @@ class h2_client_codec final : public client_codec {
   }
 
   reply_order order() const override { return reply_order::by_id; }
+  bool may_refuse() const override { return true; }
 
   std::error_code open(gather_queue& out) override {
     nghttp2_submit_settings(session_.get(), NGHTTP2_FLAG_NONE, nullptr, 0);
