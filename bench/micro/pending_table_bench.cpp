@@ -17,10 +17,11 @@ void issue_and_complete(benchmark::State& state, Matcher& m) {
   std::size_t completed = 0;
   const call_completion done = [&completed](std::error_code, std::string_view) { ++completed; };
   std::deque<std::uint32_t> in_flight;
-  for (std::size_t i = 0; i < depth; ++i) in_flight.push_back(*m.add(done, deadline, nullptr, "w1-x"));
+  for (std::size_t i = 0; i < depth; ++i)
+    in_flight.push_back(m.add(call_completion(done), deadline, nullptr, "w1-x"));
   call_completion taken;
   for (auto _ : state) {
-    in_flight.push_back(*m.add(done, deadline, nullptr, "w1-x"));
+    in_flight.push_back(m.add(call_completion(done), deadline, nullptr, "w1-x"));
     m.take(in_flight.front(), taken);
     taken({}, "reply");
     in_flight.pop_front();

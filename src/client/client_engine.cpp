@@ -8,6 +8,7 @@
 
 #include "engine_lane.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/loop_clock.hpp"
 
 namespace wirebench {
 
@@ -92,13 +93,13 @@ engine_lane& client_engine::lane_at(std::size_t index) {
   return *lanes_[index < lanes_.size() ? index : index % lanes_.size()];
 }
 
-// On the lane's own thread the call goes straight in (its deadline from the lane's turn when it
-// is relative); from any other thread it is posted there.
+// On the lane's own thread the call goes straight in (a relative deadline from the loop's turn,
+// when it is made inside one); from any other thread it is posted there.
 void client_engine::submit(engine_lane& lane, std::string_view request, due when,
                            call_completion&& done) {
   if (this_thread_engine == this && this_thread_index == lane.thread())
-    return lane.issue(request, when.relative ? lane.now() + when.after : when.at, std::move(done),
-                      nullptr);
+    return lane.issue(request, when.relative ? loop_clock::now() + when.after : when.at,
+                      std::move(done), nullptr);
   route(lane, call(std::string(request), when.relative ? clock::now() + when.after : when.at,
                    std::move(done), nullptr));
 }

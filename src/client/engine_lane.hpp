@@ -36,20 +36,6 @@ class engine_lane {
   asio::io_context& context() { return ctx_; }
   std::size_t thread() const { return thread_; }
 
-  // The time for deadlines: inside a turn (a read being handled) the read's own time, which is
-  // microseconds old at most; otherwise the clock's. A clock read costs ~30 ns here, and a turn
-  // handling 64 replies would otherwise read it 64 times more.
-  clock::time_point now() const { return turn_depth_ > 0 ? turn_time_ : clock::now(); }
-  struct turn {
-    turn(engine_lane& l, clock::time_point t) : lane(l) {
-      if (lane.turn_depth_++ == 0) lane.turn_time_ = t;
-    }
-    ~turn() { --lane.turn_depth_; }
-    turn(const turn&) = delete;
-    turn& operator=(const turn&) = delete;
-    engine_lane& lane;
-  };
-
   // On the lane's thread from here on.
   void start();
   void issue(std::string_view request, clock::time_point deadline, call_completion done,
@@ -116,8 +102,6 @@ class engine_lane {
   std::optional<clock::time_point> armed_;
   bool ever_connected_ = false;
   bool closed_ = false;
-  int turn_depth_ = 0;
-  clock::time_point turn_time_{};
   counters counters_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "engine_lane.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/loop_clock.hpp"
 #include "wirebench/mux/fifo_matcher.hpp"
 #include "wirebench/mux/pending_table.hpp"
 
@@ -32,10 +33,9 @@ std::error_code engine_link::open(connection& c) {
 
 std::error_code engine_link::send(std::string_view request, clock::time_point deadline,
                                   call_completion& done, const void* token, std::uint32_t& id) {
-  if (matcher_->in_flight() == 0) conn_->awaiting_from(lane_.now());  // the silence clock starts
-  const auto added =
-      matcher_->add(std::move(done), deadline, token, may_refuse_ ? request : std::string_view());
-  id = *added;  // can_take() was checked: there is room
+  if (matcher_->in_flight() == 0) conn_->awaiting_from(loop_clock::now());  // silence clock starts
+  // can_take() was checked: there is room, and the id is not 0.
+  id = matcher_->add(std::move(done), deadline, token, may_refuse_ ? request : std::string_view());
   if (const std::error_code ec = codec_->encode(id, request, conn_->outbox())) {
     unanswered_call back;
     matcher_->take_unanswered(id, back);
@@ -104,7 +104,6 @@ void engine_link::match(const codec_reply& r, std::error_code& error) {
 
 std::size_t engine_link::on_data(connection& c, std::span<const std::byte> data,
                                  std::error_code& error) {
-  const engine_lane::turn turn(lane_, c.last_read());
   decoded_.replies.clear();
   decoded_.going_away = decoded_.rest_not_processed = false;
   const std::size_t consumed = codec_->decode(data, decoded_, c.outbox(), error);

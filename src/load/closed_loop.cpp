@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/loop_clock.hpp"
 #include "wirebench/load/load_driver.hpp"
 
 namespace wirebench {
@@ -77,7 +78,9 @@ void closed_loop::issue(std::size_t w, clock::time_point now) {
 
 void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view reply) {
   worker& k = workers_[w];
-  const auto now = clock::now();  // this call's end is the next one's start: one clock read
+  // When the reply was read (the loop's turn; the clock's for a client with no loop of ours),
+  // and when the worker's next call starts: replies read together share one clock read.
+  const auto now = loop_clock::now();
   const auto ns = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now - k.started).count());
   if (!ec && reply != k.expected) ec = errc::wrong_reply;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/loop_clock.hpp"
 #include "wirebench/load/call_recorder.hpp"
 #include "wirebench/load/load_driver.hpp"
 
@@ -168,7 +169,7 @@ class open_loop_run {
   }
 
   void on_reply(std::size_t index, std::error_code ec, std::string_view reply) {
-    const auto now = clock_type::now();
+    const auto now = loop_clock::now();  // when the reply was read
     slot& s = slots_[index];
     if (s.measured && !ec) {
       thread_local std::string expected;  // "hello, " + this call's name

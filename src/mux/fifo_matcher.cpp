@@ -10,9 +10,9 @@ fifo_matcher::fifo_matcher(std::size_t max_in_flight) : ring_(max_in_flight) {
   if (max_in_flight == 0) throw std::invalid_argument("fifo_matcher: max_in_flight is 0");
 }
 
-std::optional<std::uint32_t> fifo_matcher::add(call_completion done, clock::time_point deadline,
-                                               const void* token, std::string_view request) {
-  if (size_ == ring_.size()) return std::nullopt;
+std::uint32_t fifo_matcher::add(call_completion&& done, clock::time_point deadline,
+                                const void* token, std::string_view request) {
+  if (size_ == ring_.size()) return 0;
   std::uint32_t id = next_id_++;
   if (id == 0) id = next_id_++;
   entry& e = at(size_);

@@ -11,9 +11,37 @@ pending_table::pending_table(pending_table_config config) : config_(config) {
   if (config_.max_in_flight == 0) throw std::invalid_argument("pending_table: max_in_flight is 0");
   const std::size_t reserved = config_.max_in_flight + config_.max_abandoned;
   if (reserved > (1u << 28)) throw std::invalid_argument("pending_table: limits too large");
-  const std::size_t size = std::bit_ceil(std::max<std::size_t>(16, 2 * reserved));
+  max_slots_ = std::bit_ceil(std::max<std::size_t>(16, 2 * reserved));
+  const std::size_t size = std::min<std::size_t>(max_slots_, 128);
   slots_.resize(size);
+  requests_.resize(size);
   mask_ = static_cast<std::uint32_t>(size - 1);
+}
+
+void pending_table::grow() {
+  std::vector<slot> old = std::move(slots_);
+  std::vector<std::string> old_requests = std::move(requests_);
+  slots_ = std::vector<slot>(old.size() * 2);
+  requests_ = std::vector<std::string>(old.size() * 2);
+  mask_ = static_cast<std::uint32_t>(slots_.size() - 1);
+  // Distinct in the old mask's bits, distinct in the new one's: no two ids meet.
+  for (std::size_t i = 0; i < old.size(); ++i) {
+    if (old[i].st == state::free) continue;
+    const std::size_t j = old[i].id & mask_;
+    slots_[j] = std::move(old[i]);
+    requests_[j] = std::move(old_requests[i]);
+  }
+  // The deadline list, in its order, by the new positions.
+  const std::int32_t old_head = head_;
+  head_ = tail_ = -1;
+  for (std::int32_t i = old_head; i != -1; i = old[static_cast<std::size_t>(i)].next) {
+    const auto j = static_cast<std::int32_t>(old[static_cast<std::size_t>(i)].id & mask_);
+    slot& s = slots_[static_cast<std::size_t>(j)];
+    s.prev = tail_;
+    s.next = -1;
+    if (tail_ == -1) head_ = j; else slots_[static_cast<std::size_t>(tail_)].next = j;
+    tail_ = j;
+  }
 }
 
 pending_table::slot* pending_table::find(std::uint32_t id, state st) {
@@ -21,9 +49,10 @@ pending_table::slot* pending_table::find(std::uint32_t id, state st) {
   return s.id == id && s.st == st ? &s : nullptr;
 }
 
-std::optional<std::uint32_t> pending_table::add(call_completion done, clock::time_point deadline,
-                                                const void* token, std::string_view request) {
-  if (pending_ >= config_.max_in_flight) return std::nullopt;
+std::uint32_t pending_table::add(call_completion&& done, clock::time_point deadline,
+                                 const void* token, std::string_view request) {
+  if (pending_ >= config_.max_in_flight) return 0;
+  if (2 * (pending_ + abandoned_count_ + 1) > slots_.size() && slots_.size() < max_slots_) grow();
   // At least half the slots are free, so this ends after ~2 probes on average. Id 0 is skipped.
   std::uint32_t id;
   for (;;) {
@@ -37,7 +66,8 @@ std::optional<std::uint32_t> pending_table::add(call_completion done, clock::tim
   s.deadline = deadline;
   s.token = token;
   s.done = std::move(done);
-  s.request.assign(request);
+  s.has_request = !request.empty();
+  if (s.has_request) requests_[static_cast<std::size_t>(index)].assign(request);
   link_by_deadline(index);
   ++pending_;
   return id;
@@ -128,7 +158,9 @@ std::optional<call_matcher::clock::time_point> pending_table::next_deadline() co
 }
 
 void pending_table::release(slot& s, unanswered_call& out) {
-  out.request = std::move(s.request);
+  if (s.has_request) out.request = std::move(requests_[static_cast<std::size_t>(&s - slots_.data())]);
+  else out.request.clear();
+  s.has_request = false;
   out.done = std::move(s.done);
   out.deadline = s.deadline;
   out.token = s.token;

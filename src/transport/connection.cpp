@@ -8,6 +8,7 @@
 #include <asio/write.hpp>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/loop_clock.hpp"
 
 namespace wirebench {
 namespace {
@@ -195,6 +196,7 @@ void connection::on_read_error(std::error_code ec) {
 }
 
 void connection::process_input() {
+  const loop_clock::turn turn(last_read_);  // what this read brought arrived at its time
   in_input_ = true;
   std::error_code error;
   const std::size_t available = end_ - begin_;

@@ -26,8 +26,8 @@ TEST(fifo_matcher, replies_complete_calls_in_request_order) {
     };
   };
   const auto far = clock_type::now() + 1h;
-  auto a = *m.add(track("a"), far, nullptr);
-  auto b = *m.add(track("b"), far, nullptr);
+  auto a = m.add(track("a"), far, nullptr);
+  auto b = m.add(track("b"), far, nullptr);
   EXPECT_EQ(b, a + 1);
   EXPECT_EQ(complete(m, b, "x"), reply_match::unknown) << "out of order";
   EXPECT_EQ(complete(m, a, "1"), reply_match::completed);
@@ -39,9 +39,9 @@ TEST(fifo_matcher, a_timed_out_call_keeps_its_place_and_its_reply_is_late) {
   fifo_matcher m(8);
   std::vector<std::string> seen;
   const auto now = clock_type::now();
-  auto a = *m.add([&](std::error_code ec, std::string_view) { seen.push_back(std::string(error_name(ec))); },
+  auto a = m.add([&](std::error_code ec, std::string_view) { seen.push_back(std::string(error_name(ec))); },
                   now + 5ms, nullptr);
-  auto b = *m.add([&](std::error_code ec, std::string_view r) { seen.push_back(ec ? "?" : std::string(r)); },
+  auto b = m.add([&](std::error_code ec, std::string_view r) { seen.push_back(ec ? "?" : std::string(r)); },
                   now + 1h, nullptr);
   EXPECT_EQ(m.next_deadline(), now + 5ms);
   std::vector<call_completion> expired;
@@ -63,7 +63,7 @@ TEST(fifo_matcher, cancel_cap_and_fail_all) {
     if (ec == errc::connection_closed) ++closed;
   };
   const auto far = clock_type::now() + 1h;
-  auto a = *m.add(count, far, &token, "a");
+  auto a = m.add(count, far, &token, "a");
   m.add(count, far, nullptr, "b");
   EXPECT_FALSE(m.add(count, far, nullptr)) << "cap";
   call_completion done;
@@ -100,9 +100,9 @@ TEST(fifo_matcher, only_the_oldest_or_newest_call_can_be_taken_back) {
   fifo_matcher m(4);
   const auto far = clock_type::now() + 1h;
   auto nop = [](std::error_code, std::string_view) {};
-  const auto a = *m.add(nop, far, nullptr, "a");
-  const auto b = *m.add(nop, far, nullptr, "b");
-  const auto c = *m.add(nop, far, nullptr, "c");
+  const auto a = m.add(nop, far, nullptr, "a");
+  const auto b = m.add(nop, far, nullptr, "b");
+  const auto c = m.add(nop, far, nullptr, "c");
   unanswered_call back;
   EXPECT_FALSE(m.take_unanswered(b, back)) << "the middle keeps its place";
   ASSERT_TRUE(m.take_unanswered(c, back)) << "the newest: a call that could not be encoded";

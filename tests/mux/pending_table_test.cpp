@@ -53,7 +53,7 @@ TEST(pending_table, replies_in_any_order_reach_their_calls) {
   pending_table t;
   outcomes o;
   std::vector<std::uint32_t> ids;
-  for (int i = 0; i < 5; ++i) ids.push_back(*t.add(o.track(i), far, nullptr));
+  for (int i = 0; i < 5; ++i) ids.push_back(t.add(o.track(i), far, nullptr));
   EXPECT_EQ(std::set<std::uint32_t>(ids.begin(), ids.end()).size(), 5u);
   for (int i : {3, 0, 4, 1, 2})
     EXPECT_EQ(complete(t, ids[i], "r" + std::to_string(i)), reply_match::completed);
@@ -67,17 +67,16 @@ TEST(pending_table, ids_are_never_zero_and_never_reused_while_reserved_across_th
   t.set_next_id(0xfffffff0u);
   std::set<std::uint32_t> live;
   // A call that stays pending across the whole wrap, and one that is abandoned (timed out).
-  const std::uint32_t held = *t.add(o.track(-1), far, nullptr);
-  const std::uint32_t abandoned = *t.add(o.track(-2), clock_type::now() - 1s, nullptr);
+  const std::uint32_t held = t.add(o.track(-1), far, nullptr);
+  const std::uint32_t abandoned = t.add(o.track(-2), clock_type::now() - 1s, nullptr);
   expire(t, clock_type::now());
   EXPECT_EQ(o.only(-2), "timeout");
   for (int round = 0; round < 20000; ++round) {
-    auto id = t.add(o.track(round), far, nullptr);
-    ASSERT_TRUE(id);
-    ASSERT_NE(*id, 0u);
-    ASSERT_NE(*id, held);
-    ASSERT_NE(*id, abandoned);
-    ASSERT_TRUE(live.insert(*id).second) << "id " << *id << " handed out while in flight";
+    const auto id = t.add(o.track(round), far, nullptr);
+    ASSERT_NE(id, 0u);
+    ASSERT_NE(id, held);
+    ASSERT_NE(id, abandoned);
+    ASSERT_TRUE(live.insert(id).second) << "id " << id << " handed out while in flight";
     if (live.size() > 40) {  // complete the oldest-ish to keep ~40 in flight
       auto victim = *live.begin();
       live.erase(live.begin());
@@ -93,9 +92,9 @@ TEST(pending_table, deadline_expiry_then_the_late_reply_is_counted_and_dropped) 
   pending_table t;
   outcomes o;
   const auto now = clock_type::now();
-  const auto a = *t.add(o.track(1), now + 10ms, nullptr);
-  const auto b = *t.add(o.track(2), now + 30ms, nullptr);
-  const auto c = *t.add(o.track(3), now + 20ms, nullptr);  // inserted out of deadline order
+  const auto a = t.add(o.track(1), now + 10ms, nullptr);
+  const auto b = t.add(o.track(2), now + 30ms, nullptr);
+  const auto c = t.add(o.track(3), now + 20ms, nullptr);  // inserted out of deadline order
   EXPECT_EQ(t.next_deadline(), now + 10ms);
   EXPECT_EQ(expire(t, now + 25ms), 2u);
   EXPECT_EQ(o.only(1), "timeout");
@@ -122,7 +121,7 @@ TEST(pending_table, cancel_after_send_completes_once_and_the_reply_is_late) {
   pending_table t;
   outcomes o;
   int token = 0, other = 0;
-  const auto id = *t.add(o.track(1), far, &token);
+  const auto id = t.add(o.track(1), far, &token);
   EXPECT_FALSE(cancel(t, id, &other)) << "a different caller's token cancels nothing";
   EXPECT_TRUE(cancel(t, id, &token));
   EXPECT_FALSE(cancel(t, id, &token)) << "second cancel is a no-op";
@@ -140,7 +139,7 @@ TEST(pending_table, the_in_flight_cap_refuses_a_call) {
   auto a = t.add(o.track(1), far, nullptr);
   ASSERT_TRUE(t.add(o.track(2), far, nullptr));
   EXPECT_FALSE(t.add(o.track(3), far, nullptr));
-  complete(t, *a, "x");
+  complete(t, a, "x");
   EXPECT_TRUE(t.add(o.track(4), far, nullptr));
 }
 
@@ -148,7 +147,7 @@ TEST(pending_table, abandoned_ids_past_the_limit_are_released_oldest_first) {
   pending_table t({.max_in_flight = 8, .max_abandoned = 2});
   outcomes o;
   std::vector<std::uint32_t> ids;
-  for (int i = 0; i < 3; ++i) ids.push_back(*t.add(o.track(i), clock_type::now() - 1s, nullptr));
+  for (int i = 0; i < 3; ++i) ids.push_back(t.add(o.track(i), clock_type::now() - 1s, nullptr));
   expire(t, clock_type::now());
   EXPECT_EQ(t.abandoned(), 2u);
   EXPECT_EQ(complete(t, ids[0], "r"), reply_match::unknown);  // released: no longer known
@@ -161,7 +160,7 @@ TEST(pending_table, take_all_hands_back_every_pending_call_once_with_its_request
   outcomes o;
   int added_from_completion = 0;
   for (int i = 0; i < 1000; ++i) t.add(o.track(i), far, nullptr, "r" + std::to_string(i));
-  const auto gone = *t.add(o.track(-1), clock_type::now() - 1s, nullptr, "gone");
+  const auto gone = t.add(o.track(-1), clock_type::now() - 1s, nullptr, "gone");
   expire(t, clock_type::now());  // abandoned: forgotten by take_all, not handed back
   t.add(
       [&](std::error_code ec, std::string_view) {
@@ -186,11 +185,34 @@ TEST(pending_table, take_all_hands_back_every_pending_call_once_with_its_request
   EXPECT_EQ(complete(t, gone, "late"), reply_match::unknown) << "forgotten, not late";
 }
 
+TEST(pending_table, grows_past_its_first_size_keeping_every_call_and_the_deadline_order) {
+  pending_table t({.max_in_flight = 1000, .max_abandoned = 64});
+  outcomes o;
+  const auto now = clock_type::now();
+  std::vector<std::uint32_t> ids;
+  // Deadlines in reverse order of issue, so that the list order differs from the id order.
+  for (int i = 0; i < 1000; ++i)
+    ids.push_back(t.add(o.track(i), now + std::chrono::milliseconds(2000 - i), nullptr,
+                         "r" + std::to_string(i)));
+  EXPECT_EQ(t.in_flight(), 1000u);
+  EXPECT_EQ(t.next_deadline(), now + std::chrono::milliseconds(1001));
+  EXPECT_EQ(expire(t, now + std::chrono::milliseconds(1010)), 10u);  // the last ten issued
+  for (int i = 990; i < 1000; ++i) EXPECT_EQ(o.only(i), "timeout");
+  unanswered_call back;
+  ASSERT_TRUE(t.take_unanswered(ids[500], back));
+  EXPECT_EQ(back.request, "r500");
+  for (int i = 0; i < 990; ++i)
+    if (i != 500) EXPECT_EQ(complete(t, ids[i], "x"), reply_match::completed) << i;
+  for (int i = 990; i < 1000; ++i) EXPECT_EQ(complete(t, ids[i], "x"), reply_match::late);
+  EXPECT_EQ(t.in_flight(), 0u);
+  EXPECT_FALSE(t.next_deadline());
+}
+
 TEST(pending_table, one_unanswered_call_can_be_taken_back_for_a_resend) {
   pending_table t;
   outcomes o;
-  const auto a = *t.add(o.track(1), far, nullptr, "first");
-  const auto b = *t.add(o.track(2), far, nullptr, "second");
+  const auto a = t.add(o.track(1), far, nullptr, "first");
+  const auto b = t.add(o.track(2), far, nullptr, "second");
   unanswered_call back;
   ASSERT_TRUE(t.take_unanswered(a, back));
   EXPECT_EQ(back.request, "first");
@@ -209,9 +231,9 @@ TEST(pending_table, a_completion_may_issue_the_next_call) {
   std::function<void(std::error_code, std::string_view)> next;
   std::uint32_t current = 0;
   next = [&](std::error_code, std::string_view) {
-    if (++chain < 100) current = *t.add(next, far, nullptr);
+    if (++chain < 100) current = t.add(call_completion(next), far, nullptr);
   };
-  current = *t.add(next, far, nullptr);
+  current = t.add(call_completion(next), far, nullptr);
   for (int i = 0; i < 100; ++i) complete(t, current, "r");
   EXPECT_EQ(chain, 100);
   EXPECT_EQ(t.in_flight(), 0u);

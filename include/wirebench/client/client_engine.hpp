@@ -107,8 +107,8 @@ class client_engine {
   void async_call(std::string_view request, clock::time_point deadline, call_completion done);
   void async_call_on(std::size_t lane, std::string_view request, clock::time_point deadline,
                      call_completion done);
-  // The same with a timeout: the deadline is taken from the lane's loop turn when the call is
-  // made inside one (from a completion), which spares a clock read per call.
+  // The same with a timeout: the deadline is taken from the loop's turn (loop_clock) when the
+  // call is made inside one (from a completion), which spares a clock read per call.
   void async_call(std::string_view request, clock::duration timeout, call_completion done);
   void async_call_on(std::size_t lane, std::string_view request, clock::duration timeout,
                      call_completion done);

@@ -40,11 +40,12 @@ class call_matcher {
   using clock = std::chrono::steady_clock;
   virtual ~call_matcher() = default;
 
-  // Registers a call and returns the id to send it with, or nullopt at the in-flight cap.
-  // `token` (may be null) identifies the call to cancel(). `request` is copied into the call's
-  // slot (whose capacity is reused, so a steady load allocates nothing), for take_all().
-  virtual std::optional<std::uint32_t> add(call_completion done, clock::time_point deadline,
-                                           const void* token, std::string_view request = {}) = 0;
+  // Registers a call and returns the id to send it with (never 0), or 0 at the in-flight cap;
+  // `done` is moved from only when the call is taken. `token` (may be null) identifies the call
+  // to cancel(). `request` is copied into the call's slot (whose capacity is reused, so a steady
+  // load allocates nothing), for take_all().
+  virtual std::uint32_t add(call_completion&& done, clock::time_point deadline, const void* token,
+                            std::string_view request = {}) = 0;
   // The reply for `id` arrived: on `completed`, the call's completion is moved into `done`.
   virtual reply_match take(std::uint32_t id, call_completion& done) = 0;
   // The id whose reply is due next when replies come in request order (fifo_matcher); nullopt

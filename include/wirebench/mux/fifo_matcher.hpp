@@ -15,8 +15,8 @@ class fifo_matcher final : public call_matcher {
  public:
   explicit fifo_matcher(std::size_t max_in_flight = 1024);
 
-  std::optional<std::uint32_t> add(call_completion done, clock::time_point deadline,
-                                   const void* token, std::string_view request = {}) override;
+  std::uint32_t add(call_completion&& done, clock::time_point deadline, const void* token,
+                    std::string_view request = {}) override;
   // `id` must be the oldest outstanding id; anything else is unknown (the stream is out of step).
   reply_match take(std::uint32_t id, call_completion& done) override;
   std::optional<std::uint32_t> next_in_order() const override;

@@ -5,10 +5,15 @@
 // abandoned (timed out or canceled, its reply possibly still on the way), so an id is never
 // handed out while the server may still answer it, across the 2^32 wrap-around too.
 // Lookup: slot = id & mask, in an array at least twice the reserved ids, so allocation probes a
-// couple of slots and lookup is one. Deadlines: an intrusive list in deadline order, inserted from
-// the tail, so with one timeout for all calls insert, remove and expire are O(1), and one timer per
-// connection (armed at next_deadline()) replaces a timer per call. Slots keep their request
-// string's capacity, so a steady load allocates nothing.
+// couple of slots and lookup is one. The array starts small and doubles only when the ids
+// actually reserved need it (up to what the limits allow): sequential ids walk every slot, and a
+// table sized for the limits (16 K slots for 1024 in flight and 4096 abandoned) would make each
+// call touch cold memory, where one sized for 64 calls in flight stays in L1. A slot is one
+// 64-byte line; requests (kept only when given) live apart, in an array touched only for them.
+// Deadlines: an intrusive list in deadline order, inserted from the tail, so with one timeout for
+// all calls insert, remove and expire are O(1), and one timer per connection (armed at
+// next_deadline()) replaces a timer per call. Strings keep their capacity, so a steady load
+// allocates nothing.
 #include <deque>
 #include <vector>
 
@@ -27,8 +32,8 @@ class pending_table final : public call_matcher {
  public:
   explicit pending_table(pending_table_config config = {});
 
-  std::optional<std::uint32_t> add(call_completion done, clock::time_point deadline,
-                                   const void* token, std::string_view request = {}) override;
+  std::uint32_t add(call_completion&& done, clock::time_point deadline, const void* token,
+                    std::string_view request = {}) override;
   reply_match take(std::uint32_t id, call_completion& done) override;
   bool cancel(std::uint32_t id, const void* token, call_completion& done) override;
   std::size_t expire(clock::time_point now, std::vector<call_completion>& expired) override;
@@ -43,17 +48,18 @@ class pending_table final : public call_matcher {
 
  private:
   enum class state : std::uint8_t { free, pending, abandoned };
-  struct slot {
+  struct alignas(64) slot {
     std::uint32_t id = 0;
     state st = state::free;
+    bool has_request = false;  // requests_ holds this call's request
     std::int32_t prev = -1;  // deadline list neighbours (pending slots only)
     std::int32_t next = -1;
     clock::time_point deadline{};
     const void* token = nullptr;
     call_completion done;
-    std::string request;
   };
   slot* find(std::uint32_t id, state st);
+  void grow();  // doubles the array, every reserved id moving to its new slot
   void link_by_deadline(std::int32_t index);
   void unlink(std::int32_t index);
   void abandon(std::int32_t index);  // pending -> abandoned, completion moved out by the caller
@@ -61,6 +67,8 @@ class pending_table final : public call_matcher {
 
   pending_table_config config_;
   std::vector<slot> slots_;
+  std::vector<std::string> requests_;  // by slot, beside slots_
+  std::size_t max_slots_;
   std::uint32_t mask_;
   std::uint32_t next_id_ = 1;
   std::size_t pending_ = 0;

@@ -111,7 +111,7 @@ class stream_channel final : public cq_call {
         },
         deadline, nullptr);
     pb::GreetRequest& r = queued_.emplace_back();
-    r.set_id(*id);
+    r.set_id(id);
     r.set_name(std::string(name));
     if (may_write()) write_next();
   }
