@@ -4,7 +4,8 @@
                a bar per arrival schedule: the comparison's four charts, with the schedule beside
                the protocol so the two sources of spread can be told apart
   <name>-workers.*    closed-loop points: time per request (1 / throughput) and p99 latency against the
-               worker count, one line per protocol
+               worker count, one line per protocol (a fixed colour and marker per protocol, a line
+               style per family: framed, HTTP, gRPC, RESP)
 
 Every figure is the median over the point's repeats (the error bars span min..max of the rate)."""
 import json
@@ -13,6 +14,30 @@ import sys
 from collections import defaultdict
 
 PREFIX = ""
+
+# One colour, marker and line style per protocol, the same in every plot; a family shares a hue
+# range and a line style, and the legend lists the families in this order. Unknown names (a
+# protocol added later) fall back to grey with a marker of their own, never to a reused colour.
+FAMILIES = [
+    ("framed", "-", [("line", "#1f77b4", "o"), ("length-prefixed", "#17becf", "s"),
+                     ("mux", "#393b79", "^"), ("msgpack-rpc", "#9467bd", "D")]),
+    ("HTTP", "--", [("http1", "#2ca02c", "o"), ("http2", "#8c9f1b", "s")]),
+    ("gRPC", "-.", [("grpc", "#ff7f0e", "o"), ("grpc-stream", "#8c564b", "s"),
+                    ("grpc-batch", "#d4a017", "^")]),
+    ("RESP", ":", [("resp", "#d62728", "o"), ("resp-sync", "#e377c2", "s"),
+                   ("redis-server", "#7f2020", "^")]),
+]
+STYLE = {name: dict(color=color, marker=marker, linestyle=dashes)
+         for _, dashes, members in FAMILIES for name, color, marker in members}
+ORDER = [name for _, _, members in FAMILIES for name, _, _ in members]
+
+
+def style(protocol):
+    return STYLE.get(protocol, dict(color="#7f7f7f", marker="x", linestyle="-"))
+
+
+def in_family_order(protocols):
+    return sorted(protocols, key=lambda p: (ORDER.index(p) if p in ORDER else len(ORDER), p))
 
 
 def load(path):
@@ -44,7 +69,7 @@ def quantile_charts(plt, doc, out):
     points = [p for p in doc["points"] if p["parameters"]["load"] != "closed"]
     if not points:
         return []
-    protocols = list(dict.fromkeys(p["parameters"]["protocol"] for p in points))
+    protocols = in_family_order(dict.fromkeys(p["parameters"]["protocol"] for p in points))
     loads = list(dict.fromkeys(
         f"{p['parameters']['load']} {p['parameters']['rate']:g}/s" for p in points))
     value = {}
@@ -82,14 +107,15 @@ def workers_charts(plt, doc, out):
     if not series or max(len(v) for v in series.values()) < 2:
         return []
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
-    for proto, rows in series.items():
+    for proto in in_family_order(series):
+        rows = series[proto]
         workers = [r[0] for r in rows]
         per_call = [1e6 / r[1]["median"] if r[1]["median"] else float("nan") for r in rows]
         # Error bars from the repeats' spread of the rate (a slower repeat = a longer time).
         low = [pc - 1e6 / r[1]["max"] if r[1]["max"] else 0 for pc, r in zip(per_call, rows)]
         high = [1e6 / r[1]["min"] - pc if r[1]["min"] else 0 for pc, r in zip(per_call, rows)]
-        left.errorbar(workers, per_call, yerr=[low, high], marker="o", capsize=3, label=proto)
-        right.plot(workers, [r[2] for r in rows], marker="o", label=proto)
+        left.errorbar(workers, per_call, yerr=[low, high], capsize=3, label=proto, **style(proto))
+        right.plot(workers, [r[2] for r in rows], label=proto, **style(proto))
     for ax, title, unit in ((left, "Time per request (1 / throughput)", "µs"),
                             (right, "p99 latency", "µs")):
         ax.set_xscale("log", base=2)

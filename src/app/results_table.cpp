@@ -27,7 +27,7 @@ std::string count(double n) { return scaled(n, {{1e6, "M"}, {1e3, "k"}, {1, ""}}
 std::string late_text(const point_parameters& p, const point_summary& s) {
   if (p.load == "closed") return "-";
   char share[32];
-  std::snprintf(share, sizeof share, " (%.2g%%)",
+  std::snprintf(share, sizeof share, " (%.3g%%)",  // 100%, 1%, 0.25%: never 1e+02%
                 s.planned ? 100.0 * static_cast<double>(s.late) / static_cast<double>(s.planned) : 0.0);
   return std::to_string(s.late) + share;
 }

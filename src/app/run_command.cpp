@@ -224,6 +224,9 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
     std::vector<std::string> failures;
     const run_record record = execute(o->plan, failures);
     print_table(std::cout, record);
+    // Flushed before anything goes to stderr: with both in one file, the results line would
+    // otherwise land inside the table.
+    std::cout.flush();
     int status = failures.empty() ? 0 : 1;
     std::vector<std::string> written;
     using render = std::string (*)(const run_record&);

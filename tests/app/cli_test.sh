@@ -79,6 +79,10 @@ check "run closed loop over two protocols and worker counts" exit_is 0 "$wb" run
   --protocol line,mux --workers 1,3 "${quick[@]}" --out "$work/run.json"
 check "run prints a row per point" bash -c "[ \$(grep -cE '^(line|mux) +closed' '$work/out') -eq 4 ]"
 check "run says where the results are" grep -q "results in $work/run.json and $work/run.csv" "$work/err"
+# stdout and stderr in one file: the table is flushed before the results line, which ends it.
+"$wb" run --protocol line --workers 1 "${quick[@]}" --out "$work/both.json" >"$work/both" 2>&1
+check "with stdout and stderr in one file, the results line comes after the table" \
+  bash -c "tail -1 '$work/both' | grep -q '^wirebench: results in ' && grep -qE '^line +closed' '$work/both'"
 check "run JSON has every point with successful calls and both CPUs" json_has "$work/run.json" \
   "len(d['points']) == 4 and all(p['summary']['outcomes']['ok'] > 0 and p['summary']['server_cpu_us_per_call'] is not None for p in d['points']) and d['machine']['kernel'] and d['libraries']['nghttp2']"
 check "run JSON records the layout: a connection per line worker, one mux connection" json_has \

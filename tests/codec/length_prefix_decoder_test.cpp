@@ -211,7 +211,8 @@ TEST_P(LengthPrefixWidth, FailPolicyIsSticky) {
   EXPECT_EQ(o.unconsumed, rest);
 }
 
-INSTANTIATE_TEST_SUITE_P(Widths, LengthPrefixWidth, ::testing::Values(1u, 2u, 4u, 8u));
+INSTANTIATE_TEST_SUITE_P(Widths, LengthPrefixWidth, ::testing::Values(1u, 2u, 4u, 8u),
+                         [](const auto& info) { return "width_" + std::to_string(info.param); });
 
 TEST(LengthPrefixDecoder, BigEndian) {
   {

@@ -174,7 +174,11 @@ TEST_P(LineDecoderLimit, ExactlyNAcceptedNPlusOneRefused) {
 
 INSTANTIATE_TEST_SUITE_P(Limits, LineDecoderLimit,
                          ::testing::Combine(::testing::Values(0u, 1u, 5u, 64u),
-                                            ::testing::Bool()));
+                                            ::testing::Bool()),
+                         [](const auto& info) {
+                           return "limit_" + std::to_string(std::get<0>(info.param)) +
+                                  (std::get<1>(info.param) ? "_strip" : "_keep");
+                         });
 
 TEST(LineDecoder, TooLargeReportedBeforeTheNewline) {
   for (bool strip : {true, false}) {

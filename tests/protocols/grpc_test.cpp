@@ -116,7 +116,8 @@ TEST_P(grpc_echo, greet_stream_replies_carry_the_request_ids_and_batches_answer_
   EXPECT_EQ(server_->stats().requests, 10u);
 }
 
-INSTANTIATE_TEST_SUITE_P(engines, grpc_echo, ::testing::Values("cq", "callback"));
+INSTANTIATE_TEST_SUITE_P(engines, grpc_echo, ::testing::Values("cq", "callback"),
+                         [](const auto& info) { return std::string(info.param); });
 
 TEST(grpc_server, the_engines_are_registered_cq_first_and_an_unknown_one_is_refused) {
   const protocol* p = protocol_registry::builtin().find("grpc-stream");
@@ -183,7 +184,8 @@ TEST_P(grpc_engine_stop, a_stop_under_open_streams_cancels_them_after_the_drain_
   EXPECT_EQ(server->stats().requests, 4u);
 }
 
-INSTANTIATE_TEST_SUITE_P(engines, grpc_engine_stop, ::testing::Values("cq", "callback"));
+INSTANTIATE_TEST_SUITE_P(engines, grpc_engine_stop, ::testing::Values("cq", "callback"),
+                         [](const auto& info) { return std::string(info.param); });
 
 // A test's own service on a loopback port, shut down when the test ends.
 class loopback_server {
@@ -270,7 +272,8 @@ TEST_P(grpc_clients, batching_and_one_per_message_agree_under_load) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(engines, grpc_clients, ::testing::Values("cq", "callback"));
+INSTANTIATE_TEST_SUITE_P(engines, grpc_clients, ::testing::Values("cq", "callback"),
+                         [](const auto& info) { return std::string(info.param); });
 
 std::string current_thread_name() {
   char name[16] = {};

@@ -9,6 +9,7 @@
 #include "../../src/protocols/http1/http1_parser.hpp"
 #include "support/child_process.hpp"
 #include "support/raw_socket.hpp"
+#include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
@@ -165,7 +166,7 @@ TEST_F(http1_server, non_persistent_client_opens_a_connection_per_call) {
 }
 
 TEST_F(http1_server, curl_gets_the_greeting) {
-  if (!test::have_tool("curl")) GTEST_SKIP() << "curl is not installed";
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
   const std::string url = "http://127.0.0.1:" + std::to_string(server_->local_endpoint().port);
   const std::string cmd = "curl -s -X POST -d '{\"name\":\"curl\"}' " + url + "/greet && curl -s '" + url +
                           "/greet?name=one' '" + url + "/greet?name=two'";

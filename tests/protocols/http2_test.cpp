@@ -9,6 +9,7 @@
 
 #include "support/child_process.hpp"
 #include "support/raw_socket.hpp"
+#include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -20,7 +21,6 @@ using namespace std::chrono_literals;
 
 const protocol& h2() { return *protocol_registry::builtin().find("http2"); }
 
-using test::have_tool;
 using test::run_shell;
 
 TEST(http2, streams_over_the_servers_limit_wait_and_all_complete_on_one_connection) {
@@ -80,7 +80,7 @@ class http2_interop : public ::testing::Test {
 };
 
 TEST_F(http2_interop, curl_prior_knowledge) {
-  if (!have_tool("curl")) GTEST_SKIP() << "curl is not installed";
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
   int rc = 0;
   EXPECT_EQ(run_shell("curl -s --http2-prior-knowledge '" + url_ + "?name=curl' && curl -s --http2-prior-knowledge -d "
                 "'{\"name\":\"post\"}' " + url_, &rc),
@@ -89,14 +89,14 @@ TEST_F(http2_interop, curl_prior_knowledge) {
 }
 
 TEST_F(http2_interop, nghttp) {
-  if (!have_tool("nghttp")) GTEST_SKIP() << "nghttp is not installed (nghttp2-client)";
+  WIREBENCH_REQUIRE_PEER("nghttp", "nghttp2-client");
   int rc = 0;
   EXPECT_EQ(run_shell("nghttp '" + url_ + "?name=nghttp'", &rc), "{\"greeting\":\"hello, nghttp\"}");
   EXPECT_EQ(rc, 0);
 }
 
 TEST_F(http2_interop, h2load_all_requests_succeed) {
-  if (!have_tool("h2load")) GTEST_SKIP() << "h2load is not installed (nghttp2-client)";
+  WIREBENCH_REQUIRE_PEER("h2load", "nghttp2-client");
   const std::string out = run_shell("h2load -n 2000 -c 2 -m 10 '" + url_ + "?name=load' 2>&1");
   EXPECT_NE(out.find("2000 succeeded, 0 failed, 0 errored"), std::string::npos) << out;
 }
@@ -108,7 +108,7 @@ namespace wirebench {
 namespace {
 
 TEST(http2_settings, the_server_announces_its_stream_limit_and_windows) {
-  if (!test::have_tool("nghttp")) GTEST_SKIP() << "nghttp is not installed (nghttp2-client)";
+  WIREBENCH_REQUIRE_PEER("nghttp", "nghttp2-client");
   server_config sc;
   sc.max_concurrent_streams = 7;
   sc.stream_window_bytes = 1 << 20;

@@ -13,6 +13,7 @@
 #include "support/child_process.hpp"
 #include "support/concurrent_calls.hpp"
 #include "support/raw_socket.hpp"
+#include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -152,7 +153,7 @@ class http2_tls_interop : public ::testing::Test {
 };
 
 TEST_F(http2_tls_interop, curl_verifies_our_certificate_and_negotiates_h2) {
-  if (!test::have_tool("curl")) GTEST_SKIP() << "curl is not installed";
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
   int rc = 0;
   const std::string out = test::run_shell(
       "curl -s --http2 --cacert " + files_.cert() + " -w ' %{http_version}' 'https://localhost:" +
@@ -163,7 +164,7 @@ TEST_F(http2_tls_interop, curl_verifies_our_certificate_and_negotiates_h2) {
 }
 
 TEST_F(http2_tls_interop, nghttp) {
-  if (!test::have_tool("nghttp")) GTEST_SKIP() << "nghttp is not installed (nghttp2-client)";
+  WIREBENCH_REQUIRE_PEER("nghttp", "nghttp2-client");
   int rc = 0;
   EXPECT_EQ(test::run_shell("nghttp 'https://127.0.0.1:" + port_ + "/greet?name=nghttp'", &rc),
             "{\"greeting\":\"hello, nghttp\"}");
@@ -171,7 +172,7 @@ TEST_F(http2_tls_interop, nghttp) {
 }
 
 TEST_F(http2_tls_interop, h2load_all_requests_succeed) {
-  if (!test::have_tool("h2load")) GTEST_SKIP() << "h2load is not installed (nghttp2-client)";
+  WIREBENCH_REQUIRE_PEER("h2load", "nghttp2-client");
   const std::string out = test::run_shell("h2load -n 2000 -c 2 -m 10 'https://127.0.0.1:" + port_ +
                                           "/greet?name=load' 2>&1");
   EXPECT_NE(out.find("2000 succeeded, 0 failed, 0 errored"), std::string::npos) << out;

@@ -11,6 +11,7 @@
 
 #include "../../src/protocols/tls/tls_context.hpp"
 #include "support/child_process.hpp"
+#include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/load/load_driver.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -66,7 +67,7 @@ client_config client_for(int port) {
 }
 
 TEST(http_peer_interop, our_http2_client_against_nghttpd_cleartext) {
-  if (!test::have_tool("nghttpd")) GTEST_SKIP() << "nghttpd is not installed (nghttp2-server)";
+  WIREBENCH_REQUIRE_PEER("nghttpd", "nghttp2-server");
   peer_dir dir("nghttpd");
   const int port = test::free_loopback_port();
   test::child_process nghttpd({"nghttpd", "--no-tls", "-d", dir.str(), std::to_string(port)});
@@ -76,7 +77,7 @@ TEST(http_peer_interop, our_http2_client_against_nghttpd_cleartext) {
 }
 
 TEST(http_peer_interop, our_http2_client_against_nghttpd_over_tls_with_verification) {
-  if (!test::have_tool("nghttpd")) GTEST_SKIP() << "nghttpd is not installed (nghttp2-server)";
+  WIREBENCH_REQUIRE_PEER("nghttpd", "nghttp2-server");
   peer_dir dir("nghttpd-tls");
   const tls::certificate_pem pem = tls::make_self_signed_certificate();
   std::ofstream(dir.path("cert.pem")) << pem.certificate;
@@ -99,7 +100,7 @@ TEST(http_peer_interop, our_http2_client_against_nghttpd_over_tls_with_verificat
 class nginx_peer : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::have_tool("nginx")) GTEST_SKIP() << "nginx is not installed";
+    WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
     port_ = test::free_loopback_port();
     h2c_port_ = test::free_loopback_port();
     const std::string location = "    location /greet { default_type application/json; "

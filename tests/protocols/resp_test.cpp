@@ -13,6 +13,7 @@
 #include "support/child_process.hpp"
 #include "support/concurrent_calls.hpp"
 #include "support/raw_socket.hpp"
+#include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -22,7 +23,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-using test::have_tool;
 
 // Runs a shell command; its exit status and stdout.
 std::pair<int, std::string> run(const std::string& cmd) {
@@ -170,7 +170,7 @@ TEST_F(resp_server, sync_client_close_completes_queued_calls) {
 }
 
 TEST_F(resp_server, redis_cli_gets_the_greeting_and_pong) {
-  if (!have_tool("redis-cli")) GTEST_SKIP() << "redis-cli is not installed (apt-get install redis-tools)";
+  WIREBENCH_REQUIRE_PEER("redis-cli", "redis-tools");
   const std::string cli = "redis-cli -h 127.0.0.1 -p " + std::to_string(server_->local_endpoint().port);
   EXPECT_EQ(run(cli + " GREET x"), (std::pair<int, std::string>{0, "hello, x\n"}));
   EXPECT_EQ(run(cli + " PING"), (std::pair<int, std::string>{0, "PONG\n"}));
@@ -178,7 +178,7 @@ TEST_F(resp_server, redis_cli_gets_the_greeting_and_pong) {
 }
 
 TEST_F(resp_server, redis_benchmark_runs_ping_and_greet) {
-  if (!have_tool("redis-benchmark")) GTEST_SKIP() << "redis-benchmark is not installed (apt-get install redis-tools)";
+  WIREBENCH_REQUIRE_PEER("redis-benchmark", "redis-tools");
   const std::string bench = "redis-benchmark -h 127.0.0.1 -p " + std::to_string(server_->local_endpoint().port) +
                             " -n 2000 -c 4 -P 8 -q";
   const auto ping = run(bench + " -t ping 2>&1");
@@ -193,15 +193,12 @@ TEST_F(resp_server, redis_benchmark_runs_ping_and_greet) {
   EXPECT_EQ(server_->stats().close_reasons["protocol_error"], 0u);
 }
 
-// A real redis-server on loopback, stopped (and reaped) by the test; skipped when not installed.
+// A real redis-server on loopback, stopped (and reaped) by the test.
 class redis_server_reference : public ::testing::Test {
  protected:
   void SetUp() override {
-    try {
-      server = protocol_registry::builtin().find("redis-server")->make_server(server_config{});
-    } catch (const std::runtime_error& e) {
-      GTEST_SKIP() << e.what();
-    }
+    WIREBENCH_REQUIRE_PEER("redis-server", "redis-server");
+    server = protocol_registry::builtin().find("redis-server")->make_server(server_config{});
   }
   std::unique_ptr<protocol_server> server;
 };
@@ -243,12 +240,8 @@ TEST(redis_server_placement, server_cpus_pin_the_real_server) {
     if (CPU_ISSET(cpu, &ours)) last = cpu;
   server_config sc;
   sc.cpus = {last};
-  std::unique_ptr<protocol_server> server;
-  try {
-    server = protocol_registry::builtin().find("redis-server")->make_server(sc);
-  } catch (const std::runtime_error& e) {
-    GTEST_SKIP() << e.what();
-  }
+  WIREBENCH_REQUIRE_PEER("redis-server", "redis-server");
+  auto server = protocol_registry::builtin().find("redis-server")->make_server(sc);
   test::raw_socket peer(server->local_endpoint());
   ASSERT_TRUE(peer.send_all("INFO server\r\nQUIT\r\n"));
   const std::string info = peer.read_for(5s);
