@@ -189,9 +189,12 @@ void engine_lane::link_closed(engine_link& link, std::error_code reason,
   // a failed dial for the back-off, so that such a server is not redialed in a tight loop.
   if (&link == link_ && !link.answered()) back_off();
   forget(link);
-  // Calls lost in flight: a silent server times them out, anything else closed them.
-  const std::error_code why = reason == errc::read_timeout ? make_error_code(errc::timeout)
-                                                           : make_error_code(errc::connection_closed);
+  // Calls lost in flight: a silent server times them out, a server that broke the protocol (or
+  // sent a reply past the limit) fails them with that, anything else closed them.
+  const std::error_code why = reason == errc::read_timeout   ? make_error_code(errc::timeout)
+                              : reason == errc::protocol_error || reason == errc::frame_too_long
+                                  ? reason
+                                  : make_error_code(errc::connection_closed);
   if (!in_flight.empty()) {
     if (closed_) {
       fail_calls(in_flight, errc::connection_closed);

@@ -1,5 +1,5 @@
-// The client side of failure: a server that dies or goes silent with calls pending. Every call
-// completes exactly once, with a typed error, and nothing hangs.
+// The client side of failure: a server that dies, goes silent, trickles or lies with calls
+// pending. Every call completes exactly once, with a typed error, and nothing hangs.
 #include <atomic>
 #include <thread>
 
@@ -9,6 +9,7 @@
 #include "support/raw_socket.hpp"
 #include "support/silent_server.hpp"
 #include "support/sync_call.hpp"
+#include "support/trickle_server.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
@@ -143,6 +144,63 @@ INSTANTIATE_TEST_SUITE_P(all, client_failure, ::testing::Values("line", "length-
                              if (ch == '-') ch = '_';
                            return n;
                          });
+
+// Servers whose bytes a test can write by hand (test::frame_for): their clients against a server
+// that trickles a reply or declares an absurd one.
+class lying_server : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::unique_ptr<protocol_client> client(const endpoint& where,
+                                          std::chrono::milliseconds reply_timeout) {
+    client_config cc;
+    cc.connect = where;
+    cc.reply_timeout = reply_timeout;
+    cc.connect_timeout = 2s;
+    return protocol_registry::builtin().find(GetParam())->make_client(cc);
+  }
+};
+
+// A byte every 100 ms never lets a read time out; the reply (its last byte held back) never
+// completes. The call's deadline is a deadline all the same: timeout at 300 ms, not when the
+// server stops sending (3 s later).
+TEST_P(lying_server, a_trickled_reply_still_times_out_at_the_deadline) {
+  std::string reply = test::frame_for(GetParam(), "hello, xxxxxxxxxxxxxxxxxxxx", 2, 1);
+  reply.pop_back();
+  test::trickle_server server(reply, 100ms);
+  auto c = client(server.where(), 300ms);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = test::greet_sync(*c, "xxxxxxxxxxxxxxxxxxxx");
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.ec, errc::timeout) << r.ec.message();
+  EXPECT_LT(took, 2s) << "the call waited for the trickle, not for its deadline";
+}
+
+INSTANTIATE_TEST_SUITE_P(all, lying_server,
+                         ::testing::Values("line", "length-prefixed", "mux", "msgpack-rpc", "http1",
+                                           "resp", "resp-sync"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (auto& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+// A reply that declares 10^8 elements and sends 2000: refused when the count arrives, before
+// anything is allocated for it (the async client and the blocking one alike).
+TEST(resp_clients, a_reply_declaring_a_hundred_million_elements_is_refused_at_once) {
+  std::string lie = "*100000000\r\n";
+  for (int i = 0; i < 2000; ++i) lie += "$1\r\na\r\n";
+  for (const char* protocol : {"resp", "resp-sync"}) {
+    test::trickle_server server(lie, 0ms);
+    client_config cc;
+    cc.connect = server.where();
+    cc.reply_timeout = 5s;
+    auto c = protocol_registry::builtin().find(protocol)->make_client(cc);
+    auto r = test::greet_sync(*c, "x");
+    ASSERT_TRUE(r.completed) << protocol;
+    EXPECT_EQ(r.ec, errc::protocol_error) << protocol << ": " << r.ec.message();
+  }
+}
 
 TEST(line_client, a_name_holding_a_newline_is_refused_not_sent) {
   server_config sc;

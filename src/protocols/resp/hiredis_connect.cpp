@@ -8,7 +8,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <ctime>
 
 #include <hiredis/hiredis.h>
@@ -54,11 +56,17 @@ redisContext* adopt_socket(int fd, std::chrono::steady_clock::duration timeout) 
     return nullptr;
   }
   // hiredis 0.14.1's reader has maxbuf (when an idle buffer is given back) but no maxelements
-  // (hiredis >= 1.0): these contexts talk to our own server or a local redis-server.
+  // (hiredis >= 1.0): a client facing a server that may lie reads replies with reply_reader.
   c->reader->maxbuf = 64 * 1024;
-  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
-  redisSetTimeout(c, timeval{static_cast<time_t>(us / 1000000), static_cast<suseconds_t>(us % 1000000)});
+  set_io_timeout(c, timeout);
   return c;
+}
+
+void set_io_timeout(redisContext* c, std::chrono::steady_clock::duration timeout) {
+  // At least 1 us: a zero timeval would mean "wait forever".
+  const auto us = std::max<std::int64_t>(
+      1, std::chrono::duration_cast<std::chrono::microseconds>(timeout).count());
+  redisSetTimeout(c, timeval{static_cast<time_t>(us / 1000000), static_cast<suseconds_t>(us % 1000000)});
 }
 
 redisContext* connect_context(const endpoint& where, std::chrono::steady_clock::duration timeout) {

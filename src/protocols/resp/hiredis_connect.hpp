@@ -17,6 +17,8 @@ std::error_code connect_socket(int fd, const endpoint& where, std::chrono::stead
 // A blocking context owning the connected `fd`, whose reads and writes give up after `timeout`
 // (redisSetTimeout). Null on failure (fd is then still the caller's).
 redisContext* adopt_socket(int fd, std::chrono::steady_clock::duration timeout);
+// Sets how long one read or write on `c` may block (SO_RCVTIMEO and SO_SNDTIMEO).
+void set_io_timeout(redisContext* c, std::chrono::steady_clock::duration timeout);
 // open + connect + adopt; null on failure.
 redisContext* connect_context(const endpoint& where, std::chrono::steady_clock::duration timeout);
 

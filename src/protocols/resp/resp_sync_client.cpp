@@ -1,11 +1,15 @@
 // resp-sync: the "one blocking connection per worker" client of the comparison. A pool of
 // blocking hiredis contexts, one thread each (client_config.connections of them); async_greet
-// queues the call, a pool thread takes it, runs redisCommand and completes it on that thread.
+// queues the call, a pool thread takes it, makes it and completes it on that thread. A call is
+// what redisCommand does (hiredis formats and writes the command, one blocking read gets the
+// reply), except that the reply is parsed by reply_reader: hiredis's parser with the limits
+// hiredis 0.14 lacks, so a reply declaring 10^8 elements is refused at once (protocol_error) and
+// one growing past max_frame_bytes too (frame_too_long), as the engine's resp client does.
 //
 // Every call completes exactly once, on a pool thread (never inside async_greet): with the reply;
-// errc::timeout (its deadline, reply_timeout after async_greet, passed while queued, or no byte
-// came for reply_timeout); connection_closed (the connection failed under it); or connect_failed
-// (the thread could not dial for it). A thread whose connection failed dials again for its next
+// errc::timeout (its deadline, reply_timeout after async_greet, passed: while queued, or while
+// the reply came too slowly, however the server trickles it); connection_closed (the connection
+// failed under it); connect_failed (the thread could not dial for it); or the reader's error. A thread whose connection failed dials again for its next
 // call, after a back-off (10 ms, doubled per failed dial, at most 1 s), as the client engine does.
 // close() shuts the sockets down under the blocked threads, joins them and fails what is still
 // queued with connection_closed; calls made after close() fail at once, on the caller's thread.
@@ -17,6 +21,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -24,6 +29,7 @@
 
 #include "hiredis_connect.hpp"
 #include "resp_backend.hpp"
+#include "resp_reply_reader.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::resp {
@@ -39,10 +45,17 @@ struct job {
 
 // The greet call's verdict on a reply: a bulk string equal to `expected` is the answer; an error
 // reply is remote_error (its text the reason); anything else is wrong_reply.
-std::error_code check_greeting(const redisReply& r, std::string_view expected) {
-  if (r.type == REDIS_REPLY_STRING && std::string_view(r.str, r.len) == expected) return {};
-  if (r.type == REDIS_REPLY_ERROR) return errc::remote_error;
+std::error_code check_greeting(const reply_view& r, std::string_view expected) {
+  if (r.kind == reply_kind::string && r.text == expected) return {};
+  if (r.kind == reply_kind::error) return errc::remote_error;
   return errc::wrong_reply;
+}
+
+// Why a blocking read or write on a hiredis socket failed: SO_RCVTIMEO/SO_SNDTIMEO ran out, or
+// the connection is gone.
+std::error_code io_error() {
+  return errno == EAGAIN || errno == EWOULDBLOCK ? make_error_code(errc::timeout)
+                                                 : make_error_code(errc::connection_closed);
 }
 
 class sync_client final : public protocol_client {
@@ -146,6 +159,9 @@ class sync_client final : public protocol_client {
   void run(std::size_t i) {
     sigpipe_blocked quiet;
     redisContext* ctx = nullptr;
+    // The connection's reply parser; a new one with each connection (a failed call leaves the
+    // old one mid-reply).
+    std::optional<reply_reader> reader;
     auto backoff = std::chrono::steady_clock::duration(std::chrono::milliseconds(10));
     clock::time_point next_dial{};
     bool ever_connected = false;
@@ -181,29 +197,61 @@ class sync_client final : public protocol_client {
           fail_queued(errc::connect_failed);
           continue;
         }
+        reader.emplace(config_.max_frame_bytes);
         connects_.fetch_add(1, std::memory_order_relaxed);
         if (ever_connected) reconnects_.fetch_add(1, std::memory_order_relaxed);
         ever_connected = true;
         backoff = std::chrono::milliseconds(10);
       }
-      const char* argv[2] = {"GREET", j.name.data()};
-      const std::size_t lens[2] = {5, j.name.size()};
-      errno = 0;
-      auto* r = static_cast<redisReply*>(redisCommandArgv(ctx, 2, argv, lens));
-      if (r == nullptr) {
-        const bool timed_out = ctx->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
+      reply_view reply;
+      if (const std::error_code ec = call(ctx, *reader, j, reply)) {
         const bool stopping = closing();
-        j.done(timed_out && !stopping ? errc::timeout : errc::connection_closed, {});
-        drop(i, ctx);  // a context that failed mid-command is unusable: the next call re-dials
+        j.done(stopping ? make_error_code(errc::connection_closed) : ec, {});
+        drop(i, ctx);  // a connection that failed mid-call is unusable: the next call re-dials
+        reader.reset();
         if (stopping) break;
         continue;
       }
-      const std::error_code verdict = check_greeting(*r, expected_greeting(j.name));
-      j.done(verdict, verdict == errc::wrong_reply ? std::string_view{}
-                                                   : std::string_view(r->str ? r->str : "", r->len));
-      freeReplyObject(r);
+      const std::error_code verdict = check_greeting(reply, expected_greeting(j.name));
+      j.done(verdict, verdict == errc::wrong_reply ? std::string_view{} : reply.text);
+      reader->release();
     }
     drop(i, ctx);
+  }
+
+  // One call on a connected context: hiredis formats and writes the command; the reply is read
+  // here into `reader`. Each read may block for what is left of the call's deadline, no longer:
+  // the socket's timeout is lowered for this call when less than reply_timeout is left (after a
+  // wait in the queue, or bytes that came too slowly), and put back after.
+  std::error_code call(redisContext* ctx, reply_reader& reader, const job& j, reply_view& reply) {
+    const char* argv[2] = {"GREET", j.name.data()};
+    const std::size_t lens[2] = {5, j.name.size()};
+    if (redisAppendCommandArgv(ctx, 2, argv, lens) != REDIS_OK) return errc::connection_closed;
+    errno = 0;
+    for (int written = 0; !written;)
+      if (redisBufferWrite(ctx, &written) != REDIS_OK) return io_error();
+    bool lowered = false;
+    std::error_code error;
+    while (!reader.next(reply, error)) {
+      if (error) return error;
+      const auto left = j.deadline - clock::now();
+      if (left <= clock::duration::zero()) return errc::timeout;
+      if (left < config_.reply_timeout - std::chrono::milliseconds(1)) {
+        set_io_timeout(ctx, left);
+        lowered = true;
+      }
+      std::byte buf[16 * 1024];
+      const ssize_t n = ::recv(ctx->fd, buf, sizeof buf, 0);
+      if (n > 0) {
+        if (const std::error_code ec = reader.feed({buf, static_cast<std::size_t>(n)})) return ec;
+      } else if (n == 0) {
+        return errc::connection_closed;
+      } else if (errno != EINTR) {
+        return io_error();
+      }
+    }
+    if (lowered) set_io_timeout(ctx, config_.reply_timeout);
+    return {};
   }
 
   bool closing() {
