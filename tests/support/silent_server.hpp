@@ -2,8 +2,6 @@
 // A server that accepts one connection, reads whatever arrives and never answers; the test decides
 // when it dies (its connection shut down and its listener closed, as a killed process's kernel
 // would: a client that dials again finds nobody).
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -11,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "support/loopback_listen.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench::test {
@@ -18,16 +17,8 @@ namespace wirebench::test {
 class silent_server {
  public:
   silent_server() {
-    const int listen_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int listen_fd = listen_on_loopback(where_);
     listen_fd_ = listen_fd;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(listen_fd, reinterpret_cast<sockaddr*>(&a), sizeof(a));
-    ::listen(listen_fd, 16);
-    socklen_t len = sizeof(a);
-    ::getsockname(listen_fd, reinterpret_cast<sockaddr*>(&a), &len);
-    where_ = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(ntohs(a.sin_port)));
     reader_ = std::thread([this, listen_fd] {
       conn_fd_ = ::accept(listen_fd, nullptr, nullptr);
       char buf[65536];

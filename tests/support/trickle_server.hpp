@@ -3,8 +3,6 @@
 // arrived, writes fixed bytes back, all at once (gap 0) or one byte per `gap` (a server that
 // trickles, so that no read ever times out). It never answers a second request; it stops sending
 // and closes when the test ends.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "support/loopback_listen.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench::test {
@@ -23,15 +22,7 @@ class trickle_server {
  public:
   trickle_server(std::string answer, std::chrono::milliseconds gap)
       : answer_(std::move(answer)), gap_(gap) {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
-    ::listen(listen_fd_, 16);
-    socklen_t len = sizeof(a);
-    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    where_ = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(ntohs(a.sin_port)));
+    listen_fd_ = listen_on_loopback(where_);
     thread_ = std::thread([this] { serve(); });
   }
   ~trickle_server() {
