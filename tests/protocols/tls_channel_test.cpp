@@ -119,6 +119,19 @@ TEST(tls_channel, a_client_without_h2_fails_the_handshake_on_both_sides) {
   EXPECT_TRUE(r.server_plain.empty());
 }
 
+// A client that offers no ALPN at all gets the same alert, not a handshake without h2 that the
+// server then closes without a word.
+TEST(tls_channel, a_client_offering_no_alpn_gets_the_no_application_protocol_alert) {
+  channel_pair p("", "h2");
+  ASSERT_FALSE(p.client.send("x"));
+  const pair_result r = pump(p.client, p.server);
+  EXPECT_EQ(r.server, errc::tls_failed);
+  EXPECT_EQ(r.client, errc::tls_failed);
+  EXPECT_NE(p.client.failure().find("no application protocol"), std::string::npos)
+      << p.client.failure();
+  EXPECT_TRUE(r.server_plain.empty());
+}
+
 TEST(tls_channel, a_client_insisting_on_alpn_fails_when_the_server_offers_none) {
   channel_pair p("h2", "");
   ASSERT_FALSE(p.client.send("x"));

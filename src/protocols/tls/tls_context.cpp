@@ -64,6 +64,20 @@ int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const un
   return SSL_TLSEXT_ERR_OK;
 }
 
+// A client that offers no ALPN at all never reaches select_alpn (OpenSSL calls it only when the
+// extension is there) and would complete the handshake without h2. RFC 7301, 3.2: a server that
+// supports none of the client's protocols answers no_application_protocol; offering none is the
+// same case for a server that speaks only ALPN-negotiated protocols.
+int require_alpn(SSL* ssl, int* alert, void*) {
+  const unsigned char* ext = nullptr;
+  std::size_t len = 0;
+  if (SSL_client_hello_get0_ext(ssl, TLSEXT_TYPE_application_layer_protocol_negotiation, &ext,
+                                &len) == 1)
+    return SSL_CLIENT_HELLO_SUCCESS;
+  *alert = SSL_AD_NO_APPLICATION_PROTOCOL;
+  return SSL_CLIENT_HELLO_ERROR;
+}
+
 context_ptr new_context(const SSL_METHOD* method) {
   SSL_CTX* ctx = SSL_CTX_new(method);
   if (ctx == nullptr) throw_openssl("SSL_CTX_new failed");
@@ -124,6 +138,7 @@ context_ptr make_server_context(const tls_options& options, std::string_view alp
     // owns both (holders of a channel keep the context_ptr, so neither dies under a handshake).
     auto wire = std::make_shared<std::string>(alpn_wire(alpn));
     SSL_CTX_set_alpn_select_cb(ctx.get(), select_alpn, wire.get());
+    SSL_CTX_set_client_hello_cb(ctx.get(), require_alpn, nullptr);
     return context_ptr(ctx.get(), [ctx, wire](SSL_CTX*) mutable { ctx.reset(); });
   }
   return ctx;
