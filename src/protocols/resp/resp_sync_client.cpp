@@ -9,7 +9,8 @@
 // Every call completes exactly once, on a pool thread (never inside async_greet): with the reply;
 // errc::timeout (its deadline, reply_timeout after async_greet, passed: while queued, or while
 // the reply came too slowly, however the server trickles it); connection_closed (the connection
-// failed under it); connect_failed (the thread could not dial for it); or the reader's error. A thread whose connection failed dials again for its next
+// failed under it); connect_failed (the thread could not dial for it); or the reader's error
+// (protocol_error, frame_too_long). A thread whose connection failed dials again for its next
 // call, after a back-off (10 ms, doubled per failed dial, at most 1 s), as the client engine does.
 // close() shuts the sockets down under the blocked threads, joins them and fails what is still
 // queued with connection_closed; calls made after close() fail at once, on the caller's thread.
