@@ -39,7 +39,6 @@ class engine_link final : public connection_handler {
   void expire(clock::time_point now, std::vector<call_completion>& expired);
   std::optional<clock::time_point> next_deadline() const { return matcher_->next_deadline(); }
   std::size_t in_flight() const { return matcher_->in_flight(); }
-  bool going_away() const { return going_; }
   bool answered() const { return answered_; }
   bool closed() const { return closed_; }
   void close(std::error_code reason);

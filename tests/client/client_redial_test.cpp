@@ -171,7 +171,6 @@ TEST(client_redial, calls_lost_in_flight_fail_once_and_the_next_call_gets_a_new_
   ASSERT_TRUE(t.wait_for(1));
   client.async_call("next", clock_type::now() + 10s, t.track("next"));
   ASSERT_TRUE(t.wait_for(2));
-  auto by = t.count_by_outcome();
   EXPECT_EQ(t.outcome["lost"], "connection_closed") << "it may have been processed: not resent";
   EXPECT_EQ(t.outcome["next"], "ok");
   EXPECT_EQ(server.accepted(), 2);

@@ -36,7 +36,7 @@ class closed_loop {
 
   // Every worker starts calling. Calls are counted but not recorded until open_window().
   void start();
-  // Calls that start from now on are recorded (closed_window() ends that); workers keep calling.
+  // Calls that start from now on are recorded (close_window() ends that); workers keep calling.
   void open_window();
   void close_window();
   // Returns once `n` calls have completed since start() (recorded or not); stops no one.
