@@ -22,6 +22,31 @@ void gather_queue::extend(std::size_t offset, std::size_t size) {
   bytes_ += size;
 }
 
+namespace {
+
+// A frame's prefix and suffix are at most 16 bytes. Given that bound, GCC expands memcpy into
+// `rep movsq`, whose start-up cost on current x86 dwarfed the rest of this function (a third of
+// the client's user time at depth 64); two overlapping fixed-size moves cost a few cycles.
+void copy_at_most_16(std::byte* to, const std::byte* from, std::size_t n) {
+  if (n >= 8) {
+    std::uint64_t head, tail;
+    std::memcpy(&head, from, 8);
+    std::memcpy(&tail, from + n - 8, 8);
+    std::memcpy(to, &head, 8);
+    std::memcpy(to + n - 8, &tail, 8);
+  } else if (n >= 4) {
+    std::uint32_t head, tail;
+    std::memcpy(&head, from, 4);
+    std::memcpy(&tail, from + n - 4, 4);
+    std::memcpy(to, &head, 4);
+    std::memcpy(to + n - 4, &tail, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+  }
+}
+
+}  // namespace
+
 // One resize and one segment update for the whole frame (a request-response stream appends a
 // small frame per call: this is on every call's path).
 void gather_queue::append(const encoded_frame& frame) {
@@ -30,11 +55,11 @@ void gather_queue::append(const encoded_frame& frame) {
     const std::size_t offset = arena_.size();
     arena_.resize(offset + total);
     std::byte* at = arena_.data() + offset;
-    for (auto part : frame.buffers()) {
-      if (part.empty()) continue;
-      std::memcpy(at, part.data(), part.size());
-      at += part.size();
-    }
+    copy_at_most_16(at, frame.prefix_bytes.data(), frame.prefix_size);
+    at += frame.prefix_size;
+    if (!frame.payload.empty()) std::memcpy(at, frame.payload.data(), frame.payload.size());
+    at += frame.payload.size();
+    copy_at_most_16(at, frame.suffix_bytes.data(), frame.suffix_size);
     extend(offset, total);
   }
   ++frames_;

@@ -73,6 +73,34 @@ TEST(GatherQueue, EncodedFramesAreCopied) {
   for (auto s : segments(q)) EXPECT_NE(s.data(), as_bytes(payload).data());
 }
 
+// Every prefix length the frame can carry (0 to 16) and every suffix length (0 to 2), around
+// payloads of 0, 1 and 9 bytes: each byte lands where it belongs (short copies take other paths).
+TEST(GatherQueue, EveryPrefixAndSuffixLengthIsCopiedExactly) {
+  for (std::size_t prefix = 0; prefix <= 16; ++prefix)
+    for (std::size_t suffix = 0; suffix <= 2; ++suffix)
+      for (std::string_view payload : {"", "p", "123456789"}) {
+        encoded_frame f;
+        std::string expected;
+        for (std::size_t i = 0; i < prefix; ++i) {
+          f.prefix_bytes[i] = std::byte('a' + i);
+          expected += static_cast<char>('a' + i);
+        }
+        f.prefix_size = static_cast<std::uint8_t>(prefix);
+        f.payload = as_bytes(payload);
+        expected += payload;
+        for (std::size_t i = 0; i < suffix; ++i) {
+          f.suffix_bytes[i] = std::byte('X' + i);
+          expected += static_cast<char>('X' + i);
+        }
+        f.suffix_size = static_cast<std::uint8_t>(suffix);
+        gather_queue q;
+        q.append_bytes(as_bytes(std::string_view("<")));
+        q.append(f);
+        q.append_bytes(as_bytes(std::string_view(">")));
+        EXPECT_EQ(concat(q), "<" + expected + ">") << prefix << " " << suffix << " " << payload;
+      }
+}
+
 TEST(GatherQueue, LargeStringPayloadIsItsOwnSegmentAndNotCopied) {
   gather_queue q;
   q.append(line_frame("before"));
