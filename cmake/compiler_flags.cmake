@@ -7,8 +7,17 @@ if(WIREBENCH_SANITIZE)
     set(_san_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   elseif(WIREBENCH_SANITIZE STREQUAL "thread")
     set(_san_flags -fsanitize=thread -fno-omit-frame-pointer)
+  elseif(WIREBENCH_SANITIZE STREQUAL "fuzzer")
+    # scripts/fuzz: every object carries libFuzzer's coverage hooks and ASan/UBSan; only the fuzz
+    # targets link libFuzzer itself (tests/fuzz).
+    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+      message(FATAL_ERROR "WIREBENCH_SANITIZE=fuzzer needs clang (CXX=clang++)")
+    endif()
+    set(_san_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+    add_compile_options(-fsanitize=fuzzer-no-link)
   else()
-    message(FATAL_ERROR "WIREBENCH_SANITIZE='${WIREBENCH_SANITIZE}': use 'address,undefined' or 'thread'")
+    message(FATAL_ERROR
+            "WIREBENCH_SANITIZE='${WIREBENCH_SANITIZE}': use 'address,undefined', 'thread' or 'fuzzer'")
   endif()
   # Applied globally so that every object (ours and the test framework's) is instrumented alike.
   add_compile_options(${_san_flags})

@@ -7,8 +7,13 @@
 //
 // Half of the random inputs are uniform bytes; the others draw from a small palette of byte values
 // (always including 0x00, 0x01, '\n', '\r' and 0xff) so that delimiters and small big-endian
-// lengths turn up often enough to reach the interesting paths. A target reports a bug by aborting.
+// lengths turn up often enough to reach the interesting paths. When files are given (a seed
+// corpus), half of the runs are instead a file with a few random edits (bytes changed, inserted,
+// erased or repeated), which reaches far deeper into a parser than noise does. A target reports a
+// bug by aborting.
 #include <algorithm>
+#include <csignal>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +27,9 @@
 #include <string_view>
 #include <vector>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 namespace {
@@ -32,23 +40,76 @@ bool flag(std::string_view arg, std::string_view name, unsigned long long& value
   return true;
 }
 
+// The input being run, for the abort handler.
+const std::uint8_t* current_input = nullptr;
+std::size_t current_size = 0;
+
+// A target reports a bug by aborting: the input that did it is written to ./crash-input (with
+// write(2) only, as a signal handler must), so that it can be replayed with this driver.
+extern "C" void save_crash_input(int) {
+  const int fd = ::open("crash-input", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    for (std::size_t done = 0; done < current_size;) {
+      const ssize_t n = ::write(fd, current_input + done, current_size - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    static const char note[] = "the input is saved in ./crash-input\n";
+    (void)!::write(2, note, sizeof note - 1);
+  }
+  std::signal(SIGABRT, SIG_DFL);
+  std::raise(SIGABRT);
+}
+
 void run_one(const std::vector<std::uint8_t>& input) {
   // A copy of exactly the right size, so that ASan sees reads past the end.
   std::unique_ptr<std::uint8_t[]> copy(new std::uint8_t[input.size() ? input.size() : 1]);
   std::copy(input.begin(), input.end(), copy.get());
+  current_input = copy.get();
+  current_size = input.size();
   LLVMFuzzerTestOneInput(copy.get(), input.size());
 }
 
-bool run_file(const std::filesystem::path& path) {
+bool read_file(const std::filesystem::path& path, std::vector<std::uint8_t>& bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "cannot read %s\n", path.c_str());
     return false;
   }
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::fprintf(stderr, "running %s (%zu bytes)\n", path.c_str(), bytes.size());
-  run_one(bytes);
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return true;
+}
+
+// A few random edits of `input`, within max_len bytes.
+void mutate(std::vector<std::uint8_t>& input, std::mt19937_64& rng, std::size_t max_len) {
+  const int edits = 1 + static_cast<int>(rng() % 4);
+  for (int e = 0; e < edits; ++e) {
+    const std::size_t at = input.empty() ? 0 : rng() % input.size();
+    const std::size_t span = 1 + rng() % 8;
+    switch (rng() % 5) {
+      case 0:  // one byte, any value
+        if (!input.empty()) input[at] = static_cast<std::uint8_t>(rng());
+        break;
+      case 1:  // one byte, a delimiter or boundary value
+        if (!input.empty()) input[at] = std::array<std::uint8_t, 6>{0, 1, '\n', '\r', 0x7f, 0xff}[rng() % 6];
+        break;
+      case 2:  // bytes inserted
+        for (std::size_t i = 0; i < span && input.size() < max_len; ++i)
+          input.insert(input.begin() + static_cast<std::ptrdiff_t>(at), static_cast<std::uint8_t>(rng()));
+        break;
+      case 3:  // bytes erased
+        input.erase(input.begin() + static_cast<std::ptrdiff_t>(at),
+                    input.begin() + static_cast<std::ptrdiff_t>(std::min(input.size(), at + span)));
+        break;
+      default: {  // a stretch repeated
+        const std::size_t end = std::min(input.size(), at + span * 4);
+        const std::vector<std::uint8_t> copy(input.begin() + static_cast<std::ptrdiff_t>(at),
+                                             input.begin() + static_cast<std::ptrdiff_t>(end));
+        if (input.size() + copy.size() <= max_len) input.insert(input.begin() + static_cast<std::ptrdiff_t>(end), copy.begin(), copy.end());
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -70,9 +131,32 @@ int main(int argc, char** argv) {
     paths.emplace_back(arg);
   }
 
+  std::signal(SIGABRT, save_crash_input);
+  std::vector<std::filesystem::path> files;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) {
+      for (const auto& entry : std::filesystem::directory_iterator(p))
+        if (entry.is_regular_file()) files.push_back(entry.path());
+    } else {
+      files.emplace_back(p);
+    }
+  }
+  std::vector<std::vector<std::uint8_t>> seeds(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (!read_file(files[i], seeds[i])) return 2;
+
   std::mt19937_64 rng(seed);
   std::vector<std::uint8_t> input;
+  unsigned long long mutated = 0;
   for (unsigned long long run = 0; run < runs; ++run) {
+    if (!seeds.empty() && rng() % 2 == 0) {
+      input = seeds[rng() % seeds.size()];
+      mutate(input, rng, max_len);
+      ++mutated;
+      run_one(input);
+      continue;
+    }
     input.resize(std::uniform_int_distribution<std::size_t>(0, max_len)(rng));
     if (rng() % 2 == 0) {
       for (auto& b : input) b = static_cast<std::uint8_t>(rng());
@@ -87,20 +171,13 @@ int main(int argc, char** argv) {
     }
     run_one(input);
   }
-  std::fprintf(stderr, "%llu random inputs (seed %llu, up to %llu bytes): ok\n", runs, seed, max_len);
+  std::fprintf(stderr, "%llu inputs, %llu of them edited seeds (seed %llu, up to %llu bytes): ok\n",
+               runs, mutated, seed, max_len);
 
-  int files = 0;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(p, ec)) {
-      for (const auto& entry : std::filesystem::directory_iterator(p))
-        if (entry.is_regular_file()) files += run_file(entry.path()) ? 1 : 0;
-    } else if (!run_file(p)) {
-      return 2;
-    } else {
-      ++files;
-    }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::fprintf(stderr, "running %s (%zu bytes)\n", files[i].c_str(), seeds[i].size());
+    run_one(seeds[i]);
   }
-  if (!paths.empty()) std::fprintf(stderr, "%d files: ok\n", files);
+  if (!files.empty()) std::fprintf(stderr, "%zu files: ok\n", files.size());
   return 0;
 }

@@ -1,6 +1,8 @@
 // Every registered protocol, over every transport: round trips, exact bytes on the wire, calls
 // from many threads at once, each completing exactly once.
 #include <atomic>
+#include <set>
+#include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 #include "support/raw_socket.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
+#include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
@@ -129,6 +132,29 @@ TEST(registry, lists_both_foundation_protocols_and_refuses_duplicates) {
   protocol_registry mine;
   register_line_protocol(mine);
   EXPECT_THROW(register_line_protocol(mine), std::invalid_argument);
+}
+
+// Every client on the client engine names its codec in the registry (the fuzz targets drive the
+// codecs through it); those with a transport of their own (gRPC, resp-sync) do not. A codec from
+// the registry encodes a call to bytes with no connection at all.
+TEST(registry, every_engine_client_exposes_its_codec) {
+  const std::set<std::string> own_transport{"grpc", "grpc-stream", "grpc-batch", "resp-sync"};
+  client_config config;
+  for (const protocol& p : protocol_registry::builtin().all()) {
+    SCOPED_TRACE(p.name);
+    ASSERT_EQ(static_cast<bool>(p.client_codecs), !own_transport.contains(p.name));
+    if (!p.client_codecs) continue;
+    auto codec = p.client_codecs(config)();
+    gather_queue out;
+    ASSERT_FALSE(codec->open(out));
+    ASSERT_FALSE(codec->encode(1, "bob", out));
+    ASSERT_FALSE(codec->produce(out));
+    std::string bytes;
+    out.for_each_segment([&](std::span<const std::byte> s) { bytes += as_text(s); });
+    EXPECT_FALSE(bytes.empty());
+    if (p.name != "http2")  // HPACK may Huffman-code the name
+      EXPECT_NE(bytes.find("bob"), std::string::npos) << bytes;
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "support/raw_socket.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
+#include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -43,6 +44,30 @@ TEST(http2, streams_over_the_servers_limit_wait_and_all_complete_on_one_connecti
   EXPECT_EQ(ok.load(), n);
   EXPECT_EQ(server->stats().accepted, 1u);
   EXPECT_EQ(server->stats().requests, static_cast<std::uint64_t>(n));
+}
+
+// A server frame over the 16 KiB frame size: nghttp2 answers GOAWAY(FRAME_SIZE_ERROR) and ignores
+// everything after it, so the client codec ends the connection at once (its calls fail now, not
+// at their deadlines). Before, it went on waiting on a session that would never read again.
+TEST(http2_client_codec, a_session_nghttp2_ended_for_a_bad_frame_ends_the_connection) {
+  auto codec = h2().client_codecs(client_config{})();
+  gather_queue out;
+  ASSERT_FALSE(codec->open(out));
+  ASSERT_FALSE(codec->encode(1, "bob", out));
+  ASSERT_FALSE(codec->produce(out));
+  out.clear();
+  // The server's SETTINGS, then a DATA frame header declaring 0x227d00 bytes on stream 1.
+  const std::string bytes("\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+                          "\x22\x7d\x00\x00\x00\x00\x00\x00\x01", 18);
+  decoded into;
+  std::error_code error;
+  EXPECT_EQ(codec->decode(as_bytes(bytes), into, out, error), bytes.size());
+  EXPECT_EQ(error, errc::protocol_error);
+  std::string sent;
+  out.for_each_segment([&](std::span<const std::byte> b) { sent += as_text(b); });
+  // SETTINGS ack, then GOAWAY (type 7) with FRAME_SIZE_ERROR (6) after last-stream-id 0.
+  const auto goaway = sent.find(std::string("\x07\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x06", 14));
+  EXPECT_NE(goaway, std::string::npos);
 }
 
 TEST(http2, a_bad_preface_closes_that_connection_only) {

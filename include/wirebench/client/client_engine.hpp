@@ -61,7 +61,7 @@ struct client_engine_config {
   std::chrono::steady_clock::duration redial_backoff = std::chrono::milliseconds(10);
   std::chrono::steady_clock::duration max_redial_backoff = std::chrono::seconds(1);
   // Makes each new connection's codec. Required.
-  std::function<std::unique_ptr<client_codec>()> codec;
+  client_codec_factory codec;
 };
 
 struct client_engine_stats {

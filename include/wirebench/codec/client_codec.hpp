@@ -7,6 +7,8 @@
 // on that connection's thread.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <system_error>
@@ -88,5 +90,9 @@ class client_codec {
   // The read buffer's bound: the largest reply plus its framing.
   virtual std::size_t max_read_bytes() const = 0;
 };
+
+// Makes a new connection's codec: one client's, which may share what that client set up once
+// (a TLS context, the Host header). Called on the connection's thread.
+using client_codec_factory = std::function<std::unique_ptr<client_codec>()>;
 
 }  // namespace wirebench

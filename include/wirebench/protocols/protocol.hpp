@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "wirebench/codec/client_codec.hpp"
 #include "wirebench/codec/decode_result.hpp"
 #include "wirebench/core/call_completion.hpp"
 #include "wirebench/mux/service_time.hpp"
@@ -145,6 +146,10 @@ struct protocol {
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;
+  // Clients on the client engine: the codec factory make_client runs its connections on, so the
+  // codec can be driven alone (tests/fuzz). Empty for clients with a transport of their own
+  // (gRPC, resp-sync).
+  std::function<client_codec_factory(const client_config&)> client_codecs;
 
   // The engine a server runs on when `asked` was asked for ("": the default); "" for a backend
   // with one server implementation.

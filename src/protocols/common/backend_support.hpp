@@ -47,7 +47,7 @@ class session_server final : public protocol_server {
 // waits at most the reply timeout, and so does a connection with calls pending that hears
 // nothing. `default_depth` is the protocol's calls in flight per connection when not configured.
 inline client_engine_config engine_config(const client_config& c, std::size_t default_depth,
-                                          std::function<std::unique_ptr<client_codec>()> codec) {
+                                          client_codec_factory codec) {
   client_engine_config e;
   e.connect = c.connect;
   e.connections = c.connections;
@@ -87,5 +87,12 @@ class engine_greet_client final : public protocol_client {
   std::chrono::steady_clock::duration timeout_;
   client_engine engine_;
 };
+
+// A backend's greet client: its codec factory (the registry's client_codecs) on the engine.
+inline std::unique_ptr<protocol_client> make_engine_client(const client_config& c,
+                                                           std::size_t default_depth,
+                                                           client_codec_factory codecs) {
+  return std::make_unique<engine_greet_client>(c, engine_config(c, default_depth, std::move(codecs)));
+}
 
 }  // namespace wirebench

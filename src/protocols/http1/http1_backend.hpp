@@ -11,6 +11,7 @@ std::unique_ptr<protocol_server> make_server(const server_config& config);
 // Persistent connections with optional pipelining (depth), or with config.persistent false a
 // new connection for every call.
 std::unique_ptr<protocol_client> make_client(const client_config& config);
+client_codec_factory client_codecs(const client_config& config);
 
 // The Host header for an endpoint.
 std::string host_header(const endpoint& where);

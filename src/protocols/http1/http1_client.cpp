@@ -86,12 +86,13 @@ void append_greet_request(std::string& out, std::string_view name, const std::st
   out.append("\r\n");
 }
 
+client_codec_factory client_codecs(const client_config& config) {
+  return [host = host_header(config.connect), max = config.max_frame_bytes,
+          keep = config.persistent] { return std::make_unique<http1_client_codec>(host, max, keep); };
+}
+
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  return std::make_unique<engine_greet_client>(
-      config, engine_config(config, 1, [host = host_header(config.connect),
-                                        max = config.max_frame_bytes, keep = config.persistent] {
-        return std::make_unique<http1_client_codec>(host, max, keep);
-      }));
+  return make_engine_client(config, 1, client_codecs(config));
 }
 
 }  // namespace wirebench::http1

@@ -11,6 +11,7 @@ void register_http1_protocol(protocol_registry& registry) {
       .summary = "HTTP/1.1 REST: GET /greet?name=NAME -> {\"greeting\":\"hello, NAME\"}, keep-alive",
       .make_server = http1::make_server,
       .make_client = http1::make_client,
+      .client_codecs = http1::client_codecs,
   });
 }
 

@@ -8,5 +8,6 @@ namespace wirebench::http2 {
 
 std::unique_ptr<protocol_server> make_server(const server_config& config);
 std::unique_ptr<protocol_client> make_client(const client_config& config);
+client_codec_factory client_codecs(const client_config& config);
 
 }  // namespace wirebench::http2

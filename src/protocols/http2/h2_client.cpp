@@ -50,6 +50,7 @@ class h2_client_codec final : public client_codec {
     nghttp2_session_callbacks_set_on_header_callback(cb, &h2_client_codec::on_header);
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, &h2_client_codec::on_data_chunk);
     nghttp2_session_callbacks_set_on_frame_recv_callback(cb, &h2_client_codec::on_frame_recv);
+    nghttp2_session_callbacks_set_on_frame_send_callback(cb, &h2_client_codec::on_frame_send);
     nghttp2_session_callbacks_set_on_stream_close_callback(cb, &h2_client_codec::on_stream_close);
     nghttp2_session* s = nullptr;
     nghttp2_session_client_new(&s, cb, this);
@@ -89,7 +90,8 @@ class h2_client_codec final : public client_codec {
   }
 
   std::error_code produce(gather_queue& out) override {
-    return flush(session_.get(), out, tls_.get());
+    if (auto ec = flush(session_.get(), out, tls_.get())) return ec;
+    return broken_ ? errc::protocol_error : std::error_code{};
   }
 
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue& out,
@@ -105,6 +107,7 @@ class h2_client_codec final : public client_codec {
     if (rv < 0) error = errc::protocol_error;
     // SETTINGS acks, WINDOW_UPDATEs, PING replies; and any stream nghttp2 closes as it sends.
     if (auto ec = flush(session_.get(), out, tls_.get()); ec && !error) error = ec;
+    if (broken_ && !error) error = errc::protocol_error;
     // Streams closed since the last decode, here or while sending (refused after a GOAWAY).
     for (stream* s : refused_now_) finished_.push_back(s);
     refused_now_.clear();
@@ -208,6 +211,14 @@ class h2_client_codec final : public client_codec {
     if (frame->hd.type == NGHTTP2_GOAWAY) self(user).goaway_ = true;
     return 0;
   }
+  // nghttp2 ends a session the server broke (a frame too large, a bad header block) with a GOAWAY
+  // carrying the error, and then ignores all input: the connection is over, and the calls in
+  // flight on it fail now rather than at their deadlines.
+  static int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR)
+      self(user).broken_ = true;
+    return 0;
+  }
   static int on_stream_close(nghttp2_session* session, int32_t stream_id, uint32_t error_code,
                              void* user) {
     stream* s = stream_of(session, stream_id);
@@ -229,21 +240,24 @@ class h2_client_codec final : public client_codec {
   std::vector<stream*> refused_now_;  // could not even be submitted
   std::deque<std::string> storage_;   // greetings that needed unescaping, error texts
   bool goaway_ = false;
+  bool broken_ = false;  // we sent a GOAWAY with an error: the session is over
   session_ptr session_;  // last: it goes first, while the records its streams point to remain
 };
 
 }  // namespace
 
-std::unique_ptr<protocol_client> make_client(const client_config& config) {
+client_codec_factory client_codecs(const client_config& config) {
   tls::context_ptr tls_context;
   if (config.tls.enabled) tls_context = tls::make_client_context(config.tls, "h2");
+  return [authority = authority_for(config.connect), max = config.max_frame_bytes, tls_context,
+          host = host_for(config.connect)] {
+    return std::make_unique<h2_client_codec>(authority, max, tls_context, host);
+  };
+}
+
+std::unique_ptr<protocol_client> make_client(const client_config& config) {
   // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
-  return std::make_unique<engine_greet_client>(
-      config, engine_config(config, 1024, [authority = authority_for(config.connect),
-                                           max = config.max_frame_bytes, tls_context,
-                                           host = host_for(config.connect)] {
-        return std::make_unique<h2_client_codec>(authority, max, tls_context, host);
-      }));
+  return make_engine_client(config, 1024, client_codecs(config));
 }
 
 }  // namespace wirebench::http2

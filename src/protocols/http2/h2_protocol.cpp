@@ -12,6 +12,7 @@ void register_http2_protocol(protocol_registry& registry) {
       .multiplexed = true,
       .make_server = http2::make_server,
       .make_client = http2::make_client,
+      .client_codecs = http2::client_codecs,
   });
 }
 

@@ -35,6 +35,7 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
         return make_framed_client<length_prefixed_framing>(c);
       },
+      .client_codecs = framed_client_codecs<length_prefixed_framing>,
   });
 }
 

@@ -34,6 +34,7 @@ void register_line_protocol(protocol_registry& registry) {
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
         return make_framed_client<line_framing>(c);
       },
+      .client_codecs = framed_client_codecs<line_framing>,
   });
 }
 

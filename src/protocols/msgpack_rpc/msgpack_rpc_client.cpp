@@ -62,11 +62,12 @@ class rpc_client_codec final : public client_codec {
 
 }  // namespace
 
+client_codec_factory client_codecs(const client_config& config) {
+  return [max = config.max_frame_bytes] { return std::make_unique<rpc_client_codec>(max); };
+}
+
 std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  return std::make_unique<engine_greet_client>(
-      config, engine_config(config, 1024, [max = config.max_frame_bytes] {
-        return std::make_unique<rpc_client_codec>(max);
-      }));
+  return make_engine_client(config, 1024, client_codecs(config));
 }
 
 }  // namespace wirebench::msgpack_rpc

@@ -21,9 +21,15 @@ stream_decoder::stream_decoder(limits l)
                 msgpack::unpack_limit(l.max_array, l.max_map, l.max_str, l.max_bin, l.max_ext,
                                       l.max_depth)) {}
 
+// The bytes of the message being parsed: what the unpacker has parsed of it (kept in its buffer)
+// and what it has not parsed yet.
+std::size_t stream_decoder::buffered() const {
+  return unpacker_.parsed_size() + unpacker_.nonparsed_size();
+}
+
 std::error_code stream_decoder::feed(std::span<const std::byte> bytes) {
   // What is buffered is at most one unfinished message: next() is drained after every feed.
-  if (unpacker_.nonparsed_size() > limits_.max_buffered) return errc::frame_too_long;
+  if (buffered() > limits_.max_buffered) return errc::frame_too_long;
   if (bytes.empty()) return {};
   unpacker_.reserve_buffer(bytes.size());
   std::memcpy(unpacker_.buffer(), bytes.data(), bytes.size());
@@ -34,7 +40,14 @@ std::error_code stream_decoder::feed(std::span<const std::byte> bytes) {
 std::optional<msgpack::object_handle> stream_decoder::next(std::error_code& error) {
   msgpack::object_handle handle;
   try {
-    if (unpacker_.next(handle)) return handle;
+    // A message is bounded by its size, however its bytes were split into reads: one that
+    // arrived whole is measured as one that arrived piecemeal is.
+    const std::size_t before = buffered();
+    if (unpacker_.next(handle)) {
+      if (before - unpacker_.nonparsed_size() <= limits_.max_buffered) return handle;
+      error = errc::frame_too_long;
+      return std::nullopt;
+    }
   } catch (const msgpack::size_overflow&) {  // also depth_size_overflow
     error = errc::frame_too_long;  // a declared count, length or depth over the limits
     return std::nullopt;
@@ -42,7 +55,7 @@ std::optional<msgpack::object_handle> stream_decoder::next(std::error_code& erro
     error = errc::protocol_error;  // not msgpack
     return std::nullopt;
   }
-  if (unpacker_.nonparsed_size() > limits_.max_buffered) error = errc::frame_too_long;
+  if (buffered() > limits_.max_buffered) error = errc::frame_too_long;
   return std::nullopt;
 }
 

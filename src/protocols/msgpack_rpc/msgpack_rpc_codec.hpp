@@ -25,22 +25,23 @@ struct limits {
   std::size_t max_bin = 1 << 20;
   std::size_t max_ext = 1 << 10;
   std::size_t max_depth = 8;      // nesting
-  std::size_t max_buffered = (1 << 20) + 4096;  // bytes of one unfinished message
+  std::size_t max_buffered = (1 << 20) + 4096;  // bytes of one message
 };
 
 class stream_decoder {
  public:
   explicit stream_decoder(limits l = {});
-  // Takes a copy of `bytes` (the unpacker owns its buffer). Fails with frame_too_long when one
-  // unfinished message would exceed max_buffered.
+  // Takes a copy of `bytes` (the unpacker owns its buffer). Fails with frame_too_long when the
+  // unfinished message already exceeds max_buffered.
   std::error_code feed(std::span<const std::byte> bytes);
   // The next complete message, nullopt when more bytes are needed, or an error: protocol_error
-  // (not msgpack) or frame_too_long (a count or length over the limits). After an error the
-  // stream is lost.
+  // (not msgpack) or frame_too_long (a count or length over the limits, or a message of more
+  // than max_buffered bytes, complete or not). After an error the stream is lost.
   std::optional<msgpack::object_handle> next(std::error_code& error);
-  bool mid_message() const { return unpacker_.nonparsed_size() != 0; }
+  bool mid_message() const { return buffered() != 0; }  // parsed in part counts too
 
  private:
+  std::size_t buffered() const;
   limits limits_;
   msgpack::unpacker unpacker_;
 };

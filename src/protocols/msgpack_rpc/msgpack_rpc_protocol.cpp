@@ -12,6 +12,7 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .multiplexed = true,
       .make_server = msgpack_rpc::make_server,
       .make_client = msgpack_rpc::make_client,
+      .client_codecs = msgpack_rpc::client_codecs,
   });
 }
 

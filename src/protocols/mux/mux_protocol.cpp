@@ -39,6 +39,10 @@ class mux_greet_server final : public protocol_server {
   mux_server server_;
 };
 
+client_codec_factory mux_client_codecs(const client_config& c) {
+  return [max = c.max_frame_bytes] { return make_mux_client_codec(max); };
+}
+
 }  // namespace
 
 void register_mux_protocol(protocol_registry& registry) {
@@ -50,9 +54,9 @@ void register_mux_protocol(protocol_registry& registry) {
         return std::make_unique<mux_greet_server>(c);
       },
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return std::make_unique<engine_greet_client>(
-            c, engine_config(c, 1024, [max = c.max_frame_bytes] { return make_mux_client_codec(max); }));
+        return make_engine_client(c, 1024, mux_client_codecs(c));
       },
+      .client_codecs = mux_client_codecs,
   });
 }
 

@@ -70,11 +70,12 @@ class resp_client_codec final : public client_codec {
 
 }  // namespace
 
+client_codec_factory client_codecs(const client_config& config, greet_command how) {
+  return [how, max = config.max_frame_bytes] { return std::make_unique<resp_client_codec>(how, max); };
+}
+
 std::unique_ptr<protocol_client> make_client(const client_config& config, greet_command how) {
-  return std::make_unique<engine_greet_client>(
-      config, engine_config(config, 1, [how, max = config.max_frame_bytes] {
-        return std::make_unique<resp_client_codec>(how, max);
-      }));
+  return make_engine_client(config, 1, client_codecs(config, how));
 }
 
 }  // namespace wirebench::resp

@@ -13,6 +13,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .summary = "Redis protocol (RESP2): GREET NAME -> $\"hello, NAME\", pipelined client (hiredis reader)",
       .make_server = resp::make_server,
       .make_client = [](const client_config& c) { return resp::make_client(c, resp::greet_command::greet); },
+      .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::greet); },
   });
   registry.add({
       .name = "resp-sync",
@@ -25,6 +26,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .summary = "Reference: a real redis-server on loopback, ECHO \"hello, NAME\" from the resp client",
       .make_server = resp::make_redis_server,
       .make_client = [](const client_config& c) { return resp::make_client(c, resp::greet_command::echo); },
+      .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::echo); },
   });
 }
 

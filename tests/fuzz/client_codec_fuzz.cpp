@@ -1,0 +1,126 @@
+// libFuzzer target for every client codec on the client engine (line, length-prefixed, mux,
+// msgpack-rpc, http1, http2, resp, redis-server: the registry's client_codecs), fed what a lying
+// server might send. Input: [protocol][flags][pattern][seed] then the server's bytes.
+//   protocol: which codec (modulo how many there are)
+//   flags:    bits 0-2 calls encoded first (ids 1..n), bit 3 a 64-byte reply limit (else 4 KiB),
+//             bit 4 HTTP/1.1 Connection: close
+//   pattern, seed: how the bytes are cut into reads for the second run (split_feeder.hpp)
+// The codec is driven as engine_link drives it: open, encode the calls, produce; then each read
+// is appended to the unconsumed bytes, which are decoded whole; the read buffer holds at most
+// max_read_bytes(), as a connection's does. Checked: consumed never exceeds the bytes given,
+// every reply body lies within the limit (plus framing the codec may keep), and the replies,
+// the first going-away signal, errors and the final mid_reply() are the same whether the bytes
+// came in one read or many. Any failure aborts.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/gather_queue.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace {
+
+using namespace wirebench;
+constexpr const char* target = "client_codec";
+
+std::vector<const protocol*> codec_protocols() {
+  std::vector<const protocol*> out;
+  for (const protocol& p : protocol_registry::builtin().all())
+    if (p.client_codecs) out.push_back(&p);
+  return out;
+}
+
+std::vector<std::string> run(const client_codec_factory& make, int calls, std::size_t max_reply,
+                             const std::vector<std::string_view>& reads) {
+  std::vector<std::string> transcript;
+  auto codec = make();
+  gather_queue out;
+  if (auto ec = codec->open(out)) fuzz::fail(target, "open failed: " + ec.message());
+  for (int id = 1; id <= calls; ++id)
+    if (auto ec = codec->encode(static_cast<std::uint32_t>(id), "n" + std::to_string(id), out))
+      fuzz::fail(target, "encode failed: " + ec.message());
+  if (auto ec = codec->produce(out)) fuzz::fail(target, "produce failed: " + ec.message());
+  out.clear();
+
+  const std::size_t max_read = codec->max_read_bytes();
+  std::string pending;  // the connection's read buffer: the unconsumed bytes
+  decoded replies;
+  bool going_away = false;
+  for (std::string_view read : reads) {
+    while (!read.empty()) {
+      if (pending.size() >= max_read) {
+        transcript.push_back("failed: read buffer full");
+        return transcript;
+      }
+      const std::size_t take = std::min(read.size(), max_read - pending.size());
+      pending.append(read.substr(0, take));
+      read.remove_prefix(take);
+
+      replies.replies.clear();
+      replies.going_away = replies.rest_not_processed = false;
+      std::error_code error;
+      const std::size_t consumed = codec->decode(as_bytes(pending), replies, out, error);
+      if (consumed > pending.size())
+        fuzz::fail(target, "consumed " + std::to_string(consumed) + " of " +
+                               std::to_string(pending.size()) + " bytes");
+      for (const codec_reply& r : replies.replies) {
+        const bool failed = r.error || r.not_processed;
+        if (r.body.size() > max_reply + 64)  // a body over the limit was accepted
+          fuzz::fail(target, "a " + std::to_string(r.body.size()) + "-byte reply body, limit " +
+                                 std::to_string(max_reply));
+        const std::string id = codec->order() == reply_order::by_id ? std::to_string(r.id) : "-";
+        transcript.push_back(std::string(failed ? "failed " : "") + "reply " + id + " error='" +
+                             r.error.message() + "' not_processed=" +
+                             std::to_string(r.not_processed) + " body='" +
+                             fuzz::printable(r.body) + "'");
+      }
+      if (replies.going_away && !going_away) {  // a state: the engine acts on it once
+        going_away = true;
+        transcript.push_back("going away, rest not processed=" +
+                             std::to_string(replies.rest_not_processed));
+      }
+      pending.erase(0, consumed);
+      if (!error) error = codec->produce(out);
+      out.clear();
+      if (error) {
+        transcript.push_back("failed: error " + error.message());
+        return transcript;
+      }
+    }
+  }
+  transcript.push_back("end, mid_reply=" + std::to_string(codec->mid_reply()));
+  return transcript;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::vector<const protocol*> protocols = codec_protocols();
+  if (protocols.empty()) fuzz::fail(target, "no protocol has a client codec");
+  const fuzz::input in(data, size, 4);
+  const protocol& p = *protocols[in.setting(0) % protocols.size()];
+  const std::uint8_t flags = in.setting(1);
+
+  client_config config;
+  config.connect = endpoint::parse_or_throw("tcp://127.0.0.1:7000");  // never dialed
+  config.max_frame_bytes = (flags & 8) ? 64 : 4096;
+  config.persistent = (flags & 16) == 0;
+  const client_codec_factory make = p.client_codecs(config);
+  const int calls = flags & 7;
+
+  auto whole = run(make, calls, config.max_frame_bytes, fuzz::whole(in.stream()));
+  const auto reads = fuzz::cut(in.stream(), in.setting(2), in.setting(3));
+  auto cut = run(make, calls, config.max_frame_bytes, reads);
+  if (p.name == "http2") {
+    // nghttp2 itself answers some broken input by how it was read: a bad header block read in
+    // pieces is a stream error (RST_STREAM), read with the bad frame behind it a connection error
+    // (GOAWAY). So for HTTP/2 the runs must agree only up to the first failure of any kind.
+    whole = fuzz::until_first_failure(whole);
+    cut = fuzz::until_first_failure(cut);
+  }
+  fuzz::expect_same((std::string(target) + " " + p.name).c_str(), whole, cut, reads.size());
+  return 0;
+}

@@ -1,0 +1,99 @@
+#pragma once
+// What the parser and codec fuzz targets share: reading their settings from the input's first
+// bytes, cutting the rest into reads (split_feeder.hpp's patterns), and failing loudly. Each
+// target runs one stream twice, whole and cut into reads, writes what it saw into a transcript
+// (one line per reply, command or error), and aborts when the two differ or a contract breaks.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codec/split_feeder.hpp"
+
+namespace wirebench::fuzz {
+
+// The fuzz input: `settings` leading bytes (0 when the input is shorter), then the stream.
+class input {
+ public:
+  input(const std::uint8_t* data, std::size_t size, std::size_t settings)
+      : data_(data), size_(size), settings_(settings) {}
+  std::uint8_t setting(std::size_t i) const { return i < size_ ? data_[i] : 0; }
+  std::string_view stream() const {
+    return size_ > settings_ ? std::string_view(reinterpret_cast<const char*>(data_) + settings_,
+                                                size_ - settings_)
+                             : std::string_view();
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t settings_;
+};
+
+// The stream as reads: whole (one piece), or cut where `pattern` and `seed` say.
+inline std::vector<std::string_view> whole(std::string_view stream) { return {stream}; }
+inline std::vector<std::string_view> cut(std::string_view stream, std::uint8_t pattern,
+                                         std::uint8_t seed) {
+  std::vector<std::string_view> pieces;
+  std::size_t from = 0;
+  for (std::size_t at : test::pattern_cuts(pattern, seed, stream.size())) {
+    pieces.push_back(stream.substr(from, at - from));
+    from = at;
+  }
+  pieces.push_back(stream.substr(from));
+  return pieces;
+}
+
+// Bytes as a transcript shows them: printable ASCII as is, the rest as \xNN, at most 60 bytes.
+inline std::string printable(std::string_view bytes) {
+  std::string out;
+  for (char c : bytes.substr(0, 60)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f && c != '\\') {
+      out += c;
+    } else {
+      out += "\\x";
+      out += "0123456789abcdef"[u >> 4];
+      out += "0123456789abcdef"[u & 0xf];
+    }
+  }
+  if (bytes.size() > 60) out += "...(" + std::to_string(bytes.size()) + " bytes)";
+  return out;
+}
+
+// The transcript up to (not including) its first line starting with "failed".
+inline std::vector<std::string> until_first_failure(std::vector<std::string> transcript) {
+  for (std::size_t i = 0; i < transcript.size(); ++i)
+    if (transcript[i].starts_with("failed")) {
+      transcript.resize(i);
+      break;
+    }
+  return transcript;
+}
+
+[[noreturn]] inline void fail(const char* target, const std::string& what) {
+  std::fprintf(stderr, "%s fuzz: %s\n", target, what.c_str());
+  std::abort();
+}
+
+// Aborts when the whole run's transcript and the cut run's differ, naming the first difference.
+inline void expect_same(const char* target, const std::vector<std::string>& whole_run,
+                        const std::vector<std::string>& cut_run, std::size_t pieces) {
+  if (whole_run == cut_run) return;
+  std::size_t i = 0;
+  while (i < whole_run.size() && i < cut_run.size() && whole_run[i] == cut_run[i]) ++i;
+  const auto at = [i](const std::vector<std::string>& t) {
+    return i < t.size() ? "'" + t[i] + "'" : std::string("(end)");
+  };
+  for (const auto* t : {&whole_run, &cut_run}) {
+    std::fprintf(stderr, "%s:\n", t == &whole_run ? "read whole" : "read cut");
+    for (std::size_t k = 0; k < t->size() && k < 40; ++k) std::fprintf(stderr, "  %s\n", (*t)[k].c_str());
+  }
+  fail(target, "read whole vs cut in " + std::to_string(pieces) + " pieces, event " +
+                   std::to_string(i) + ": " + at(whole_run) + " vs " + at(cut_run));
+}
+
+}  // namespace wirebench::fuzz

@@ -1,0 +1,74 @@
+// libFuzzer target for the HTTP/1.1 parser over llhttp: requests (what our http1 server reads)
+// and responses (what our http1 client reads). Input: [flags][pattern][seed] then the stream.
+//   flags:   bit 0 responses (else requests), bit 1 do not keep headers,
+//            bits 2-4 s: max_header_bytes 64(s+1), max_headers 2(s+1), max_body_bytes 128(s+1)
+//   pattern, seed: how the stream is cut into reads for the second run (split_feeder.hpp)
+// Each read is parsed, the messages it completed are read and released, as the server does.
+// Checked: no message has more headers or body bytes than the limits allow, an error carries
+// 400, 413 or 431 and a reason, and the messages and the error are the same whether the stream
+// came whole or in pieces. Any failure aborts.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "protocols/http1/http1_parser.hpp"
+#include "wirebench/codec/bytes.hpp"
+
+namespace {
+
+using namespace wirebench;
+constexpr const char* target = "http1_parser";
+
+std::vector<std::string> run(http1::parser::kind kind, const http1::limits& limits,
+                             bool keep_headers, const std::vector<std::string_view>& reads) {
+  std::vector<std::string> transcript;
+  http1::parser parser(kind, limits, keep_headers);
+  for (std::string_view read : reads) {
+    const std::error_code ec = parser.parse(as_bytes(read));
+    for (const http1::message& m : parser.messages()) {
+      if (m.headers.size() > limits.max_headers || m.body.size() > limits.max_body_bytes)
+        fuzz::fail(target, "a message with " + std::to_string(m.headers.size()) + " headers and " +
+                               std::to_string(m.body.size()) + " body bytes");
+      std::string line = "message " + fuzz::printable(m.method) + " " +
+                         fuzz::printable(m.target) + " " + std::to_string(m.status) +
+                         " keep_alive=" + std::to_string(m.keep_alive);
+      for (const auto& [name, value] : m.headers)
+        line += " [" + fuzz::printable(name) + ": " + fuzz::printable(value) + "]";
+      line += " body='" + fuzz::printable(m.body) + "'";
+      transcript.push_back(std::move(line));
+    }
+    parser.release_messages();
+    if (ec) {
+      const int status = parser.error_status();
+      if ((status != 400 && status != 413 && status != 431) || parser.error_reason().empty())
+        fuzz::fail(target, "error " + ec.message() + " with status " + std::to_string(status) +
+                               " and reason '" + std::string(parser.error_reason()) + "'");
+      transcript.push_back("error " + ec.message() + " " + std::to_string(status) + " " +
+                           std::string(parser.error_reason()));
+      return transcript;
+    }
+  }
+  transcript.push_back("end, mid_message=" + std::to_string(parser.mid_message()));
+  return transcript;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const fuzz::input in(data, size, 3);
+  const std::uint8_t flags = in.setting(0);
+  const auto kind = (flags & 1) ? http1::parser::kind::response : http1::parser::kind::request;
+  const bool keep_headers = (flags & 2) == 0;
+  const std::size_t s = ((flags >> 2) & 7u) + 1;
+  http1::limits limits;
+  limits.max_header_bytes = 64 * s;
+  limits.max_headers = 2 * s;
+  limits.max_body_bytes = 128 * s;
+
+  const auto reads = fuzz::cut(in.stream(), in.setting(1), in.setting(2));
+  fuzz::expect_same(target, run(kind, limits, keep_headers, fuzz::whole(in.stream())),
+                    run(kind, limits, keep_headers, reads), reads.size());
+  return 0;
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpora (tests/fuzz/corpus/<target>/): a few well-formed
+exchanges per parser, so that mutation starts from inputs that reach deep into each one.
+Each seed is the target's settings bytes followed by the stream (see each *_fuzz.cpp).
+Run it again after changing a target's input layout; the files are committed."""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PATTERN, SEED = 0x02, 0x07  # the second run cuts the stream into pieces of 0-4 bytes
+
+
+def write(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def greetings(n):
+    return [b"hello, n%d" % i for i in range(1, n + 1)]
+
+
+# ---- line_decoder, length_prefix_decoder: [limit][flags][pattern][seed] stream -----------------
+write("line_decoder", "lines", bytes([0x90, 0x01, PATTERN, SEED]) + b"one\r\ntwo\nthree\r\n\npartial")
+write("line_decoder", "oversize", bytes([0x08, 0x02, PATTERN, SEED]) + b"short\nmuch too long a line\nok\n")
+write("length_prefix_decoder", "frames",
+      bytes([0x90, 0x02, PATTERN, SEED]) + b"".join(struct.pack(">I", len(g)) + g for g in greetings(3)))
+write("length_prefix_decoder", "resync",
+      bytes([0x08, 0x06, PATTERN, SEED]) + struct.pack(">I", 20) + b"x" * 20 + struct.pack(">I", 2) + b"ok")
+
+# ---- mux_frame: [limit][pattern][seed] stream ---------------------------------------------------
+def mux(kind, ident, payload=b""):
+    return struct.pack(">IBI", len(payload) + 5, kind, ident) + payload
+
+write("mux_frame", "every_type", bytes([0x90, PATTERN, SEED]) + mux(1, 1, b"n1") + mux(2, 1, b"hello, n1")
+      + mux(3, 2, b"no such call") + mux(4, 3) + mux(5, 0, b"ping") + mux(6, 0, b"ping") + mux(7, 0))
+write("mux_frame", "bad_type", bytes([0x90, PATTERN, SEED]) + mux(2, 7, b"ok") + mux(9, 1, b"?"))
+
+# ---- resp_request_parser: [limits][pattern][seed] stream ----------------------------------------
+def command(*args):
+    return b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args)
+
+LIMITS = 0x3f  # bulk and inline 256 bytes, query 1024, 4 arguments
+write("resp_request_parser", "multibulk", bytes([LIMITS, PATTERN, SEED]) + command(b"GREET", b"bob")
+      + command(b"PING") + b"*0\r\n" + command(b"ECHO", b"a\r\nb"))
+write("resp_request_parser", "inline", bytes([LIMITS, PATTERN, SEED])
+      + b"PING\r\n\r\nGREET \"b\\x41\\nob\" 'it\\'s'\r\nECHO x\n")
+write("resp_request_parser", "errors", bytes([LIMITS, PATTERN, SEED]) + command(b"GREET", b"x") + b"*2\r\n$-3\r\n")
+
+# ---- http1_parser: [flags][pattern][seed] stream ------------------------------------------------
+REQUESTS, RESPONSES = 7 << 2, 7 << 2 | 1
+write("http1_parser", "requests", bytes([REQUESTS, PATTERN, SEED])
+      + b"GET /greet?name=bob HTTP/1.1\r\nHost: x\r\n\r\n"
+      + b"POST /greet HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{\"name\":\"bob\"}"
+      + b"POST /greet HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"nam\r\n9\r\ne\":\"bob\"}\r\n0\r\n\r\n"
+      + b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+write("http1_parser", "responses", bytes([RESPONSES, PATTERN, SEED])
+      + b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 24\r\n\r\n{\"greeting\":\"hello, n1\"}"
+      + b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+      + b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+      + b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nto the end")
+
+# ---- msgpack_rpc_codec: [limits][pattern][seed] stream ------------------------------------------
+def mp_str(s):
+    return bytes([0xa0 | len(s)]) + s
+
+write("msgpack_rpc_codec", "messages", bytes([0x3f, PATTERN, SEED])
+      + b"\x94\x00\x01" + mp_str(b"greet") + b"\x91" + mp_str(b"bob")          # request
+      + b"\x94\x01\x01\xc0" + mp_str(b"hello, bob")                              # response
+      + b"\x94\x01\xce\xff\xff\xff\xff" + mp_str(b"no such method") + b"\xc0"   # error response
+      + b"\x93\x02" + mp_str(b"note") + b"\x90"                                  # notification
+      + b"\x94\x00\x02\x07\x90")                                                 # a bad request
+
+# ---- client_codec: [protocol][flags][pattern][seed] server bytes --------------------------------
+# Protocols in registry order, those with a client codec: line, length-prefixed, mux, msgpack-rpc,
+# http1, http2, resp, redis-server. flags 3: three calls (ids 1..3) were sent.
+def codec_seed(index, name, stream, flags=3):
+    write("client_codec", name, bytes([index, flags, PATTERN, SEED]) + stream)
+
+codec_seed(0, "line", b"".join(g + b"\n" for g in greetings(3)))
+codec_seed(1, "length_prefixed", b"".join(struct.pack(">I", len(g)) + g for g in greetings(3)))
+codec_seed(2, "mux", mux(2, 2, b"hello, n2") + mux(5, 0, b"p") + mux(3, 1, b"busy") + mux(2, 3, b"hello, n3")
+           + mux(7, 0))
+codec_seed(3, "msgpack_rpc", b"".join(b"\x94\x01" + bytes([i]) + b"\xc0" + mp_str(g)
+                                      for i, g in enumerate(greetings(3), 1)))
+json = [b'{"greeting":"%s"}' % g for g in greetings(3)]
+codec_seed(4, "http1", b"".join(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                                % (len(j), j) for j in json[:2])
+           + b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(json[2]), json[2]))
+
+def h2_frame(kind, flags, stream, payload=b""):
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+settings = h2_frame(4, 0, 0, struct.pack(">HI", 3, 100)) + h2_frame(4, 1, 0)
+codec_seed(5, "http2", settings + h2_frame(1, 4, 1, b"\x88") + h2_frame(0, 1, 1, json[0])
+           + h2_frame(1, 5, 3, b"\x88") + h2_frame(3, 0, 5, struct.pack(">I", 7))   # RST_STREAM REFUSED
+           + h2_frame(6, 0, 0, b"pingping") + h2_frame(7, 0, 0, struct.pack(">II", 3, 0)))  # GOAWAY
+for index, name in ((6, "resp"), (7, "redis_server")):
+    codec_seed(index, name, b"$9\r\nhello, n1\r\n-ERR no\r\n+OK\r\n:1\r\n*1\r\n$9\r\nhello, n3\r\n")

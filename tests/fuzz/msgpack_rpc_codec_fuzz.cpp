@@ -1,0 +1,86 @@
+// libFuzzer target for the msgpack-rpc stream decoder and its shape checks (what our
+// msgpack-rpc server and client read). Input: [limits][pattern][seed] then the stream.
+//   limits:  s = (limits & 15) + 1: max_array and max_map 2s, max_str and max_bin 32s, max_ext 8s,
+//            max_depth (limits >> 4) % 8 + 1, max_buffered 128s
+//   pattern, seed: how the stream is cut into reads for the second run (split_feeder.hpp)
+// Each read is fed and the messages drained, as the server does. Every message is classified
+// (type_of, as_request with its msgid, as_response), packed again and decoded again to the same
+// bytes. Checked: no message exceeds max_buffered bytes or the unpack limits, and the messages
+// and the error are the same whether the stream came whole or in pieces. Any failure aborts.
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "protocols/msgpack_rpc/msgpack_rpc_codec.hpp"
+#include "wirebench/codec/bytes.hpp"
+
+namespace {
+
+using namespace wirebench;
+constexpr const char* target = "msgpack_rpc_codec";
+
+std::string packed(const msgpack::object& o) {
+  msgpack::sbuffer out;
+  msgpack::pack(out, o);
+  return std::string(out.data(), out.size());
+}
+
+std::string describe(const msgpack::object& o) {
+  std::string line = "message " + fuzz::printable(packed(o));
+  if (const auto type = msgpack_rpc::type_of(o)) line += " type=" + std::to_string(int(*type));
+  std::optional<std::uint32_t> msgid;
+  if (const auto r = msgpack_rpc::as_request(o, &msgid))
+    line += " request " + std::to_string(r->msgid) + " " + fuzz::printable(r->method);
+  else if (msgid)
+    line += " bad request " + std::to_string(*msgid);
+  if (const auto r = msgpack_rpc::as_response(o)) line += " response " + std::to_string(r->msgid);
+  return line;
+}
+
+std::vector<std::string> run(const msgpack_rpc::limits& limits,
+                             const std::vector<std::string_view>& reads) {
+  std::vector<std::string> transcript;
+  msgpack_rpc::stream_decoder decoder(limits);
+  for (std::string_view read : reads) {
+    std::error_code error = decoder.feed(as_bytes(read));
+    while (!error) {
+      auto handle = decoder.next(error);
+      if (!handle) break;
+      const std::string bytes = packed(handle->get());
+      // Packed again, it decodes to the same bytes (msgpack may pick other widths than the
+      // input did, so the input itself is not compared).
+      msgpack_rpc::stream_decoder again;
+      std::error_code again_error = again.feed(as_bytes(bytes));
+      auto copy = again_error ? std::nullopt : again.next(again_error);
+      if (!copy || packed(copy->get()) != bytes)
+        fuzz::fail(target, "a message does not survive packing again: " + fuzz::printable(bytes));
+      transcript.push_back(describe(handle->get()));
+    }
+    if (error) {
+      transcript.push_back("error " + error.message());
+      return transcript;
+    }
+  }
+  transcript.push_back("end, mid_message=" + std::to_string(decoder.mid_message()));
+  return transcript;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const fuzz::input in(data, size, 3);
+  const std::size_t s = (in.setting(0) & 15u) + 1;
+  msgpack_rpc::limits limits;
+  limits.max_array = limits.max_map = 2 * s;
+  limits.max_str = limits.max_bin = 32 * s;
+  limits.max_ext = 8 * s;
+  limits.max_depth = (in.setting(0) >> 4) % 8u + 1;
+  limits.max_buffered = 128 * s;
+
+  const auto reads = fuzz::cut(in.stream(), in.setting(1), in.setting(2));
+  fuzz::expect_same(target, run(limits, fuzz::whole(in.stream())), run(limits, reads), reads.size());
+  return 0;
+}
