@@ -1,0 +1,164 @@
+#include "h2_server_session.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench::http2 {
+
+// Every callback runs inside nghttp2_session_mem_recv (from receive()) or mem_send (from send()),
+// on the caller's thread; `user` is the server_session. Name, value and data pointers belong to
+// nghttp2 and are valid only during the call.
+struct server_session::callbacks {
+  static server_session& self(void* user) { return *static_cast<server_session*>(user); }
+
+  // Every frame's header, before nghttp2 acts on the frame: where a HEADERS on a skipped stream id
+  // is caught (nghttp2 would drop it without a word).
+  static int on_begin_frame(nghttp2_session*, const nghttp2_frame_hd* hd, void* user) {
+    if (hd->type != NGHTTP2_HEADERS || self(user).admit_headers(hd->stream_id)) return 0;
+    return NGHTTP2_ERR_CALLBACK_FAILURE;  // mem_recv stops; the GOAWAY is queued
+  }
+  // A request's HEADERS, once nghttp2 has accepted its stream.
+  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
+      self(user).streams_.try_emplace(frame->hd.stream_id);
+    return 0;
+  }
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
+                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void* user) {
+    auto it = self(user).streams_.find(frame->hd.stream_id);
+    if (it == self(user).streams_.end()) return 0;
+    const std::string_view n(reinterpret_cast<const char*>(name), namelen);
+    const std::string_view v(reinterpret_cast<const char*>(value), valuelen);
+    if (n == ":method") it->second.method = v;
+    else if (n == ":path") it->second.path = v;
+    return 0;
+  }
+  static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data,
+                           size_t len, void* user) {
+    auto it = self(user).streams_.find(stream_id);
+    if (it == self(user).streams_.end() || !it->second.status.empty()) return 0;  // answered
+    if (it->second.body.size() + len > self(user).max_body_) {
+      self(user).respond(stream_id, it->second, {413, "{\"error\":\"body too large\"}"});
+      return 0;
+    }
+    it->second.body.append(reinterpret_cast<const char*>(data), len);
+    return 0;
+  }
+  // A whole frame received: a request is answered when its stream ends.
+  static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+    if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
+        (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
+      auto it = self(user).streams_.find(frame->hd.stream_id);
+      if (it != self(user).streams_.end() && it->second.status.empty())
+        self(user).respond(frame->hd.stream_id, it->second,
+                           http::handle_greet(it->second.method, it->second.path, it->second.body));
+    }
+    return 0;
+  }
+  // The stream is closed (reply sent, reset, or session ending): its response buffer goes too.
+  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t, void* user) {
+    self(user).streams_.erase(stream_id);
+    return 0;
+  }
+  // From mem_send: the next piece of a response body, copied out of the stream that owns it.
+  static ssize_t read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t length, uint32_t* flags,
+                           nghttp2_data_source* source, void*) {
+    auto* st = static_cast<stream*>(source->ptr);
+    const std::size_t n = std::min(length, st->response.size() - st->sent);
+    std::memcpy(buf, st->response.data() + st->sent, n);
+    st->sent += n;
+    if (st->sent == st->response.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+};
+
+server_session::server_session(const server_session_config& config)
+    : max_body_(config.max_body_bytes) {
+  nghttp2_session_callbacks* cb = nullptr;
+  nghttp2_session_callbacks_new(&cb);
+  callbacks_ptr owned(cb);
+  nghttp2_session_callbacks_set_on_begin_frame_callback(cb, &callbacks::on_begin_frame);
+  nghttp2_session_callbacks_set_on_begin_headers_callback(cb, &callbacks::on_begin_headers);
+  nghttp2_session_callbacks_set_on_header_callback(cb, &callbacks::on_header);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, &callbacks::on_data_chunk);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(cb, &callbacks::on_frame_recv);
+  nghttp2_session_callbacks_set_on_stream_close_callback(cb, &callbacks::on_stream_close);
+  nghttp2_session* s = nullptr;
+  nghttp2_session_server_new(&s, cb, this);
+  session_.reset(s);
+  std::vector<nghttp2_settings_entry> settings{
+      {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, config.max_concurrent_streams}};
+  if (config.stream_window_bytes != 0)
+    settings.push_back({NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, config.stream_window_bytes});
+  nghttp2_submit_settings(s, NGHTTP2_FLAG_NONE, settings.data(), settings.size());
+  if (config.connection_window_bytes != 0)  // sent as a WINDOW_UPDATE on stream 0
+    nghttp2_session_set_local_window_size(s, NGHTTP2_FLAG_NONE, 0,
+                                          static_cast<int32_t>(config.connection_window_bytes));
+}
+
+server_session::~server_session() = default;
+
+std::error_code server_session::receive(std::span<const std::byte> plain) {
+  const ssize_t rv = nghttp2_session_mem_recv(
+      session_.get(), reinterpret_cast<const uint8_t*>(plain.data()), plain.size());
+  if (rv < 0) return errc::protocol_error;  // nghttp2 (or admit_headers) has queued a GOAWAY
+  return {};
+}
+
+std::error_code server_session::send(gather_queue& out) {
+  // Copied into the queue's arena as nghttp2 hands it over: no string in between.
+  return mem_send_all(session_.get(), [&](std::span<const std::byte> b) { out.append_bytes(b); });
+}
+
+std::error_code server_session::send(std::string& out) {
+  return mem_send_all(session_.get(), [&](std::span<const std::byte> b) { out.append(as_text(b)); });
+}
+
+bool server_session::want_read() const { return nghttp2_session_want_read(session_.get()) != 0; }
+bool server_session::want_write() const { return nghttp2_session_want_write(session_.get()) != 0; }
+
+void server_session::go_away() {
+  nghttp2_submit_goaway(session_.get(), NGHTTP2_FLAG_NONE,
+                        nghttp2_session_get_last_proc_stream_id(session_.get()), NGHTTP2_NO_ERROR,
+                        nullptr, 0);
+}
+
+bool server_session::admit_headers(std::int32_t stream_id) {
+  // Even ids are the server's: nghttp2 already fails the connection for those.
+  if (stream_id <= 0 || stream_id % 2 == 0) return true;
+  if (stream_id > highest_opened_) {
+    if (stream_id > highest_opened_ + 2) {  // the ids in between can never be opened now
+      if (skipped_.size() == max_skipped_runs) skipped_.erase(skipped_.begin());
+      skipped_.emplace_back(highest_opened_ + 2, stream_id - 2);
+    }
+    highest_opened_ = stream_id;
+    return true;
+  }
+  // A lower id the client opened before (trailers, or a stream that has closed since) is
+  // nghttp2's to judge: it answers STREAM_CLOSED while it remembers the stream, and ignores the
+  // HEADERS after that, as a trailer racing our RST_STREAM deserves. Only a skipped id is an error.
+  const auto run = std::upper_bound(skipped_.begin(), skipped_.end(), stream_id,
+                                    [](std::int32_t id, const auto& r) { return id < r.first; });
+  if (run == skipped_.begin() || stream_id > std::prev(run)->second) return true;
+  nghttp2_session_terminate_session(session_.get(), NGHTTP2_PROTOCOL_ERROR);
+  return false;
+}
+
+void server_session::respond(std::int32_t stream_id, stream& st, http::api_response answer) {
+  st.response = std::move(answer.body);
+  st.status = std::to_string(answer.status);
+  st.length = std::to_string(st.response.size());
+  const nghttp2_nv headers[] = {header(":status", st.status),
+                                header("content-type", "application/json"),
+                                header("content-length", st.length)};
+  nghttp2_data_provider body{};
+  body.source.ptr = &st;  // the stream outlives its DATA frames (erased on close)
+  body.read_callback = &callbacks::read_body;
+  nghttp2_submit_response(session_.get(), stream_id, headers, 3, &body);
+  ++answered_;
+}
+
+}  // namespace wirebench::http2

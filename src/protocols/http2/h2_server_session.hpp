@@ -1,0 +1,95 @@
+#pragma once
+// The server side of one HTTP/2 connection (RFC 9113), sans-IO: nghttp2's server session with the
+// greet routes behind it. Plaintext bytes from the client go in through receive(); what the server
+// has to say comes out through send(). No socket, TLS, loop or server is involved, so tests and
+// fuzzers drive it with byte strings; h2_server.cpp puts it on a connection (and TLS under it).
+//
+// Each request is answered when its stream ends (END_STREAM), with the same REST routes as
+// HTTP/1.1 (http_common/greet_api). nghttp2's flood protections stay on. On top of nghttp2 it
+// enforces RFC 9113 §5.1.1: a HEADERS on a stream id the client skipped (implicitly closed when a
+// higher one was opened) is a connection error PROTOCOL_ERROR; nghttp2 1.52 ignores it.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "h2_util.hpp"
+#include "../http_common/greet_api.hpp"
+#include "wirebench/core/gather_queue.hpp"
+
+namespace wirebench::http2 {
+
+struct server_session_config {
+  std::uint32_t max_concurrent_streams = 100;  // SETTINGS_MAX_CONCURRENT_STREAMS
+  // Flow-control windows granted: per stream (SETTINGS_INITIAL_WINDOW_SIZE) and for the connection
+  // (WINDOW_UPDATE on stream 0). 0 keeps the protocol's 65 535 bytes.
+  std::uint32_t stream_window_bytes = 0;
+  std::uint32_t connection_window_bytes = 0;
+  std::size_t max_body_bytes = 64 * 1024;  // a longer request body is answered 413
+};
+
+class server_session {
+ public:
+  // Queues the server's SETTINGS (and the connection WINDOW_UPDATE): the first send() has them.
+  explicit server_session(const server_session_config& config);
+  ~server_session();
+  // nghttp2 holds `this` as its user data: the session stays where it was made.
+  server_session(const server_session&) = delete;
+  server_session& operator=(const server_session&) = delete;
+
+  // Plaintext from the client, in any split (nghttp2 keeps what it needs of a partial frame);
+  // all of it is consumed. Requests whose stream ends are answered into the output. Returns
+  // errc::protocol_error when the connection must close: a GOAWAY is then queued, so send()
+  // before closing. Some connection errors nghttp2 settles itself (a HEADERS on a stream that has
+  // ended: GOAWAY STREAM_CLOSED) return no error; want_read() and want_write() turn false instead.
+  std::error_code receive(std::span<const std::byte> plain);
+  // Everything the session has to send now, appended to `out`. Returns errc::protocol_error on a
+  // fatal nghttp2 error (what was appended before it stays).
+  std::error_code send(gather_queue& out);
+  std::error_code send(std::string& out);
+
+  // Requests answered since the last call (the server's request count reads this).
+  std::uint64_t take_answered() { return std::exchange(answered_, 0); }
+  // True while a request stream is open (its reply not yet fully sent).
+  bool busy() const { return !streams_.empty(); }
+  // nghttp2's view: false for both once the session has said and heard goodbye (GOAWAY sent and
+  // nothing left to send, or the peer's GOAWAY with no stream left): the connection may close.
+  bool want_read() const;
+  bool want_write() const;
+  // A graceful stop: GOAWAY(NO_ERROR) naming the last stream processed, so the client opens no
+  // more; streams already open are still answered. Goes out with the next send().
+  void go_away();
+
+  // Runs of skipped stream ids remembered (a client that skips ids cannot grow our memory): past
+  // this many, the oldest run is forgotten, and a HEADERS on it is left to nghttp2, which drops it.
+  static constexpr std::size_t max_skipped_runs = 64;
+
+ private:
+  struct stream {
+    std::string method, path, body;
+    std::string response;  // the JSON body being sent
+    std::size_t sent = 0;
+    std::string status, length;  // header values must outlive submit_response
+  };
+  struct callbacks;  // nghttp2's callbacks, in the .cpp
+
+  // False (and the session terminated with PROTOCOL_ERROR) when `stream_id` is a HEADERS on a
+  // stream id the client skipped; otherwise records it as opened when it is a new one.
+  bool admit_headers(std::int32_t stream_id);
+  void respond(std::int32_t stream_id, stream& st, http::api_response answer);
+
+  session_ptr session_;
+  std::size_t max_body_;
+  std::unordered_map<std::int32_t, stream> streams_;
+  std::uint64_t answered_ = 0;
+  // Client stream ids, which only grow (RFC 9113 §5.1.1): the highest opened, and the runs of ids
+  // it skipped, [first, last] in increasing order. A client that opens 1, 3, 5... skips nothing.
+  std::int32_t highest_opened_ = -1;  // so that 1 skips nothing
+  std::vector<std::pair<std::int32_t, std::int32_t>> skipped_;
+};
+
+}  // namespace wirebench::http2

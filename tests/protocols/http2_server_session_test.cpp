@@ -1,0 +1,242 @@
+// The HTTP/2 server session alone, driven with hand-made frames (RFC 9113 §4.1, HPACK literals
+// that leave the dynamic table alone) and no socket: a greet round trip in any split, and the
+// stream-id rules of §5.1.1 on top of what nghttp2 enforces.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "../../src/protocols/http2/h2_server_session.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/error.hpp"
+
+namespace wirebench::http2 {
+namespace {
+
+constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+constexpr std::uint8_t type_data = 0, type_headers = 1, type_settings = 4, type_goaway = 7;
+constexpr std::uint8_t end_stream = 0x1, end_headers = 0x4, ack = 0x1;
+
+void put32(std::string& out, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+std::string frame(std::uint8_t type, std::uint8_t flags, std::uint32_t stream_id,
+                  std::string_view payload) {
+  std::string f;
+  put32(f, static_cast<std::uint32_t>(payload.size()) << 8 | type);  // 24-bit length, then type
+  f.push_back(static_cast<char>(flags));
+  put32(f, stream_id);
+  f.append(payload);
+  return f;
+}
+
+// A literal header field without indexing (HPACK §6.2.2), the name from the static table.
+std::string literal(std::uint8_t name_index, std::string_view value) {
+  std::string b{static_cast<char>(name_index), static_cast<char>(value.size())};  // < 127 bytes
+  return b.append(value);
+}
+
+// GET `path` on `stream_id`, the whole request in one HEADERS frame.
+std::string get(std::uint32_t stream_id, std::string_view path,
+                std::uint8_t flags = end_stream | end_headers) {
+  // :method GET (static 2), :scheme http (static 6), :path (name 4), :authority (name 1)
+  const std::string block = "\x82\x86" + literal(4, path) + literal(1, "localhost");
+  return frame(type_headers, flags, stream_id, block);
+}
+
+// The client's opening: preface and an empty SETTINGS.
+std::string opening() { return std::string(preface) + frame(type_settings, 0, 0, ""); }
+
+struct parsed_frame {
+  std::uint8_t type, flags;
+  std::uint32_t stream_id;
+  std::string payload;
+  std::string bytes;  // the whole frame, header included
+};
+
+std::uint32_t get32(std::string_view b) {
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = v << 8 | static_cast<std::uint8_t>(b[i]);
+  return v;
+}
+
+std::vector<parsed_frame> frames_of(std::string_view out) {
+  std::vector<parsed_frame> frames;
+  while (out.size() >= 9) {
+    const std::uint32_t length = get32(out) >> 8;
+    EXPECT_LE(9 + length, out.size()) << "a truncated frame";
+    if (9 + length > out.size()) break;
+    frames.push_back({static_cast<std::uint8_t>(out[3]), static_cast<std::uint8_t>(out[4]),
+                      get32(out.substr(5)) & 0x7fffffff, std::string(out.substr(9, length)),
+                      std::string(out.substr(0, 9 + length))});
+    out.remove_prefix(9 + length);
+  }
+  EXPECT_TRUE(out.empty()) << "bytes after the last frame";
+  return frames;
+}
+
+const parsed_frame* find(const std::vector<parsed_frame>&& frames, std::uint8_t type) = delete;
+const parsed_frame* find(const std::vector<parsed_frame>& frames, std::uint8_t type) {
+  for (const parsed_frame& f : frames)
+    if (f.type == type) return &f;
+  return nullptr;
+}
+
+// Feeds `input` in pieces of `step` bytes; returns the first error (input stops there).
+std::error_code feed(server_session& s, std::string_view input, std::size_t step) {
+  for (std::size_t at = 0; at < input.size(); at += step)
+    if (auto ec = s.receive(as_bytes(input.substr(at, step)))) return ec;
+  return {};
+}
+
+std::string output_of(server_session& s) {
+  std::string out;
+  EXPECT_FALSE(s.send(out));
+  return out;
+}
+
+// GOAWAY (RFC 9113 §6.8) with no debug data: last stream id, then the error code.
+std::string goaway(std::uint32_t last_stream_id, std::uint32_t error_code) {
+  std::string payload;
+  put32(payload, last_stream_id);
+  put32(payload, error_code);
+  return frame(type_goaway, 0, 0, payload);
+}
+
+TEST(http2_server_session, a_get_greet_is_answered_the_same_in_any_split) {
+  const std::string request = opening() + get(1, "/greet?name=ada%20lovelace");
+  std::string first_output;
+  for (std::size_t step : {request.size(), std::size_t{1}, std::size_t{7}}) {
+    server_session s({});
+    ASSERT_FALSE(feed(s, request, step)) << "step " << step;
+    EXPECT_EQ(s.take_answered(), 1u);
+    EXPECT_EQ(s.take_answered(), 0u) << "taken once";
+    EXPECT_TRUE(s.busy()) << "the reply is not sent yet";
+    const std::string out = output_of(s);
+    EXPECT_FALSE(s.busy()) << "the stream closed with its reply";
+    EXPECT_TRUE(s.want_read());
+    if (first_output.empty()) first_output = out;
+    EXPECT_EQ(out, first_output) << "step " << step;
+  }
+  const auto frames = frames_of(first_output);
+  ASSERT_EQ(frames.size(), 4u);
+  // Our SETTINGS: MAX_CONCURRENT_STREAMS (3) = 100, the default config. Then the ACK of theirs.
+  EXPECT_EQ(frames[0].bytes, frame(type_settings, 0, 0, std::string("\0\x03\0\0\0\x64", 6)));
+  EXPECT_EQ(frames[1].bytes, frame(type_settings, ack, 0, ""));
+  EXPECT_EQ(frames[2].type, type_headers);
+  EXPECT_EQ(frames[2].stream_id, 1u);
+  EXPECT_EQ(frames[2].flags, end_headers);
+  ASSERT_FALSE(frames[2].payload.empty());
+  EXPECT_EQ(static_cast<std::uint8_t>(frames[2].payload[0]), 0x88) << ":status 200 (static 8)";
+  EXPECT_EQ(frames[3].bytes,
+            frame(type_data, end_stream, 1, R"({"greeting":"hello, ada lovelace"})"));
+}
+
+TEST(http2_server_session, an_unknown_path_is_answered_404_without_closing) {
+  server_session s({});
+  ASSERT_FALSE(feed(s, opening() + get(1, "/nope"), 64));
+  EXPECT_EQ(s.take_answered(), 1u);
+  const auto frames = frames_of(output_of(s));
+  const parsed_frame* headers = find(frames, type_headers);
+  ASSERT_NE(headers, nullptr);
+  EXPECT_EQ(static_cast<std::uint8_t>(headers->payload[0]), 0x8d) << ":status 404 (static 13)";
+  EXPECT_EQ(find(frames, type_goaway), nullptr);
+  EXPECT_TRUE(s.want_read());
+}
+
+// h2spec http2/5.1.1/2: HEADERS on 5, then on 3, which opening 5 closed implicitly.
+TEST(http2_server_session, headers_on_a_stream_id_the_client_skipped_is_a_protocol_error) {
+  server_session s({});
+  const std::error_code ec =
+      feed(s, opening() + get(5, "/greet?name=five") + get(3, "/greet?name=three"), 4096);
+  EXPECT_EQ(ec, errc::protocol_error);
+  const auto frames = frames_of(output_of(s));
+  const parsed_frame* away = find(frames, type_goaway);
+  ASSERT_NE(away, nullptr);
+  EXPECT_EQ(away->bytes, goaway(5, 0x1)) << "last stream 5, PROTOCOL_ERROR";
+  EXPECT_EQ(&frames.back(), away) << "nothing after the GOAWAY";
+  EXPECT_FALSE(s.want_read());
+  EXPECT_FALSE(s.want_write()) << "the connection may close";
+}
+
+TEST(http2_server_session, every_id_in_a_skipped_run_is_refused) {
+  for (std::uint32_t skipped : {1u, 3u, 5u}) {
+    server_session s({});
+    const std::error_code ec = feed(s, opening() + get(7, "/greet?name=a") + get(9, "/greet?name=b") +
+                                           get(skipped, "/greet?name=c"),
+                                    4096);
+    EXPECT_EQ(ec, errc::protocol_error) << skipped;
+    const auto frames = frames_of(output_of(s));
+    const parsed_frame* away = find(frames, type_goaway);
+    ASSERT_NE(away, nullptr) << skipped;
+    EXPECT_EQ(away->bytes, goaway(9, 0x1)) << skipped;
+  }
+}
+
+TEST(http2_server_session, only_the_latest_skipped_runs_are_remembered) {
+  // Opens 3, 7, 11...: each skips one id (1, 5, 9...), one run more than is remembered.
+  std::string input = opening();
+  std::uint32_t id = 3;
+  for (std::size_t run = 0; run <= server_session::max_skipped_runs; ++run, id += 4)
+    input += get(id, "/greet?name=x", end_headers);  // left open: no reply to send meanwhile
+  server_session s({});
+  ASSERT_FALSE(feed(s, input, 4096));
+  EXPECT_FALSE(feed(s, get(1, "/greet?name=forgotten"), 4096)) << "left to nghttp2, which drops it";
+  EXPECT_EQ(feed(s, get(5, "/greet?name=remembered"), 4096), errc::protocol_error);
+}
+
+// Trailers: a lower stream the client did open and has not ended may still get HEADERS.
+TEST(http2_server_session, headers_ending_a_lower_open_stream_are_trailers_not_an_error) {
+  server_session s({});
+  const std::string trailer = frame(type_headers, end_stream | end_headers, 1,
+                                    std::string("\0\x03x-t\x01", 6) + "1");  // x-t: 1
+  ASSERT_FALSE(feed(s,
+                    opening() + get(1, "/greet?name=one", end_headers) + get(3, "/greet?name=three") +
+                        trailer,
+                    4096));
+  EXPECT_EQ(s.take_answered(), 2u);
+  const auto frames = frames_of(output_of(s));
+  EXPECT_EQ(find(frames, type_goaway), nullptr);
+  EXPECT_FALSE(s.busy());
+}
+
+// What nghttp2 already does for a stream that was opened and has ended: STREAM_CLOSED (h2spec
+// 5.1/…), not the PROTOCOL_ERROR of a skipped id.
+TEST(http2_server_session, headers_on_a_closed_stream_stay_stream_closed) {
+  server_session s({});
+  ASSERT_FALSE(feed(s, opening() + get(1, "/greet?name=one"), 4096));
+  EXPECT_EQ(s.take_answered(), 1u);
+  output_of(s);  // the reply ends stream 1
+  feed(s, get(1, "/greet?name=again"), 4096);  // nghttp2 drops the block and carries on parsing
+  const auto frames = frames_of(output_of(s));
+  const parsed_frame* away = find(frames, type_goaway);
+  ASSERT_NE(away, nullptr);
+  EXPECT_EQ(get32(away->payload.substr(4)), 0x5u) << "STREAM_CLOSED";
+  EXPECT_EQ(s.take_answered(), 0u);
+  EXPECT_FALSE(s.want_read() || s.want_write()) << "the connection may close";
+}
+
+TEST(http2_server_session, go_away_names_the_last_stream_and_still_answers_it) {
+  server_session s({});
+  ASSERT_FALSE(feed(s, opening() + get(1, "/greet?name=x", end_headers), 4096));
+  output_of(s);
+  s.go_away();
+  const auto frames = frames_of(output_of(s));
+  const parsed_frame* away = find(frames, type_goaway);
+  ASSERT_NE(away, nullptr);
+  EXPECT_EQ(away->bytes, goaway(1, 0x0)) << "last stream 1, NO_ERROR";
+  EXPECT_TRUE(s.busy()) << "stream 1 still waits for its end";
+  ASSERT_FALSE(feed(s, frame(type_data, end_stream, 1, ""), 4096));
+  EXPECT_EQ(s.take_answered(), 1u);
+  const auto reply = frames_of(output_of(s));
+  const parsed_frame* data = find(reply, type_data);
+  ASSERT_NE(data, nullptr);
+  EXPECT_EQ(data->payload, R"({"greeting":"hello, x"})");
+  EXPECT_FALSE(s.busy());
+}
+
+}  // namespace
+}  // namespace wirebench::http2
