@@ -98,3 +98,23 @@ codec_seed(5, "http2", settings + h2_frame(1, 4, 1, b"\x88") + h2_frame(0, 1, 1,
            + h2_frame(6, 0, 0, b"pingping") + h2_frame(7, 0, 0, struct.pack(">II", 3, 0)))  # GOAWAY
 for index, name in ((6, "resp"), (7, "redis_server")):
     codec_seed(index, name, b"$9\r\nhello, n1\r\n-ERR no\r\n+OK\r\n:1\r\n*1\r\n$9\r\nhello, n3\r\n")
+
+# ---- h2_server_session: [flags][pattern][seed] client bytes after the preface -------------------
+def hpack_literal(name_index, value):  # without indexing, the name from the static table
+    return bytes([name_index, len(value)]) + value
+
+def h2_get(stream, path, flags=5):
+    block = b"\x82\x86" + hpack_literal(4, path) + hpack_literal(1, b"localhost")
+    return h2_frame(1, flags, stream, block)
+
+H2_FLAGS = 3 << 1 | 2 << 4  # 64 streams, 256-byte bodies, preface added by the target
+client_settings = h2_frame(4, 0, 0) + h2_frame(4, 1, 0)
+post_block = b"\x83\x86" + hpack_literal(4, b"/greet") + hpack_literal(1, b"localhost")
+write("h2_server_session", "requests", bytes([H2_FLAGS, PATTERN, SEED]) + client_settings
+      + h2_get(1, b"/greet?name=ada") + h2_get(3, b"/nowhere")
+      + h2_frame(1, 4, 5, post_block) + h2_frame(0, 1, 5, b'{"name":"bob"}')
+      + h2_frame(6, 0, 0, b"pingping") + h2_frame(8, 0, 0, struct.pack(">I", 1024))
+      + h2_get(7, b"/greet?name=x", flags=4) + h2_frame(3, 0, 7, struct.pack(">I", 8))
+      + h2_frame(7, 0, 0, struct.pack(">II", 0, 0)))
+write("h2_server_session", "skipped_ids", bytes([H2_FLAGS, PATTERN, SEED]) + client_settings
+      + h2_get(5, b"/greet?name=a") + h2_get(3, b"/greet?name=b"))

@@ -107,6 +107,23 @@ TEST_F(http1_server, routes_answer_with_json) {
   EXPECT_TRUE(exchange("POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n{x}").starts_with("HTTP/1.1 400 "));
 }
 
+// JSON carries only UTF-8: a name that is not is refused with 400, and a path that is not is
+// quoted with U+FFFD in the 404. Before, either threw out of the JSON library and one request
+// took the whole server down (found by fuzz_h2_server_session).
+TEST_F(http1_server, a_name_or_path_that_is_not_utf8_is_answered_not_fatal) {
+  const std::string name = exchange("GET /greet?name=%FF HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_TRUE(name.starts_with("HTTP/1.1 400 ")) << name;
+  EXPECT_NE(name.find("name is not valid UTF-8"), std::string::npos) << name;
+  const std::string path = exchange("GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_TRUE(path.starts_with("HTTP/1.1 404 ")) << path;
+  EXPECT_NE(path.find("/\xef\xbf\xbd"), std::string::npos) << path;
+  const std::string post = exchange(
+      "POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n{\"name\":\"\xff\"}");
+  EXPECT_TRUE(post.starts_with("HTTP/1.1 400 ")) << post;  // the JSON parser refuses it
+  EXPECT_NE(exchange("GET /greet?name=%C3%A9 HTTP/1.1\r\nHost: x\r\n\r\n").find("hello, \xc3\xa9"),
+            std::string::npos);  // UTF-8 passes, byte for byte
+}
+
 TEST_F(http1_server, pipelined_requests_are_answered_in_order_and_close_is_honoured) {
   bool closed = false;
   const std::string got = exchange(pipelined, &closed);

@@ -34,12 +34,21 @@ bool url_decode(std::string_view in, std::string& out) {
   return true;
 }
 
-api_response greeting(std::string_view name) {
-  return {200, nlohmann::json{{"greeting", "hello, " + std::string(name)}}.dump()};
+api_response error(int status, std::string_view why) {
+  // The text may quote the client's bytes (a path): what is not UTF-8 becomes U+FFFD.
+  return {status, nlohmann::json{{"error", std::string(why)}}.dump(
+                      -1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
-api_response error(int status, std::string_view why) {
-  return {status, nlohmann::json{{"error", std::string(why)}}.dump()};
+api_response greeting(std::string_view name) {
+  // JSON holds only UTF-8, and a greeting must carry the name exactly: a name that is not UTF-8
+  // (GET /greet?name=%FF) is refused. nlohmann::json says so only by throwing, which, uncaught,
+  // took the whole server down with one request; the exception stops here.
+  try {
+    return {200, nlohmann::json{{"greeting", "hello, " + std::string(name)}}.dump()};
+  } catch (const nlohmann::json::type_error&) {
+    return error(400, "name is not valid UTF-8");
+  }
 }
 
 }  // namespace
