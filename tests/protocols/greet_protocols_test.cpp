@@ -152,8 +152,9 @@ TEST(registry, every_engine_client_exposes_its_codec) {
     std::string bytes;
     out.for_each_segment([&](std::span<const std::byte> s) { bytes += as_text(s); });
     EXPECT_FALSE(bytes.empty());
-    if (p.name != "http2")  // HPACK may Huffman-code the name
+    if (p.name != "http2") {  // HPACK may Huffman-code the name
       EXPECT_NE(bytes.find("bob"), std::string::npos) << bytes;
+    }
   }
 }
 

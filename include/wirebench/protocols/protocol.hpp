@@ -149,7 +149,7 @@ struct protocol {
   // Clients on the client engine: the codec factory make_client runs its connections on, so the
   // codec can be driven alone (tests/fuzz). Empty for clients with a transport of their own
   // (gRPC, resp-sync).
-  std::function<client_codec_factory(const client_config&)> client_codecs;
+  std::function<client_codec_factory(const client_config&)> client_codecs = {};
 
   // The engine a server runs on when `asked` was asked for ("": the default); "" for a backend
   // with one server implementation.

@@ -1,10 +1,21 @@
-// The gRPC server: one grpc::Server listening on TCP or a Unix socket (path or abstract name),
-// serving the Echo service on the engine server_config.engine names (grpc_engine.hpp).
+// The gRPC server: one grpc::Server serving the Echo service on the engine server_config.engine
+// names (grpc_engine.hpp), on connections our own listener accepts on TCP or a Unix socket (path
+// or abstract name).
+//
+// Why not gRPC's listening port: gRPC core 1.51's acceptor gives up for good after one failed
+// accept4 (EMFILE when descriptors run out), and every later call then times out. Our listener
+// waits and accepts again (transport/listener.cpp), and hands each connection to the server with
+// grpc::AddInsecureChannelFromFd.
+#include <fcntl.h>
+
 #include <mutex>
 #include <stdexcept>
 
+#include <grpcpp/server_posix.h>
+
 #include "grpc_backend.hpp"
 #include "grpc_engine.hpp"
+#include "wirebench/transport/listener.hpp"
 
 namespace wirebench::grpc_backend {
 namespace {
@@ -17,23 +28,35 @@ std::unique_ptr<grpc_engine> make_engine(const server_config& c) {
 
 class server final : public protocol_server {
  public:
-  explicit server(const server_config& c) : config_(c), listen_(c.listen), engine_(make_engine(c)) {
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort(grpc_address(c.listen), grpc::InsecureServerCredentials(),
-                             c.listen.is_tcp() ? &port : nullptr);
+  explicit server(const server_config& c)
+      : config_(c), engine_(make_engine(c)), accept_pool_({1, {}, "grpc-accept"}) {
+    grpc::ServerBuilder builder;  // no listening port: connections come from listener_
     builder.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
     builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
                                static_cast<int>(c.max_concurrent_streams));
     engine_->add_to(builder);
     server_ = builder.BuildAndStart();
-    if (!server_ || (c.listen.is_tcp() && port == 0)) {
-      if (server_) server_->Shutdown();
+    if (!server_) {
       engine_->stop();
-      throw std::runtime_error("grpc: cannot listen on " + c.listen.to_string());
+      throw std::runtime_error("grpc: cannot start a server for " + c.listen.to_string());
     }
-    if (c.listen.is_tcp()) listen_.port = static_cast<std::uint16_t>(port);
     engine_->start();
+    try {
+      // Runs on the accept thread, which owns `socket`; the server takes its descriptor.
+      listener_ = std::make_unique<listener>(accept_pool_, c.listen, [this](stream_socket socket) {
+        asio::error_code ec;
+        const int fd = socket.release(ec);
+        if (ec || fd < 0) return;
+        // gRPC's endpoint expects a non-blocking descriptor and owns (closes) it from here on.
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        grpc::AddInsecureChannelFromFd(server_.get(), fd);
+      });
+    } catch (...) {
+      server_->Shutdown();
+      engine_->stop();
+      throw;  // the listener names the endpoint it could not bind
+    }
+    listen_ = listener_->local_endpoint();
   }
   ~server() override { stop(); }
 
@@ -42,6 +65,9 @@ class server final : public protocol_server {
     std::lock_guard lock(stop_mutex_);
     if (stopped_) return;
     stopped_ = true;
+    // No new connection reaches the server once the accept thread has stopped.
+    listener_->close();
+    accept_pool_.stop();
     // Calls in flight get the drain timeout to finish; then gRPC cancels them. Shutdown returns
     // once every call is over, so the engine may then stop its threads.
     server_->Shutdown(std::chrono::system_clock::now() + config_.drain_timeout);
@@ -59,6 +85,8 @@ class server final : public protocol_server {
   endpoint listen_;
   std::unique_ptr<grpc_engine> engine_;
   std::unique_ptr<grpc::Server> server_;
+  io_pool accept_pool_;  // one thread: accepts and hands sockets over
+  std::unique_ptr<listener> listener_;
   std::mutex stop_mutex_;
   bool stopped_ = false;
 };

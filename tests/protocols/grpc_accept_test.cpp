@@ -1,0 +1,54 @@
+// The gRPC server under a descriptor flood (issue 16 item 1): `wirebench serve -p grpc` runs with
+// 256 descriptors (prlimit), 400 connections are opened and held, then closed; a call made after
+// that must be served. gRPC core's own acceptor gave up for good after one EMFILE, and every later
+// call timed out; the server now accepts on our listener, which waits and retries.
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/child_process.hpp"
+#include "support/raw_socket.hpp"
+#include "support/require_peer.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+class grpc_descriptor_flood : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(grpc_descriptor_flood, the_server_accepts_again_once_descriptors_are_free) {
+  WIREBENCH_REQUIRE_PEER("prlimit", "util-linux");
+  if (test::raise_fd_limit() < 600) GTEST_SKIP() << "needs 600 file descriptors (ulimit -n)";
+  const int port = test::free_loopback_port();
+  const endpoint where = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
+  test::child_process server({"prlimit", "--nofile=256:256", WIREBENCH_CLI, "serve", "-p", "grpc",
+                              "--engine", GetParam(), "-l", where.to_string()});
+  ASSERT_TRUE(server.started());
+  ASSERT_TRUE(test::wait_for_listener(port));
+
+  std::vector<test::raw_socket> flood;
+  for (int i = 0; i < 400; ++i) flood.emplace_back(where);
+  std::this_thread::sleep_for(1500ms);  // the server runs out of descriptors meanwhile
+  flood.clear();
+
+  client_config cc;
+  cc.connect = where;
+  cc.reply_timeout = 10s;
+  auto client = protocol_registry::builtin().find("grpc")->make_client(cc);
+  const auto result = test::greet_sync(*client, "after the flood", 15s);
+  EXPECT_TRUE(result.completed);
+  EXPECT_FALSE(result.ec) << result.ec.message();
+  EXPECT_EQ(result.reply, "hello, after the flood");
+  client->close();
+}
+
+INSTANTIATE_TEST_SUITE_P(engines, grpc_descriptor_flood, ::testing::Values("cq", "callback"),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace wirebench
