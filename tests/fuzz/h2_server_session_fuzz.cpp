@@ -6,8 +6,9 @@
 //   pattern, seed: how the bytes are cut into reads for the second run (split_feeder.hpp)
 // Each read goes to receive() and the output is drained with send(), as the connection does.
 // Checked: no crash or leak under ASan/UBSan, the output stays within a bound of the input (no
-// amplification beyond what the requests ask for), and when neither run failed, the requests
-// answered are the same whether the bytes came whole or in pieces.
+// amplification beyond what the requests ask for), and, when neither run failed and the stream
+// limit cannot be reached, the requests answered are the same whether the bytes came whole or in
+// pieces.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -69,9 +70,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto whole = run(config, fuzz::whole(stream), stream.size());
   const auto reads = fuzz::cut(stream, in.setting(1), in.setting(2));
   auto cut = run(config, reads, stream.size());
-  // Compared only when neither run failed: after broken input, nghttp2 may have answered one
-  // run's bytes with a stream error and the other's with a connection error.
-  if (!whole.back().starts_with("failed") && !cut.back().starts_with("failed"))
+  // Compared only when neither run failed (after broken input, nghttp2 may have answered one
+  // run's bytes with a stream error and the other's with a connection error), and when the
+  // stream limit is far above what 4 KiB of input can open: below it, whether a stream is refused
+  // depends on whether the previous answer went out before it arrived.
+  if (!whole.back().starts_with("failed") && !cut.back().starts_with("failed") &&
+      config.max_concurrent_streams >= 1024)
     fuzz::expect_same(target, whole, cut, reads.size());
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "resp_reply_reader.hpp"
 
 #include <new>
+#include <utility>
 
 #include <hiredis/hiredis.h>
 
@@ -102,17 +103,29 @@ std::error_code reply_reader::feed(std::span<const std::byte> data) {
 }
 
 bool reply_reader::next(reply_view& out, std::error_code& error) {
+  // A reply is bounded by its bytes, however they arrived: those hiredis has parsed of it (an
+  // array's first elements, across calls) plus those it has not. Measured as what is left to
+  // read, which holds across hiredis's compaction of its buffer.
+  const std::size_t unread_before = reader_->len - reader_->pos;
   void* got = nullptr;
-  if (redisReaderGetReply(reader_, &got) != REDIS_OK) {
+  const int status = redisReaderGetReply(reader_, &got);
+  const std::size_t unread = reader_->len - reader_->pos;
+  parsed_ += unread_before - unread;
+  if (status != REDIS_OK) {
     error = errc::protocol_error;
     return false;
   }
   if (got == nullptr) {
     // What is left is one unfinished reply: bounded by bytes received, whatever it declared.
-    if (reader_->len - reader_->pos > max_reply_bytes_) error = errc::frame_too_long;
+    if (parsed_ + unread > max_reply_bytes_) error = errc::frame_too_long;
     return false;
   }
   auto* v = static_cast<value*>(got);
+  if (std::exchange(parsed_, 0) > max_reply_bytes_) {  // it arrived whole, but is too big
+    recycle(v);
+    error = errc::frame_too_long;
+    return false;
+  }
   handed_out_.push_back(v);
   out.kind = v->kind;
   out.text = v->text;

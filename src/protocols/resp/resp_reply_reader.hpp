@@ -33,11 +33,11 @@ class reply_reader {
   reply_reader(const reply_reader&) = delete;
   reply_reader& operator=(const reply_reader&) = delete;
 
-  // Copies `data` into hiredis's buffer. errc::frame_too_long once an unfinished reply holds more
-  // than max_reply_bytes.
+  // Copies `data` into hiredis's buffer. A reply of more than max_reply_bytes (framing included)
+  // is refused by next(), complete or not, however its bytes arrived.
   std::error_code feed(std::span<const std::byte> data);
-  // The next complete reply into `out`: true if there was one. Sets `error` (protocol_error) on
-  // malformed input; the stream is then lost.
+  // The next complete reply into `out`: true if there was one. Sets `error` on malformed input
+  // (protocol_error) or a reply over the bound (frame_too_long); the stream is then lost.
   bool next(reply_view& out, std::error_code& error);
   // The replies handed out by next() are done with: their storage is reused.
   void release();
@@ -52,6 +52,7 @@ class reply_reader {
 
   std::size_t max_reply_bytes_;
   std::size_t max_elements_;
+  std::size_t parsed_ = 0;  // bytes of the reply in progress that hiredis has parsed
   redisReader* reader_ = nullptr;
   std::vector<std::unique_ptr<value>> values_;  // every object made
   std::vector<value*> free_;
