@@ -10,8 +10,8 @@ if(WIREBENCH_SANITIZE)
   elseif(WIREBENCH_SANITIZE STREQUAL "fuzzer")
     # scripts/fuzz: every object carries libFuzzer's coverage hooks and ASan/UBSan; only the fuzz
     # targets link libFuzzer itself (tests/fuzz).
-    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-      message(FATAL_ERROR "WIREBENCH_SANITIZE=fuzzer needs clang (CXX=clang++)")
+    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR NOT CMAKE_C_COMPILER_ID STREQUAL "Clang")
+      message(FATAL_ERROR "WIREBENCH_SANITIZE=fuzzer needs clang for C and C++ (CC=clang CXX=clang++)")
     endif()
     set(_san_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
     add_compile_options(-fsanitize=fuzzer-no-link)

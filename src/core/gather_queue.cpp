@@ -1,5 +1,6 @@
 #include "wirebench/core/gather_queue.hpp"
 
+#include <cassert>
 #include <cstring>
 
 namespace wirebench {
@@ -28,6 +29,7 @@ namespace {
 // `rep movsq`, whose start-up cost on current x86 dwarfed the rest of this function (a third of
 // the client's user time at depth 64); two overlapping fixed-size moves cost a few cycles.
 void copy_at_most_16(std::byte* to, const std::byte* from, std::size_t n) {
+  assert(n <= 16);  // encoded_frame's arrays: 16 prefix bytes, 2 suffix bytes
   if (n >= 8) {
     std::uint64_t head, tail;
     std::memcpy(&head, from, 8);

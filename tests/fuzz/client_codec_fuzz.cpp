@@ -10,7 +10,8 @@
 // max_read_bytes(), as a connection's does. Checked: consumed never exceeds the bytes given,
 // every reply body lies within the limit (plus framing the codec may keep), and the replies,
 // whether the server went away, whether and where the connection failed, and the final
-// mid_reply() are the same whether the bytes came in one read or many. Any failure aborts.
+// mid_reply() are the same whether the bytes came in one read or many (for HTTP/2: the replies
+// before the first failure only, see below). Any failure aborts.
 #include <cstddef>
 #include <cstdint>
 #include <string>

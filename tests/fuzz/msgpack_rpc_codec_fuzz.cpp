@@ -28,6 +28,28 @@ std::string packed(const msgpack::object& o) {
   return std::string(out.data(), out.size());
 }
 
+// Within the unpack limits: counts, lengths, and the nesting of containers (`depth` is this
+// object's, were it a container).
+bool within(const msgpack::object& o, const msgpack_rpc::limits& l, std::size_t depth = 1) {
+  switch (o.type) {
+    case msgpack::type::ARRAY:
+      if (depth > l.max_depth || o.via.array.size > l.max_array) return false;
+      for (std::uint32_t i = 0; i < o.via.array.size; ++i)
+        if (!within(o.via.array.ptr[i], l, depth + 1)) return false;
+      return true;
+    case msgpack::type::MAP:
+      if (depth > l.max_depth || o.via.map.size > l.max_map) return false;
+      for (std::uint32_t i = 0; i < o.via.map.size; ++i)
+        if (!within(o.via.map.ptr[i].key, l, depth + 1) || !within(o.via.map.ptr[i].val, l, depth + 1))
+          return false;
+      return true;
+    case msgpack::type::STR: return o.via.str.size <= l.max_str;
+    case msgpack::type::BIN: return o.via.bin.size <= l.max_bin;
+    case msgpack::type::EXT: return o.via.ext.size <= l.max_ext;
+    default: return true;
+  }
+}
+
 std::string describe(const msgpack::object& o) {
   std::string line = "message " + fuzz::printable(packed(o));
   if (const auto type = msgpack_rpc::type_of(o)) line += " type=" + std::to_string(int(*type));
@@ -50,6 +72,10 @@ std::vector<std::string> run(const msgpack_rpc::limits& limits,
       auto handle = decoder.next(error);
       if (!handle) break;
       const std::string bytes = packed(handle->get());
+      // Packed again it is no longer than it arrived (msgpack packs each value as small as it
+      // can), so no longer than the bound either; and every count, length and depth is in limits.
+      if (bytes.size() > limits.max_buffered || !within(handle->get(), limits))
+        fuzz::fail(target, "a message over the limits was accepted: " + fuzz::printable(bytes));
       // Packed again, it decodes to the same bytes (msgpack may pick other widths than the
       // input did, so the input itself is not compared).
       msgpack_rpc::stream_decoder again;

@@ -10,7 +10,8 @@
 // lengths turn up often enough to reach the interesting paths. When files are given (a seed
 // corpus), half of the runs are instead a file with a few random edits (bytes changed, inserted,
 // erased or repeated), which reaches far deeper into a parser than noise does. A target reports a
-// bug by aborting.
+// bug by aborting (or a sanitizer by ending the process): the input is saved to
+// ./crash-<program> for replay.
 #include <algorithm>
 #include <csignal>
 #include <array>
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -31,6 +33,8 @@
 #include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// Present in builds with a sanitizer (which then exit without SIGABRT), absent otherwise.
+extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
 
 namespace {
 
@@ -41,23 +45,31 @@ bool flag(std::string_view arg, std::string_view name, unsigned long long& value
 }
 
 // The input being run, for the abort handler.
-const std::uint8_t* current_input = nullptr;
+const std::uint8_t* current_input = nullptr;  // null between runs
 std::size_t current_size = 0;
+char crash_path[512] = "crash-input";  // crash-<this program>, made in main() before any run
 
-// A target reports a bug by aborting: the input that did it is written to ./crash-input (with
-// write(2) only, as a signal handler must), so that it can be replayed with this driver.
-extern "C" void save_crash_input(int) {
-  const int fd = ::open("crash-input", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd >= 0) {
-    for (std::size_t done = 0; done < current_size;) {
-      const ssize_t n = ::write(fd, current_input + done, current_size - done);
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    static const char note[] = "the input is saved in ./crash-input\n";
-    (void)!::write(2, note, sizeof note - 1);
+// Writes the input being run to crash_path, with open(2) and write(2) only: this runs from a
+// SIGABRT handler (a target's own check) or from the sanitizers' death callback (ASan, UBSan).
+void save_crash_input() {
+  if (current_input == nullptr) return;
+  const int fd = ::open(crash_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return;
+  for (std::size_t done = 0; done < current_size;) {
+    const ssize_t n = ::write(fd, current_input + done, current_size - done);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
   }
+  ::close(fd);
+  static const char note[] = "the input is saved in ./";
+  (void)!::write(2, note, sizeof note - 1);
+  (void)!::write(2, crash_path, std::strlen(crash_path));
+  (void)!::write(2, "\n", 1);
+  current_input = nullptr;  // once, even if both paths run
+}
+
+extern "C" void on_abort(int) {
+  save_crash_input();
   std::signal(SIGABRT, SIG_DFL);
   std::raise(SIGABRT);
 }
@@ -69,6 +81,7 @@ void run_one(const std::vector<std::uint8_t>& input) {
   current_input = copy.get();
   current_size = input.size();
   LLVMFuzzerTestOneInput(copy.get(), input.size());
+  current_input = nullptr;
 }
 
 bool read_file(const std::filesystem::path& path, std::vector<std::uint8_t>& bytes) {
@@ -131,7 +144,11 @@ int main(int argc, char** argv) {
     paths.emplace_back(arg);
   }
 
-  std::signal(SIGABRT, save_crash_input);
+  // Each program saves to its own file: ctest runs the targets side by side in one directory.
+  const std::string program = std::filesystem::path(argv[0]).filename().string();
+  std::snprintf(crash_path, sizeof crash_path, "crash-%s", program.c_str());
+  std::signal(SIGABRT, on_abort);
+  if (__sanitizer_set_death_callback != nullptr) __sanitizer_set_death_callback(save_crash_input);
   std::vector<std::filesystem::path> files;
   for (const std::string& p : paths) {
     std::error_code ec;

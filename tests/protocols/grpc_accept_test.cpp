@@ -1,7 +1,8 @@
 // The gRPC server under a descriptor flood (issue 16 item 1): `wirebench serve -p grpc` runs with
 // 256 descriptors (prlimit), 400 connections are opened and held, then closed; a call made after
 // that must be served. gRPC core's own acceptor gave up for good after one EMFILE, and every later
-// call timed out; the server now accepts on our listener, which waits and retries.
+// call timed out; the server now accepts on our listener, which waits and retries. And a
+// connection that never speaks is closed after the idle timeout.
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,6 +46,19 @@ TEST_P(grpc_descriptor_flood, the_server_accepts_again_once_descriptors_are_free
   EXPECT_FALSE(result.ec) << result.ec.message();
   EXPECT_EQ(result.reply, "hello, after the flood");
   client->close();
+}
+
+// A connection that never speaks is closed after the idle timeout: handed over from a descriptor,
+// it does not get the handshake deadline gRPC's own listener would set.
+TEST_P(grpc_descriptor_flood, a_connection_that_never_speaks_is_closed_after_the_idle_timeout) {
+  server_config sc;
+  sc.engine = GetParam();
+  sc.idle_timeout = 300ms;
+  auto server = protocol_registry::builtin().find("grpc")->make_server(sc);
+  test::raw_socket silent(server->local_endpoint());
+  ASSERT_TRUE(silent.ok());
+  EXPECT_TRUE(silent.closed_by_peer_within(10s));
+  server->stop();
 }
 
 INSTANTIATE_TEST_SUITE_P(engines, grpc_descriptor_flood, ::testing::Values("cq", "callback"),

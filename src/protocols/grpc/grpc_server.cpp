@@ -8,6 +8,10 @@
 // grpc::AddInsecureChannelFromFd.
 #include <fcntl.h>
 
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 
@@ -34,6 +38,13 @@ class server final : public protocol_server {
     builder.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
     builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
                                static_cast<int>(c.max_concurrent_streams));
+    // A connection handed over from a descriptor skips the handshake deadline gRPC's own
+    // listener sets: one that never speaks (or stops) would hold its descriptor for good. Closed
+    // after the idle timeout instead, as our other servers close theirs.
+    builder.AddChannelArgument(
+        GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+        static_cast<int>(std::min<std::int64_t>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(c.idle_timeout).count(), INT_MAX)));
     engine_->add_to(builder);
     server_ = builder.BuildAndStart();
     if (!server_) {

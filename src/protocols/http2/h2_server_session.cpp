@@ -13,6 +13,16 @@ namespace wirebench::http2 {
 // nghttp2 and are valid only during the call.
 struct server_session::callbacks {
   static server_session& self(void* user) { return *static_cast<server_session*>(user); }
+  // The callbacks that allocate run `f` here: an exception must not unwind through nghttp2's C
+  // frames, so it fails the session instead (mem_recv then returns an error).
+  template <typename F>
+  static int guarded(F&& f) noexcept {
+    try {
+      return f();
+    } catch (...) {
+      return NGHTTP2_ERR_CALLBACK_FAILURE;
+    }
+  }
 
   // Every frame's header, before nghttp2 acts on the frame: where a HEADERS on a skipped stream id
   // is caught (nghttp2 would drop it without a word).
@@ -22,41 +32,49 @@ struct server_session::callbacks {
   }
   // A request's HEADERS, once nghttp2 has accepted its stream.
   static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
-    if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
-      self(user).streams_.try_emplace(frame->hd.stream_id);
-    return 0;
+    return guarded([&] {
+      if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
+        self(user).streams_.try_emplace(frame->hd.stream_id);
+      return 0;
+    });
   }
   static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
                        size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void* user) {
-    auto it = self(user).streams_.find(frame->hd.stream_id);
-    if (it == self(user).streams_.end()) return 0;
-    const std::string_view n(reinterpret_cast<const char*>(name), namelen);
-    const std::string_view v(reinterpret_cast<const char*>(value), valuelen);
-    if (n == ":method") it->second.method = v;
-    else if (n == ":path") it->second.path = v;
-    return 0;
+    return guarded([&] {
+      auto it = self(user).streams_.find(frame->hd.stream_id);
+      if (it == self(user).streams_.end()) return 0;
+      const std::string_view n(reinterpret_cast<const char*>(name), namelen);
+      const std::string_view v(reinterpret_cast<const char*>(value), valuelen);
+      if (n == ":method") it->second.method = v;
+      else if (n == ":path") it->second.path = v;
+      return 0;
+    });
   }
   static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data,
                            size_t len, void* user) {
-    auto it = self(user).streams_.find(stream_id);
-    if (it == self(user).streams_.end() || !it->second.status.empty()) return 0;  // answered
-    if (it->second.body.size() + len > self(user).max_body_) {
-      self(user).respond(stream_id, it->second, {413, "{\"error\":\"body too large\"}"});
+    return guarded([&] {
+      auto it = self(user).streams_.find(stream_id);
+      if (it == self(user).streams_.end() || !it->second.status.empty()) return 0;  // answered
+      if (it->second.body.size() + len > self(user).max_body_) {
+        self(user).respond(stream_id, it->second, {413, "{\"error\":\"body too large\"}"});
+        return 0;
+      }
+      it->second.body.append(reinterpret_cast<const char*>(data), len);
       return 0;
-    }
-    it->second.body.append(reinterpret_cast<const char*>(data), len);
-    return 0;
+    });
   }
   // A whole frame received: a request is answered when its stream ends.
   static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
-    if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
-        (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
-      auto it = self(user).streams_.find(frame->hd.stream_id);
-      if (it != self(user).streams_.end() && it->second.status.empty())
-        self(user).respond(frame->hd.stream_id, it->second,
-                           http::handle_greet(it->second.method, it->second.path, it->second.body));
-    }
-    return 0;
+    return guarded([&] {
+      if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
+          (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
+        auto it = self(user).streams_.find(frame->hd.stream_id);
+        if (it != self(user).streams_.end() && it->second.status.empty())
+          self(user).respond(frame->hd.stream_id, it->second,
+                             http::handle_greet(it->second.method, it->second.path, it->second.body));
+      }
+      return 0;
+    });
   }
   // The stream is closed (reply sent, reset, or session ending): its response buffer goes too.
   static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t, void* user) {

@@ -43,9 +43,11 @@ class server_session {
 
   // Plaintext from the client, in any split (nghttp2 keeps what it needs of a partial frame);
   // all of it is consumed. Requests whose stream ends are answered into the output. Returns
-  // errc::protocol_error when the connection must close: a GOAWAY is then queued, so send()
-  // before closing. Some connection errors nghttp2 settles itself (a HEADERS on a stream that has
-  // ended: GOAWAY STREAM_CLOSED) return no error; want_read() and want_write() turn false instead.
+  // errc::protocol_error when the connection must close: send() before closing, for the GOAWAY
+  // nghttp2 queues when the connection can still take one (not after a bad client preface or a
+  // flood, where it just stops). Some connection errors nghttp2 settles itself (a HEADERS on a
+  // stream that has ended: GOAWAY STREAM_CLOSED) return no error; want_read() and want_write()
+  // turn false instead.
   std::error_code receive(std::span<const std::byte> plain);
   // Everything the session has to send now, appended to `out`. Returns errc::protocol_error on a
   // fatal nghttp2 error (what was appended before it stays).

@@ -21,15 +21,9 @@ stream_decoder::stream_decoder(limits l)
                 msgpack::unpack_limit(l.max_array, l.max_map, l.max_str, l.max_bin, l.max_ext,
                                       l.max_depth)) {}
 
-// The bytes of the message being parsed: what the unpacker has parsed of it (kept in its buffer)
-// and what it has not parsed yet.
-std::size_t stream_decoder::buffered() const {
-  return unpacker_.parsed_size() + unpacker_.nonparsed_size();
-}
-
+// Not bounded here: complete messages may wait in the unpacker while the server is at its
+// in-flight cap (reading pauses then), and next() bounds each message, complete or not.
 std::error_code stream_decoder::feed(std::span<const std::byte> bytes) {
-  // What is buffered is at most one unfinished message: next() is drained after every feed.
-  if (buffered() > limits_.max_buffered) return errc::frame_too_long;
   if (bytes.empty()) return {};
   unpacker_.reserve_buffer(bytes.size());
   std::memcpy(unpacker_.buffer(), bytes.data(), bytes.size());
@@ -42,7 +36,8 @@ std::optional<msgpack::object_handle> stream_decoder::next(std::error_code& erro
   try {
     // A message is bounded by its size, however its bytes were split into reads: one that
     // arrived whole is measured as one that arrived piecemeal is.
-    const std::size_t before = buffered();
+    // message_size(): what the unpacker parsed of the current message plus every unparsed byte.
+    const std::size_t before = unpacker_.message_size();
     if (unpacker_.next(handle)) {
       if (before - unpacker_.nonparsed_size() <= limits_.max_buffered) return handle;
       error = errc::frame_too_long;
@@ -55,7 +50,7 @@ std::optional<msgpack::object_handle> stream_decoder::next(std::error_code& erro
     error = errc::protocol_error;  // not msgpack
     return std::nullopt;
   }
-  if (buffered() > limits_.max_buffered) error = errc::frame_too_long;
+  if (unpacker_.message_size() > limits_.max_buffered) error = errc::frame_too_long;
   return std::nullopt;
 }
 

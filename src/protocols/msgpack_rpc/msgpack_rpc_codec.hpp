@@ -31,17 +31,16 @@ struct limits {
 class stream_decoder {
  public:
   explicit stream_decoder(limits l = {});
-  // Takes a copy of `bytes` (the unpacker owns its buffer). Fails with frame_too_long when the
-  // unfinished message already exceeds max_buffered.
+  // Takes a copy of `bytes` (the unpacker owns its buffer); next() then bounds each message.
   std::error_code feed(std::span<const std::byte> bytes);
   // The next complete message, nullopt when more bytes are needed, or an error: protocol_error
   // (not msgpack) or frame_too_long (a count or length over the limits, or a message of more
   // than max_buffered bytes, complete or not). After an error the stream is lost.
   std::optional<msgpack::object_handle> next(std::error_code& error);
-  bool mid_message() const { return buffered() != 0; }  // parsed in part counts too
+  // Parsed in part counts too (the unpacker may have parsed every byte it was given).
+  bool mid_message() const { return unpacker_.message_size() != 0; }
 
  private:
-  std::size_t buffered() const;
   limits limits_;
   msgpack::unpacker unpacker_;
 };
