@@ -147,6 +147,31 @@ TEST(http2_server_session, an_unknown_path_is_answered_404_without_closing) {
   EXPECT_TRUE(s.want_read());
 }
 
+// A body over the limit is answered 413 at once, before the client has sent all of it; then
+// RST_STREAM(NO_ERROR) tells the client to stop sending (RFC 9113 §8.1).
+TEST(http2_server_session, a_body_over_the_limit_is_answered_413_then_the_stream_is_reset) {
+  server_session_config config;
+  config.max_body_bytes = 16;
+  server_session s(config);
+  const std::string post = "\x83\x86" + literal(4, "/greet") + literal(1, "localhost");
+  ASSERT_FALSE(feed(s, opening() + frame(type_headers, end_headers, 1, post) +
+                           frame(type_data, 0, 1, std::string(20, 'x')), 64));
+  const auto frames = frames_of(output_of(s));
+  const parsed_frame* headers = find(frames, type_headers);
+  ASSERT_NE(headers, nullptr);
+  EXPECT_EQ(headers->payload.substr(0, 5), "\x48\x03" "413")
+      << ":status 413, a literal with indexing on the name of static entry 8";
+  ASSERT_FALSE(frames.empty());
+  const parsed_frame& last = frames.back();
+  EXPECT_EQ(last.type, 3) << "RST_STREAM after the response";
+  EXPECT_EQ(last.stream_id, 1u);
+  EXPECT_EQ(last.payload, std::string(4, '\0')) << "NO_ERROR";
+  // A response that ends a finished request is not followed by a reset.
+  server_session plain(config);
+  ASSERT_FALSE(feed(plain, opening() + get(1, "/greet?name=x"), 64));
+  for (const parsed_frame& f : frames_of(output_of(plain))) EXPECT_NE(f.type, 3);
+}
+
 // h2spec http2/5.1.1/2: HEADERS on 5, then on 3, which opening 5 closed implicitly.
 TEST(http2_server_session, headers_on_a_stream_id_the_client_skipped_is_a_protocol_error) {
   server_session s({});

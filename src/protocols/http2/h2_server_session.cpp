@@ -56,6 +56,7 @@ struct server_session::callbacks {
       auto it = self(user).streams_.find(stream_id);
       if (it == self(user).streams_.end() || !it->second.status.empty()) return 0;  // answered
       if (it->second.body.size() + len > self(user).max_body_) {
+        it->second.answered_early = true;
         self(user).respond(stream_id, it->second, {413, "{\"error\":\"body too large\"}"});
         return 0;
       }
@@ -75,6 +76,19 @@ struct server_session::callbacks {
       }
       return 0;
     });
+  }
+  // A frame went out. After the last frame of an early answer (413) to a client still sending,
+  // RST_STREAM(NO_ERROR) tells it to stop (RFC 9113 §8.1); otherwise the stream would stay half
+  // open, its window refilled, for as long as the client kept sending.
+  static int on_frame_send(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
+    if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0 ||
+        (frame->hd.type != NGHTTP2_DATA && frame->hd.type != NGHTTP2_HEADERS))
+      return 0;
+    const auto it = self(user).streams_.find(frame->hd.stream_id);
+    if (it != self(user).streams_.end() && it->second.answered_early &&
+        nghttp2_session_get_stream_remote_close(session, frame->hd.stream_id) == 0)
+      nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
+    return 0;
   }
   // The stream is closed (reply sent, reset, or session ending): its response buffer goes too.
   static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t, void* user) {
@@ -103,6 +117,7 @@ server_session::server_session(const server_session_config& config)
   nghttp2_session_callbacks_set_on_header_callback(cb, &callbacks::on_header);
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, &callbacks::on_data_chunk);
   nghttp2_session_callbacks_set_on_frame_recv_callback(cb, &callbacks::on_frame_recv);
+  nghttp2_session_callbacks_set_on_frame_send_callback(cb, &callbacks::on_frame_send);
   nghttp2_session_callbacks_set_on_stream_close_callback(cb, &callbacks::on_stream_close);
   nghttp2_session* s = nullptr;
   nghttp2_session_server_new(&s, cb, this);

@@ -76,6 +76,7 @@ class server_session {
     std::string response;  // the JSON body being sent
     std::size_t sent = 0;
     std::string status, length;  // header values must outlive submit_response
+    bool answered_early = false;  // answered (413) while the client was still sending its body
   };
   struct callbacks;  // nghttp2's callbacks, in the .cpp
 
