@@ -52,6 +52,26 @@ TEST(resp_reply_reader, an_array_is_bounded_by_all_its_elements) {
   }
 }
 
+// Mid-reply means bytes of a reply have arrived and it is not complete; not hiredis's task
+// index, which reads "in progress" after a reply when its buffer was not compacted.
+TEST(resp_reply_reader, mid_reply_is_true_only_between_a_replys_first_and_last_byte) {
+  reply_reader reader(1024);
+  std::error_code error;
+  reply_view reply;
+  EXPECT_FALSE(reader.mid_reply());
+  ASSERT_FALSE(reader.feed(as_bytes(std::string_view("*1\r\n+O"))));
+  EXPECT_FALSE(reader.next(reply, error));
+  EXPECT_TRUE(reader.mid_reply());
+  ASSERT_FALSE(reader.feed(as_bytes(std::string_view("K\r\n"))));
+  EXPECT_TRUE(reader.next(reply, error));
+  EXPECT_FALSE(reader.next(reply, error));  // nothing more: hiredis starts an empty root item
+  EXPECT_FALSE(error);
+  EXPECT_FALSE(reader.mid_reply());
+  ASSERT_FALSE(reader.feed(as_bytes(std::string_view("*"))));  // one byte of the next reply
+  EXPECT_FALSE(reader.next(reply, error));
+  EXPECT_TRUE(reader.mid_reply());
+}
+
 TEST(resp_reply_reader, many_small_replies_each_within_the_bound_all_pass) {
   std::string stream;
   for (int i = 0; i < 500; ++i) stream += "$9\r\nhello, n" + std::to_string(i % 10) + "\r\n";

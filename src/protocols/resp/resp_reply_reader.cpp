@@ -137,6 +137,9 @@ void reply_reader::release() {
   handed_out_.clear();
 }
 
-bool reply_reader::mid_reply() const { return reader_->ridx >= 0 || reader_->len > reader_->pos; }
+// Not hiredis's ridx: redisReaderGetReply starts a new root item whenever its buffer is not empty,
+// so after the last reply it can read ridx 0 with every byte consumed (found by fuzz_client_codec:
+// a reply "in progress" or not by where the buffer was last compacted).
+bool reply_reader::mid_reply() const { return parsed_ != 0 || reader_->len > reader_->pos; }
 
 }  // namespace wirebench::resp
