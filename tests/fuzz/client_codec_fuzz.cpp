@@ -49,15 +49,17 @@ std::vector<std::string> run(const client_codec_factory& make, int calls, std::s
   const std::size_t max_read = codec->max_read_bytes();
   std::string pending;  // the connection's read buffer: the unconsumed bytes
   decoded replies;
-  bool going_away = false;
+  // A state, not an event: the engine acts on it once, after a decode's replies. Where it falls
+  // among them depends on the cut, so the transcript gives it once, at its end.
   std::string went_away = "never went away";
+  const auto end_with = [&](std::string last) {
+    transcript.push_back(went_away);
+    transcript.push_back(std::move(last));
+    return transcript;
+  };
   for (std::string_view read : reads) {
     while (!read.empty()) {
-      if (pending.size() >= max_read) {
-        transcript.push_back(went_away);
-        transcript.push_back("failed: read buffer full");
-        return transcript;
-      }
+      if (pending.size() >= max_read) return end_with("failed: read buffer full");
       const std::size_t take = std::min(read.size(), max_read - pending.size());
       pending.append(read.substr(0, take));
       read.remove_prefix(take);
@@ -80,28 +82,18 @@ std::vector<std::string> run(const client_codec_factory& make, int calls, std::s
                              std::to_string(r.not_processed) + " body='" +
                              fuzz::printable(r.body) + "'");
       }
-      // A state, not an event: the engine acts on it once, after the decode's replies. Where it
-      // falls among them depends on the cut, so the transcript gives it at the end.
-      if (replies.going_away && !going_away) {
-        going_away = true;
+      if (replies.going_away && went_away.starts_with("never"))
         went_away = "going away, rest not processed=" + std::to_string(replies.rest_not_processed);
-      }
       pending.erase(0, consumed);
       if (!error) error = codec->produce(out);
       out.clear();
-      if (error) {
-        transcript.push_back(went_away);
-        // Which error: when a reply both breaks a limit and is malformed, the reader that saw
-        // more bytes at once may notice the other first (hiredis parses a whole line before the
-        // reply bound applies). That the connection failed, and after which replies, must agree.
-        transcript.push_back("failed: connection error");
-        return transcript;
-      }
+      // Which error: when a reply both breaks a limit and is malformed, the reader that saw
+      // more bytes at once may notice the other first (hiredis parses a whole line before the
+      // reply bound applies). That the connection failed, and after which replies, must agree.
+      if (error) return end_with("failed: connection error");
     }
   }
-  transcript.push_back(went_away);
-  transcript.push_back("end, mid_reply=" + std::to_string(codec->mid_reply()));
-  return transcript;
+  return end_with("end, mid_reply=" + std::to_string(codec->mid_reply()));
 }
 
 }  // namespace

@@ -84,9 +84,10 @@ struct server_session::callbacks {
     if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0 ||
         (frame->hd.type != NGHTTP2_DATA && frame->hd.type != NGHTTP2_HEADERS))
       return 0;
+    // Every response ends here; the usual one, to a request the client ended, needs no lookup.
+    if (nghttp2_session_get_stream_remote_close(session, frame->hd.stream_id) != 0) return 0;
     const auto it = self(user).streams_.find(frame->hd.stream_id);
-    if (it != self(user).streams_.end() && it->second.answered_early &&
-        nghttp2_session_get_stream_remote_close(session, frame->hd.stream_id) == 0)
+    if (it != self(user).streams_.end() && it->second.answered_early)
       nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
     return 0;
   }

@@ -5,16 +5,6 @@
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::msgpack_rpc {
-namespace {
-
-// msgpack::packer writes to anything with write(const char*, size_t).
-struct string_writer {
-  std::string& out;
-  void write(const char* data, std::size_t n) { out.append(data, n); }
-};
-
-}  // namespace
-
 stream_decoder::stream_decoder(limits l)
     : limits_(l),
       unpacker_(nullptr, nullptr, 4096,

@@ -64,6 +64,12 @@ std::optional<request> as_request(const msgpack::object& o, std::optional<std::u
 std::optional<response> as_response(const msgpack::object& o);
 std::optional<message_type> type_of(const msgpack::object& o);
 
+// msgpack::packer writes to anything with write(const char*, size_t): this appends to a string.
+struct string_writer {
+  std::string& out;
+  void write(const char* data, std::size_t n) { out.append(data, n); }
+};
+
 // Encoders append to a string (the connection takes it without another copy when large).
 void append_request(std::string& out, std::uint32_t msgid, std::string_view method,
                     std::string_view single_string_param);
