@@ -73,7 +73,8 @@ TEST_P(greet_bytes, exact_bytes_on_the_wire) {
   const std::string replies =
       test::frame_for(p, "hello, bob", 2, 7) + test::frame_for(p, "hello, bob", 2, 8);
   ASSERT_TRUE(peer.send_all(requests));
-  EXPECT_EQ(peer.read_for(5s, replies.size()), replies);
+  // Date is the one header whose bytes a test cannot know ahead.
+  EXPECT_EQ(test::mask_http_dates(peer.read_for(5s, replies.size())), replies);
 }
 
 TEST_P(greet, pipelined_calls_from_many_threads_each_complete_once_in_order) {

@@ -8,6 +8,7 @@
 
 #include "../../src/protocols/http1/http1_parser.hpp"
 #include "support/child_process.hpp"
+#include "support/protocol_cases.hpp"
 #include "support/raw_socket.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
@@ -182,6 +183,60 @@ TEST_F(http1_server, non_persistent_client_opens_a_connection_per_call) {
   EXPECT_EQ(server_->stats().accepted, 5u);
 }
 
+// HEAD: GET's status line and headers, Content-Length included, and not one byte of body.
+TEST_F(http1_server, head_gets_the_headers_of_get_and_no_body) {
+  test::raw_socket peer(server_->local_endpoint());
+  // A GET after the HEAD: its bytes must follow the HEAD's headers directly.
+  ASSERT_TRUE(peer.send_all("HEAD /greet?name=x HTTP/1.1\r\nHost: x\r\n\r\n"
+                            "GET /greet?name=x HTTP/1.1\r\nHost: x\r\n\r\n"));
+  const std::string get = test::frame_for("http1", "hello, x", 2);
+  const std::string head = get.substr(0, get.find("\r\n\r\n") + 4);
+  EXPECT_EQ(test::mask_http_dates(peer.read_for(3s, head.size() + get.size())), head + get);
+}
+
+TEST_F(http1_server, every_response_has_a_date_and_405_says_what_is_allowed) {
+  const std::string got = exchange("DELETE /greet HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_TRUE(got.starts_with("HTTP/1.1 405 Method Not Allowed\r\n")) << got;
+  EXPECT_NE(got.find("\r\nAllow: GET, HEAD, POST\r\n"), std::string::npos) << got;
+  for (const std::string& r : {got, exchange("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n"),
+                               exchange("GET /greet?name=a HTTP/1.1\r\nHost: x\r\n\r\n"),
+                               exchange("BAD\r\n\r\n")}) {
+    EXPECT_NE(test::mask_http_dates(r).find("\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\n"),
+              std::string::npos)
+        << r;
+  }
+}
+
+// `Expect: 100-continue` is answered when the headers are in, after the answers to the requests
+// before it, so the client sends its body at once (curl waited a second for it before).
+TEST_F(http1_server, expect_100_continue_is_answered_before_the_body_is_sent) {
+  test::raw_socket peer(server_->local_endpoint());
+  ASSERT_TRUE(peer.send_all("GET /greet?name=a HTTP/1.1\r\nHost: x\r\n\r\n"
+                            "POST /greet HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                            "Content-Length: 12\r\n\r\n"));
+  const std::string first = test::frame_for("http1", "hello, a", 2);
+  const std::string go_on = "HTTP/1.1 100 Continue\r\n\r\n";
+  EXPECT_EQ(test::mask_http_dates(peer.read_for(5s, first.size() + go_on.size())), first + go_on);
+  ASSERT_TRUE(peer.send_all("{\"name\":\"b\"}"));
+  EXPECT_EQ(test::mask_http_dates(peer.read_for(5s, first.size())),
+            test::frame_for("http1", "hello, b", 2));
+  // A body sent with its headers needs no 100; an HTTP/1.0 client never gets one.
+  for (const char* request : {"POST /greet HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 12"
+                              "\r\n\r\n{\"name\":\"c\"}",
+                              "POST /greet HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 12"
+                              "\r\n\r\n{\"name\":\"c\"}"}) {
+    const std::string got = exchange(request);
+    EXPECT_TRUE(got.starts_with("HTTP/1.1 200 OK\r\n")) << got;
+    EXPECT_EQ(got.find(" 100 "), std::string::npos) << got;
+  }
+  // Over the body limit (1024 here): 413 at once, no 100, and the connection closes.
+  bool closed = false;
+  const std::string refused =
+      exchange("POST /greet HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n", &closed);
+  EXPECT_TRUE(refused.starts_with("HTTP/1.1 413 ")) << refused;
+  EXPECT_TRUE(closed);
+}
+
 TEST_F(http1_server, curl_gets_the_greeting) {
   WIREBENCH_REQUIRE_PEER("curl", "curl");
   const std::string url = "http://127.0.0.1:" + std::to_string(server_->local_endpoint().port);
@@ -191,6 +246,24 @@ TEST_F(http1_server, curl_gets_the_greeting) {
   const std::string out = test::run_shell(cmd, &status);
   EXPECT_EQ(status, 0);
   EXPECT_EQ(out, "{\"greeting\":\"hello, curl\"}{\"greeting\":\"hello, one\"}{\"greeting\":\"hello, two\"}");
+}
+
+// curl's own view: HEAD (-I) shows the headers, Date among them; a POST that expects 100-continue
+// gets it (curl -v prints each response it reads) and then its answer.
+TEST_F(http1_server, curl_head_and_expect_100_continue) {
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
+  const std::string url = "http://127.0.0.1:" + std::to_string(server_->local_endpoint().port);
+  int status = -1;
+  const std::string head = test::run_shell("curl -sI '" + url + "/greet?name=x'", &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(head.starts_with("HTTP/1.1 200 OK\r\n")) << head;
+  EXPECT_NE(head.find("\r\nContent-Length: 23\r\n"), std::string::npos) << head;
+  EXPECT_NE(head.find("\r\nDate: "), std::string::npos) << head;
+  const std::string post = test::run_shell(
+      "curl -sv -H 'Expect: 100-continue' -d '{\"name\":\"e\"}' " + url + "/greet 2>&1", &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(post.find("< HTTP/1.1 100 Continue"), std::string::npos) << post;
+  EXPECT_NE(post.find("{\"greeting\":\"hello, e\"}"), std::string::npos) << post;
 }
 
 }  // namespace

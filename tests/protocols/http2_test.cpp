@@ -120,6 +120,20 @@ TEST_F(http2_interop, nghttp) {
   EXPECT_EQ(rc, 0);
 }
 
+// HEAD: the headers end the stream. With a DATA frame after them (before), nghttp reset the
+// stream with PROTOCOL_ERROR.
+TEST_F(http2_interop, nghttp_head_gets_headers_that_end_the_stream) {
+  WIREBENCH_REQUIRE_PEER("nghttp", "nghttp2-client");
+  int rc = 0;
+  const std::string out = run_shell("nghttp -v -H ':method: HEAD' '" + url_ + "?name=x' 2>&1", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("recv (stream_id=13) content-length: 23"), std::string::npos) << out;
+  EXPECT_NE(out.find("recv (stream_id=13) date: "), std::string::npos) << out;
+  EXPECT_NE(out.find("; END_STREAM | END_HEADERS"), std::string::npos) << out;
+  EXPECT_EQ(out.find("DATA frame"), std::string::npos) << out;
+  EXPECT_EQ(out.find("RST_STREAM"), std::string::npos) << out;
+}
+
 TEST_F(http2_interop, h2load_all_requests_succeed) {
   WIREBENCH_REQUIRE_PEER("h2load", "nghttp2-client");
   const std::string out = run_shell("h2load -n 2000 -c 2 -m 10 '" + url_ + "?name=load' 2>&1");

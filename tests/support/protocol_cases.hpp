@@ -2,6 +2,7 @@
 // Parameters shared by the protocol tests: every registered protocol over every transport, and
 // the exact request/reply bytes of each framing (what a foreign client would send).
 #include <string>
+#include <string_view>
 #include <unistd.h>
 
 #include "wirebench/protocols/registry.hpp"
@@ -22,6 +23,21 @@ inline std::string big_endian32(std::uint32_t n) {
           static_cast<char>(n)};
 }
 
+// `text` with the value of every HTTP/1.1 Date header set to the epoch's, as frame_for writes it:
+// the exact bytes of a response but for the time it was sent. A value not in the IMF-fixdate
+// form (29 characters ending in " GMT") is left as it is, so the comparison fails.
+inline std::string mask_http_dates(std::string text) {
+  constexpr std::string_view name = "\r\nDate: ", epoch = "Thu, 01 Jan 1970 00:00:00 GMT";
+  for (auto at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    const auto value = at + name.size();
+    if (value + epoch.size() + 2 <= text.size() &&
+        text.compare(value + epoch.size(), 2, "\r\n") == 0 &&
+        text.compare(value + epoch.size() - 4, 4, " GMT") == 0)
+      text.replace(value, epoch.size(), epoch);
+  }
+  return text;
+}
+
 // The bytes of a greet request (or its reply) in the protocol's framing, as a foreign peer would
 // write them. For mux and msgpack-rpc, `mux_type` is 1 (request) or 2 (reply) and `id` the
 // request id (below 128; names below 32 bytes).
@@ -31,7 +47,8 @@ inline std::string frame_for(const std::string& protocol, const std::string& pay
   if (protocol == "http1") {  // GET request, or the server's exact 200 response
     if (mux_type == 1) return "GET /greet?name=" + payload + " HTTP/1.1\r\nHost: test\r\n\r\n";
     const std::string body = "{\"greeting\":\"" + payload + "\"}";
-    return "HTTP/1.1 200 OK\r\nServer: wirebench\r\nContent-Type: application/json\r\nContent-Length: " +
+    return "HTTP/1.1 200 OK\r\nServer: wirebench\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\n"
+           "Content-Type: application/json\r\nContent-Length: " +
            std::to_string(body.size()) + "\r\n\r\n" + body;
   }
   if (protocol == "resp" || protocol == "resp-sync" || protocol == "redis-server") {

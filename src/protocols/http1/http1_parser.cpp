@@ -102,9 +102,14 @@ int parser::on_headers_complete(llhttp_t* p) {
     return -1;  // this callback may not return HPE_USER; our status is kept all the same
   }
   s.current_->keep_alive = llhttp_should_keep_alive(p) != 0;
-  if (llhttp_get_type(p) == HTTP_REQUEST)
+  if (llhttp_get_type(p) == HTTP_REQUEST) {
     s.current_->method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
-  else
+    // Only HTTP/1.1 clients may expect it (RFC 9110 §10.1.1), and only a body is waited for.
+    const bool body_follows = (p->flags & F_CHUNKED) != 0 ||
+                              ((p->flags & F_CONTENT_LENGTH) != 0 && p->content_length > 0);
+    s.continue_due_ = body_follows && (p->http_major > 1 || (p->http_major == 1 && p->http_minor >= 1)) &&
+                      iequals(s.current_->header("expect"), "100-continue");
+  } else
     s.current_->status = llhttp_get_status_code(p);
   return 0;
 }
@@ -119,6 +124,7 @@ int parser::on_body(llhttp_t* p, const char* at, std::size_t n) {
 int parser::on_message_complete(llhttp_t* p) {
   parser& s = self(p);
   s.in_message_ = false;
+  s.continue_due_ = false;  // the body came already
   s.current_ = nullptr;
   ++s.count_;
   return 0;

@@ -56,6 +56,10 @@ class parser {
   int error_status() const { return error_status_; }
   std::string_view error_reason() const { return error_reason_; }
   bool mid_message() const { return in_message_; }
+  // True once for a request whose headers have arrived with `Expect: 100-continue` and whose body
+  // has not: the server answers "100 Continue" now, or the client waits (curl: a second) before
+  // sending the body. A body that arrives with its headers needs none (RFC 9110 §10.1.1).
+  bool take_continue() { return std::exchange(continue_due_, false); }
 
  private:
   static int on_message_begin(llhttp_t* p);
@@ -79,6 +83,7 @@ class parser {
   std::size_t header_bytes_ = 0;
   bool in_value_ = false;
   bool in_message_ = false;
+  bool continue_due_ = false;
   int error_status_ = 0;
   std::string error_reason_;
 };

@@ -1,25 +1,36 @@
 // HTTP/1.1 server: llhttp through http1::parser on our transport. Keep-alive, pipelining (replies
 // in request order: each is answered as it is parsed), Content-Length and chunked request bodies.
-// Limits answer 431/413/400 and close that connection; the others are not affected.
+// Limits answer 431/413/400 and close that connection; the others are not affected. Every
+// response carries Date; `Expect: 100-continue` is answered as soon as the headers are in.
+#include <charconv>
+
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
 #include "../http_common/greet_api.hpp"
+#include "../http_common/http_date.hpp"
+#include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 #include "../common/backend_support.hpp"
 
 namespace wirebench::http1 {
 namespace {
 
-std::string response(int status, std::string_view body, bool keep_alive) {
-  std::string out;
-  out.reserve(128 + body.size());
-  out.append("HTTP/1.1 ").append(std::to_string(status)).append(" ");
-  out.append(http::reason_phrase(status)).append("\r\n");
-  out.append("Server: wirebench\r\nContent-Type: application/json\r\nContent-Length: ");
-  out.append(std::to_string(body.size())).append("\r\n");
-  if (!keep_alive) out.append("Connection: close\r\n");
-  out.append("\r\n").append(body);
-  return out;
+// The whole response into `out` (reused: no allocation once warm). HEAD gets GET's headers and
+// no body; a 405 names the allowed methods.
+void append_response(std::string& out, const http::api_response& r, bool keep_alive) {
+  char number[24];
+  out.append("HTTP/1.1 ");
+  out.append(number, std::to_chars(number, number + sizeof number, r.status).ptr);
+  out.push_back(' ');
+  out.append(http::reason_phrase(r.status));
+  out.append("\r\nServer: wirebench\r\nDate: ");
+  out.append(http::http_date());
+  out.append("\r\nContent-Type: application/json\r\nContent-Length: ");
+  out.append(number, std::to_chars(number, number + sizeof number, r.body.size()).ptr);
+  if (r.status == 405) out.append("\r\nAllow: ").append(http::allowed_methods);
+  if (!keep_alive) out.append("\r\nConnection: close");
+  out.append("\r\n\r\n");
+  if (r.send_body) out.append(r.body);
 }
 
 class session final : public connection_handler {
@@ -29,10 +40,11 @@ class session final : public connection_handler {
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
     const std::error_code ec = parser_.parse(data);
+    out_.clear();
     std::uint64_t served = 0;
     for (message& m : parser_.messages()) {
-      const auto r = http::handle_greet(m.method, m.target, m.body);
-      c.send({}, response(r.status, r.body, m.keep_alive), {});
+      http::handle_greet(m.method, m.target, m.body, answer_);
+      append_response(out_, answer_, m.keep_alive);
       ++served;
       if (!m.keep_alive) {  // the client asked to close: answer, flush, close
         error = errc::peer_closed;
@@ -42,9 +54,17 @@ class session final : public connection_handler {
     parser_.release_messages();
     if (served != 0) server_.count_requests(served);
     if (ec && !error) {
-      const std::string why = "{\"error\":\"" + std::string(parser_.error_reason()) + "\"}";
-      c.send({}, response(parser_.error_status(), why, false), {});
+      answer_.status = parser_.error_status();
+      answer_.body.assign("{\"error\":\"").append(parser_.error_reason()).append("\"}");
+      answer_.send_body = true;
+      append_response(out_, answer_, false);
       error = ec;
+    } else if (!error && parser_.take_continue()) {
+      out_.append("HTTP/1.1 100 Continue\r\n\r\n");  // after the answers to earlier requests
+    }
+    if (!out_.empty()) {  // every answer of this read in one copy into the connection's queue
+      c.outbox().append_bytes(as_bytes(out_));
+      c.request_flush();
     }
     return data.size();  // the parser copies what it keeps
   }
@@ -54,6 +74,8 @@ class session final : public connection_handler {
  private:
   stream_server& server_;
   parser parser_;
+  http::api_response answer_;  // reused by every request
+  std::string out_;            // this read's answers
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 #include "h2_server_session.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
+#include "../http_common/http_date.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
@@ -54,10 +56,14 @@ struct server_session::callbacks {
                            size_t len, void* user) {
     return guarded([&] {
       auto it = self(user).streams_.find(stream_id);
-      if (it == self(user).streams_.end() || !it->second.status.empty()) return 0;  // answered
+      if (it == self(user).streams_.end() || it->second.answered) return 0;
       if (it->second.body.size() + len > self(user).max_body_) {
         it->second.answered_early = true;
-        self(user).respond(stream_id, it->second, {413, "{\"error\":\"body too large\"}"});
+        http::api_response& answer = self(user).answer_;
+        answer.status = 413;
+        answer.body.assign("{\"error\":\"body too large\"}");
+        answer.send_body = true;
+        self(user).respond(stream_id, it->second, answer);
         return 0;
       }
       it->second.body.append(reinterpret_cast<const char*>(data), len);
@@ -69,10 +75,12 @@ struct server_session::callbacks {
     return guarded([&] {
       if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
           (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
-        auto it = self(user).streams_.find(frame->hd.stream_id);
-        if (it != self(user).streams_.end() && it->second.status.empty())
-          self(user).respond(frame->hd.stream_id, it->second,
-                             http::handle_greet(it->second.method, it->second.path, it->second.body));
+        server_session& s = self(user);
+        auto it = s.streams_.find(frame->hd.stream_id);
+        if (it != s.streams_.end() && !it->second.answered) {
+          http::handle_greet(it->second.method, it->second.path, it->second.body, s.answer_);
+          s.respond(frame->hd.stream_id, it->second, s.answer_);
+        }
       }
       return 0;
     });
@@ -181,17 +189,26 @@ bool server_session::admit_headers(std::int32_t stream_id) {
   return false;
 }
 
-void server_session::respond(std::int32_t stream_id, stream& st, http::api_response answer) {
-  st.response = std::move(answer.body);
-  st.status = std::to_string(answer.status);
-  st.length = std::to_string(st.response.size());
-  const nghttp2_nv headers[] = {header(":status", st.status),
-                                header("content-type", "application/json"),
-                                header("content-length", st.length)};
-  nghttp2_data_provider body{};
-  body.source.ptr = &st;  // the stream outlives its DATA frames (erased on close)
-  body.read_callback = &callbacks::read_body;
-  nghttp2_submit_response(session_.get(), stream_id, headers, 3, &body);
+void server_session::respond(std::int32_t stream_id, stream& st, const http::api_response& answer) {
+  st.answered = true;
+  char status[8], length[24];  // nghttp2 copies header values (NGHTTP2_NV_FLAG_NONE)
+  const nghttp2_nv headers[] = {
+      header(":status", {status, std::to_chars(status, status + sizeof status, answer.status).ptr}),
+      header("content-type", "application/json"),
+      header("content-length",
+             {length, std::to_chars(length, length + sizeof length, answer.body.size()).ptr}),
+      header("date", http::http_date()),
+      header("allow", http::allowed_methods)};
+  const std::size_t count = answer.status == 405 ? 5 : 4;
+  if (!answer.send_body) {  // HEAD: the headers end the stream, no DATA frame
+    nghttp2_submit_response(session_.get(), stream_id, headers, count, nullptr);
+  } else {
+    st.response.assign(answer.body);
+    nghttp2_data_provider body{};
+    body.source.ptr = &st;  // the stream outlives its DATA frames (erased on close)
+    body.read_callback = &callbacks::read_body;
+    nghttp2_submit_response(session_.get(), stream_id, headers, count, &body);
+  }
   ++answered_;
 }
 

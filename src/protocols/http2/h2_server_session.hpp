@@ -5,7 +5,7 @@
 // fuzzers drive it with byte strings; h2_server.cpp puts it on a connection (and TLS under it).
 //
 // Each request is answered when its stream ends (END_STREAM), with the same REST routes as
-// HTTP/1.1 (http_common/greet_api). nghttp2's flood protections stay on. On top of nghttp2 it
+// HTTP/1.1 (http_common/greet_api): every response carries date, a HEAD one no DATA frame. nghttp2's flood protections stay on. On top of nghttp2 it
 // enforces RFC 9113 §5.1.1: a HEADERS on a stream id the client skipped (implicitly closed when a
 // higher one was opened) is a connection error PROTOCOL_ERROR; nghttp2 1.52 ignores it.
 #include <cstddef>
@@ -75,7 +75,7 @@ class server_session {
     std::string method, path, body;
     std::string response;  // the JSON body being sent
     std::size_t sent = 0;
-    std::string status, length;  // header values must outlive submit_response
+    bool answered = false;
     bool answered_early = false;  // answered (413) while the client was still sending its body
   };
   struct callbacks;  // nghttp2's callbacks, in the .cpp
@@ -83,11 +83,12 @@ class server_session {
   // False (and the session terminated with PROTOCOL_ERROR) when `stream_id` is a HEADERS on a
   // stream id the client skipped; otherwise records it as opened when it is a new one.
   bool admit_headers(std::int32_t stream_id);
-  void respond(std::int32_t stream_id, stream& st, http::api_response answer);
+  void respond(std::int32_t stream_id, stream& st, const http::api_response& answer);
 
   session_ptr session_;
   std::size_t max_body_;
   std::unordered_map<std::int32_t, stream> streams_;
+  http::api_response answer_;  // reused by every request
   std::uint64_t answered_ = 0;
   // Client stream ids, which only grow (RFC 9113 §5.1.1): the highest opened, and the runs of ids
   // it skipped, [first, last] in increasing order. A client that opens 1, 3, 5... skips nothing.

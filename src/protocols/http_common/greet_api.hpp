@@ -2,18 +2,27 @@
 // The REST form of the greet call, shared by the HTTP/1.1 and HTTP/2 backends:
 //   GET  /greet?name=NAME          -> 200 {"greeting":"hello, NAME"}
 //   POST /greet  {"name": NAME}    -> 200 {"greeting":"hello, NAME"}
-// Unknown path -> 404, another method -> 405, bad query or body -> 400; errors are {"error": ...}.
+//   HEAD /greet?name=NAME          -> GET's status and headers, no body (RFC 9110 §9.3.2)
+// Unknown path -> 404, another method -> 405 (with Allow), bad query or body -> 400; errors are
+// {"error": ...}.
 #include <string>
 #include <string_view>
 
 namespace wirebench::http {
 
 struct api_response {
-  int status;
-  std::string body;  // JSON
+  int status = 0;
+  std::string body;       // JSON; for HEAD, the body GET would have (its length is Content-Length)
+  bool send_body = true;  // false for HEAD
 };
 
-api_response handle_greet(std::string_view method, std::string_view target, std::string_view body);
+// The methods /greet allows: a 405's Allow header (RFC 9110 §15.5.6).
+inline constexpr std::string_view allowed_methods = "GET, HEAD, POST";
+
+// Answers one request into `out`, reusing its storage: a connection that keeps one api_response
+// answers GET without allocating once warm.
+void handle_greet(std::string_view method, std::string_view target, std::string_view body,
+                  api_response& out);
 
 // Client helpers: the request target for GET (appended to `out`), and the greeting out of a 200
 // response body (false if the body is not the expected JSON). `greeting` views `json` when the
