@@ -15,6 +15,10 @@ namespace wirebench::http2 {
 // nghttp2 and are valid only during the call.
 struct server_session::callbacks {
   static server_session& self(void* user) { return *static_cast<server_session*>(user); }
+  // The record of a request stream (set when its HEADERS began), or null for any other stream.
+  static stream* record(nghttp2_session* session, std::int32_t stream_id) {
+    return static_cast<stream*>(nghttp2_session_get_stream_user_data(session, stream_id));
+  }
   // The callbacks that allocate run `f` here: an exception must not unwind through nghttp2's C
   // frames, so it fails the session instead (mem_recv then returns an error).
   template <typename F>
@@ -33,53 +37,53 @@ struct server_session::callbacks {
     return NGHTTP2_ERR_CALLBACK_FAILURE;  // mem_recv stops; the GOAWAY is queued
   }
   // A request's HEADERS, once nghttp2 has accepted its stream.
-  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+  static int on_begin_headers(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
     return guarded([&] {
       if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
-        self(user).streams_.try_emplace(frame->hd.stream_id);
+        nghttp2_session_set_stream_user_data(session, frame->hd.stream_id, self(user).open_stream());
       return 0;
     });
   }
-  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
+  static int on_header(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name,
                        size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void* user) {
     return guarded([&] {
-      auto it = self(user).streams_.find(frame->hd.stream_id);
-      if (it == self(user).streams_.end()) return 0;
+      stream* st = record(session, frame->hd.stream_id);
+      if (st == nullptr) return 0;
       const std::string_view n(reinterpret_cast<const char*>(name), namelen);
       const std::string_view v(reinterpret_cast<const char*>(value), valuelen);
-      if (n == ":method") it->second.method = v;
-      else if (n == ":path") it->second.path = v;
+      if (n == ":method") st->method = v;
+      else if (n == ":path") st->path = v;
       return 0;
     });
   }
-  static int on_data_chunk(nghttp2_session*, uint8_t, int32_t stream_id, const uint8_t* data,
+  static int on_data_chunk(nghttp2_session* session, uint8_t, int32_t stream_id, const uint8_t* data,
                            size_t len, void* user) {
     return guarded([&] {
-      auto it = self(user).streams_.find(stream_id);
-      if (it == self(user).streams_.end() || it->second.answered) return 0;
-      if (it->second.body.size() + len > self(user).max_body_) {
-        it->second.answered_early = true;
+      stream* st = record(session, stream_id);
+      if (st == nullptr || st->answered) return 0;
+      if (st->body.size() + len > self(user).max_body_) {
+        st->answered_early = true;
         http::api_response& answer = self(user).answer_;
         answer.status = 413;
         answer.body.assign("{\"error\":\"body too large\"}");
         answer.send_body = true;
-        self(user).respond(stream_id, it->second, answer);
+        self(user).respond(stream_id, *st, answer);
         return 0;
       }
-      it->second.body.append(reinterpret_cast<const char*>(data), len);
+      st->body.append(reinterpret_cast<const char*>(data), len);
       return 0;
     });
   }
   // A whole frame received: a request is answered when its stream ends.
-  static int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+  static int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
     return guarded([&] {
       if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
           (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
         server_session& s = self(user);
-        auto it = s.streams_.find(frame->hd.stream_id);
-        if (it != s.streams_.end() && !it->second.answered) {
-          http::handle_greet(it->second.method, it->second.path, it->second.body, s.answer_);
-          s.respond(frame->hd.stream_id, it->second, s.answer_);
+        stream* st = record(session, frame->hd.stream_id);
+        if (st != nullptr && !st->answered) {
+          http::handle_greet(st->method, st->path, st->body, s.answer_);
+          s.respond(frame->hd.stream_id, *st, s.answer_);
         }
       }
       return 0;
@@ -94,14 +98,14 @@ struct server_session::callbacks {
       return 0;
     // Every response ends here; the usual one, to a request the client ended, needs no lookup.
     if (nghttp2_session_get_stream_remote_close(session, frame->hd.stream_id) != 0) return 0;
-    const auto it = self(user).streams_.find(frame->hd.stream_id);
-    if (it != self(user).streams_.end() && it->second.answered_early)
+    const stream* st = record(session, frame->hd.stream_id);
+    if (st != nullptr && st->answered_early)
       nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
     return 0;
   }
-  // The stream is closed (reply sent, reset, or session ending): its response buffer goes too.
-  static int on_stream_close(nghttp2_session*, int32_t stream_id, uint32_t, void* user) {
-    self(user).streams_.erase(stream_id);
+  // The stream is closed (reply sent, reset, or session ending): its record goes back to the pool.
+  static int on_stream_close(nghttp2_session* session, int32_t stream_id, uint32_t, void* user) {
+    if (stream* st = record(session, stream_id)) self(user).close_stream(st);
     return 0;
   }
   // From mem_send: the next piece of a response body, copied out of the stream that owns it.
@@ -166,6 +170,28 @@ void server_session::go_away() {
   nghttp2_submit_goaway(session_.get(), NGHTTP2_FLAG_NONE,
                         nghttp2_session_get_last_proc_stream_id(session_.get()), NGHTTP2_NO_ERROR,
                         nullptr, 0);
+}
+
+server_session::stream* server_session::open_stream() {
+  if (free_records_.empty()) {
+    records_.push_back(std::make_unique<stream>());
+    free_records_.push_back(records_.back().get());
+  }
+  stream* st = free_records_.back();
+  free_records_.pop_back();
+  ++open_streams_;
+  return st;
+}
+
+void server_session::close_stream(stream* st) {
+  for (std::string* s : {&st->method, &st->path, &st->body, &st->response}) {
+    if (s->capacity() > max_kept_capacity) std::string().swap(*s);
+    s->clear();
+  }
+  st->sent = 0;
+  st->answered = st->answered_early = false;
+  free_records_.push_back(st);
+  --open_streams_;
 }
 
 bool server_session::admit_headers(std::int32_t stream_id) {

@@ -13,7 +13,7 @@
 #include <span>
 #include <string>
 #include <system_error>
-#include <unordered_map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -57,7 +57,7 @@ class server_session {
   // Requests answered since the last call (the server's request count reads this).
   std::uint64_t take_answered() { return std::exchange(answered_, 0); }
   // True while a request stream is open (its reply not yet fully sent).
-  bool busy() const { return !streams_.empty(); }
+  bool busy() const { return open_streams_ != 0; }
   // nghttp2's view: false for both once the session has said and heard goodbye (GOAWAY sent and
   // nothing left to send, or the peer's GOAWAY with no stream left): the connection may close.
   bool want_read() const;
@@ -71,6 +71,8 @@ class server_session {
   static constexpr std::size_t max_skipped_runs = 64;
 
  private:
+  // A request stream's record, found through nghttp2's stream user data (no map of our own) and
+  // reused once the stream closes: a steady load makes no record and, once warm, grows no string.
   struct stream {
     std::string method, path, body;
     std::string response;  // the JSON body being sent
@@ -80,14 +82,22 @@ class server_session {
   };
   struct callbacks;  // nghttp2's callbacks, in the .cpp
 
+  // Strings longer than this are freed, not kept, when their record goes back to the pool: a few
+  // large bodies must not pin their memory on every connection that once saw one.
+  static constexpr std::size_t max_kept_capacity = 4096;
+
   // False (and the session terminated with PROTOCOL_ERROR) when `stream_id` is a HEADERS on a
   // stream id the client skipped; otherwise records it as opened when it is a new one.
   bool admit_headers(std::int32_t stream_id);
+  stream* open_stream();
+  void close_stream(stream* st);
   void respond(std::int32_t stream_id, stream& st, const http::api_response& answer);
 
   session_ptr session_;
   std::size_t max_body_;
-  std::unordered_map<std::int32_t, stream> streams_;
+  std::vector<std::unique_ptr<stream>> records_;  // every record made (stable addresses)
+  std::vector<stream*> free_records_;
+  std::size_t open_streams_ = 0;
   http::api_response answer_;  // reused by every request
   std::uint64_t answered_ = 0;
   // Client stream ids, which only grow (RFC 9113 §5.1.1): the highest opened, and the runs of ids
