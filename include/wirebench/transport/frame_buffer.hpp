@@ -1,0 +1,47 @@
+#pragma once
+/// \file
+/// The read side's buffer of a framed stream: bytes taken from the stream that the decoder has not
+/// used yet. One per stream, kept across async_read_frame() calls (a read may bring the start of
+/// the next frame). Grows by doubling up to a limit, never past it.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace wirebench {
+
+class frame_buffer {
+ public:
+  /// `max_bytes`: the most it holds, which must cover one frame and its framing (the decoder's
+  /// limit plus a header); it starts at `initial_bytes` (at most `max_bytes`).
+  explicit frame_buffer(std::size_t max_bytes = (1 << 20) + 64, std::size_t initial_bytes = 4096);
+
+  /// The bytes not used yet.
+  std::span<const std::byte> data() const { return {storage_.data() + begin_, end_ - begin_}; }
+  std::size_t size() const { return end_ - begin_; }
+  /// Drops `n` bytes from the front of data().
+  void consume(std::size_t n);
+
+  /// Room after data() for the next read: moves data() to the front or grows when that makes
+  /// room. Empty when data() fills the buffer at its limit.
+  std::span<std::byte> prepare();
+  /// `n` bytes were read into what prepare() returned.
+  void commit(std::size_t n) { end_ += n; }
+
+  std::size_t max_bytes() const { return max_bytes_; }
+
+  /// The frame async_read_frame() returned last stays in data() (the caller views it) until the
+  /// next read starts, which drops it: `held` bytes.
+  void hold(std::size_t held) { held_ = held; }
+  void release_held() {
+    consume(held_);
+    held_ = 0;
+  }
+
+ private:
+  std::vector<std::byte> storage_;
+  std::size_t max_bytes_;
+  std::size_t begin_ = 0, end_ = 0;
+  std::size_t held_ = 0;
+};
+
+}  // namespace wirebench
