@@ -1,16 +1,30 @@
 // The client engine with the mux codec against our mux server, end to end: out-of-order replies,
 // deadlines and late replies, cancel before and after send, the in-flight cap, drain,
-// disconnect with 10 000 calls pending. (Re-dial and re-send: client_redial_test.cpp.)
+// disconnect with 10 000 calls pending; the call with completion tokens. (Re-dial and re-send:
+// client_redial_test.cpp.)
 #include <atomic>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <thread>
 
+#include <asio/bind_cancellation_slot.hpp>
+#include <asio/bind_executor.hpp>
+#include <asio/cancellation_signal.hpp>
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/awaitable_operators.hpp>
+#include <asio/io_context.hpp>
+#include <asio/post.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/use_future.hpp>
 #include <gtest/gtest.h>
 
 #include "support/raw_socket.hpp"
 #include "support/silent_server.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/client/async_call.hpp"
 #include "wirebench/client/client_engine.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
 #include "wirebench/mux/mux_server.hpp"
@@ -320,6 +334,74 @@ TEST(client_engine, malformed_frames_close_that_connection_only) {
   auto reasons = p.server->stats().close_reasons;
   EXPECT_EQ(reasons["protocol_error"], 2u);
   EXPECT_EQ(reasons["frame_too_long"], 1u);
+}
+
+// The token form (client/async_call.hpp): a future, coroutines whose calls complete on their own
+// thread, errors as exceptions, and cancellation through a slot and through a timer race.
+TEST(async_call, a_future_gets_the_reply_or_the_error) {
+  mux_pair p;
+  std::future<std::string> ok = async_call(*p.client, "ann", 5s, asio::use_future);
+  EXPECT_EQ(ok.get(), "hello, ann");
+  std::future<std::string> late = async_call(*p.client, "sleep:300:x", 20ms, asio::use_future);
+  try {
+    late.get();
+    ADD_FAILURE() << "a call past its deadline returned a reply";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), errc::timeout);
+  }
+}
+
+TEST(async_call, coroutines_make_calls_in_flight_and_resume_on_their_own_thread) {
+  using namespace asio::experimental::awaitable_operators;
+  mux_pair p;
+  asio::io_context ctx;
+  std::vector<std::string> replies;
+  std::thread::id resumed_on;
+  auto caller = [&]() -> asio::awaitable<void> {
+    // Three calls in flight on one connection, the slow one first: the others do not wait for it.
+    auto [a, b, c] = co_await (async_call(*p.client, "sleep:50:slow", 5s, asio::use_awaitable) &&
+                               async_call(*p.client, "b", 5s, asio::use_awaitable) &&
+                               async_call(*p.client, "c", 5s, asio::use_awaitable));
+    resumed_on = std::this_thread::get_id();
+    replies = {a, b, c};
+    try {
+      co_await async_call(*p.client, "error", 5s, asio::use_awaitable);
+    } catch (const std::system_error& e) {
+      replies.push_back(e.code() == errc::remote_error ? "remote_error" : e.code().message());
+    }
+  };
+  asio::co_spawn(ctx, caller(), asio::detached);
+  ctx.run();
+  EXPECT_EQ(resumed_on, std::this_thread::get_id()) << "resumed on the engine's thread";
+  EXPECT_EQ(replies, (std::vector<std::string>{"slow", "hello, b", "hello, c", "remote_error"}));
+}
+
+TEST(async_call, a_slot_cancels_a_sent_call_and_a_timer_race_cancels_another) {
+  using namespace asio::experimental::awaitable_operators;
+  mux_pair p;
+  asio::io_context ctx;
+  asio::cancellation_signal cancel;
+  std::optional<std::error_code> slot_result;
+  async_call(*p.client, "sleep:500:x", 10s,
+             asio::bind_executor(ctx, asio::bind_cancellation_slot(
+                                          cancel.slot(), [&](std::error_code ec, std::string) {
+                                            slot_result = ec;
+                                          })));
+  ASSERT_TRUE(eventually([&] { return p.server->stats().requests == 1; }));
+  asio::post(ctx, [&] { cancel.emit(asio::cancellation_type::terminal); });  // on the handler's executor
+  bool timer_won = false;
+  auto racer = [&]() -> asio::awaitable<void> {
+    asio::steady_timer timer(ctx, 30ms);
+    auto r = co_await (async_call(*p.client, "sleep:500:y", 10s, asio::use_awaitable) ||
+                       timer.async_wait(asio::use_awaitable));
+    timer_won = r.index() == 1;
+  };
+  asio::co_spawn(ctx, racer(), asio::detached);
+  ctx.run();
+  ASSERT_TRUE(slot_result.has_value());
+  EXPECT_EQ(*slot_result, errc::canceled);
+  EXPECT_TRUE(timer_won);
+  EXPECT_EQ(p.client->stats().late, 0u);
 }
 
 }  // namespace
