@@ -1,17 +1,18 @@
 // Uses the codecs and the transport from the installed headers and library: a line server on an
-// abstract Unix socket answers one request.
+// abstract Unix socket answers one request, which a coroutine sends and reads back with the
+// library's framed operations.
 #include <future>
 #include <iostream>
 #include <string>
 #include <unistd.h>
 
-#include <asio/buffers_iterator.hpp>
-#include <asio/read_until.hpp>
-#include <asio/streambuf.hpp>
-#include <asio/write.hpp>
+#include <asio/co_spawn.hpp>
+#include <asio/use_awaitable.hpp>
 #include <wirebench/codec/bytes.hpp>
 #include <wirebench/codec/line_decoder.hpp>
 #include <wirebench/codec/line_encoder.hpp>
+#include <wirebench/transport/async_read_frame.hpp>
+#include <wirebench/transport/async_write_frame.hpp>
 #include <wirebench/transport/stream_server.hpp>
 
 namespace wb = wirebench;
@@ -38,6 +39,17 @@ class greeter final : public wb::connection_handler {
   std::string reply_;
 };
 
+// One line out, one line back. The coroutine owns the socket and the frame's buffers.
+asio::awaitable<std::string> greet(wb::stream_socket socket, std::string name) {
+  const wb::line_encoder encoder;
+  wb::encoded_frame frame;
+  co_await wb::async_write_frame(socket, encoder, wb::as_bytes(name), frame, asio::use_awaitable);
+  wb::line_decoder decoder;
+  wb::frame_buffer buffer(64 * 1024 + 2);
+  const auto reply = co_await wb::async_read_frame(socket, buffer, decoder, asio::use_awaitable);
+  co_return std::string(wb::as_text(reply));
+}
+
 int main() {
   wb::stream_server_config config;
   config.listen = wb::endpoint::parse_or_throw("unix:@wirebench-consumer-" + std::to_string(getpid()));
@@ -48,11 +60,10 @@ int main() {
   wb::async_connect(client_pool.context(0), server.local_endpoint(), std::chrono::seconds(5),
                     [&](std::error_code ec, wb::stream_socket s) {
                       if (ec) return reply.set_value("connect failed: " + ec.message());
-                      asio::write(s, asio::buffer(std::string("consumer\n")));
-                      asio::streambuf buf;
-                      asio::read_until(s, buf, '\n');
-                      std::string line{asio::buffers_begin(buf.data()), asio::buffers_end(buf.data())};
-                      reply.set_value(line.substr(0, line.size() - 1));
+                      asio::co_spawn(client_pool.context(0), greet(std::move(s), "consumer"),
+                                     [&](std::exception_ptr failed, std::string r) {
+                                       reply.set_value(failed ? "greet failed" : r);
+                                     });
                     });
   std::cout << "consumer: " << reply.get_future().get() << "\n";
   client_pool.stop();
