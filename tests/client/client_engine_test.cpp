@@ -342,13 +342,11 @@ TEST(async_call, a_future_gets_the_reply_or_the_error) {
   mux_pair p;
   std::future<std::string> ok = async_call(*p.client, "ann", 5s, asio::use_future);
   EXPECT_EQ(ok.get(), "hello, ann");
-  std::future<std::string> late = async_call(*p.client, "sleep:300:x", 20ms, asio::use_future);
-  try {
-    late.get();
-    ADD_FAILURE() << "a call past its deadline returned a reply";
-  } catch (const std::system_error& e) {
-    EXPECT_EQ(e.code(), errc::timeout);
-  }
+  // The error as a value (use_future with a function): an exception_ptr handed between threads
+  // is a race to ThreadSanitizer, which cannot see libstdc++'s reference counting.
+  std::future<std::error_code> late = async_call(
+      *p.client, "sleep:300:x", 20ms, asio::use_future([](std::error_code ec, std::string) { return ec; }));
+  EXPECT_EQ(late.get(), errc::timeout);
 }
 
 TEST(async_call, coroutines_make_calls_in_flight_and_resume_on_their_own_thread) {

@@ -58,13 +58,18 @@ class token_call : public std::enable_shared_from_this<token_call<Handler>> {
 
  private:
   void complete(std::error_code ec, std::string reply) {
-    auto ex = work_.get_executor();
-    asio::dispatch(ex, [self = this->shared_from_this(), ec, reply = std::move(reply)]() mutable {
+    asio::dispatch(work_.get_executor(), [self = this->shared_from_this(), ec,
+                                          reply = std::move(reply)]() mutable {
       auto slot = asio::get_associated_cancellation_slot(self->handler_);
       if (slot.is_connected()) slot.clear();  // done: a later emit has nothing to cancel
-      self->work_.reset();
-      std::move(self->handler_)(ec, std::move(reply));
+      // Moved out: what the handler holds is released here, not when the engine drops its copy
+      // of the completion.
+      Handler handler = std::move(self->handler_);
+      std::move(handler)(ec, std::move(reply));
     });
+    // Released here, once the dispatch has returned, not by the handler: until then this thread
+    // is still inside the executor's context, which must not run out of work and be destroyed.
+    work_.reset();
   }
 
   Handler handler_;
