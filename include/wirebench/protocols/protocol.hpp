@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,9 +15,9 @@
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/codec/decode_result.hpp"
 #include "wirebench/core/call_completion.hpp"
+#include "wirebench/core/server_stats.hpp"
 #include "wirebench/mux/service_time.hpp"
 #include "wirebench/transport/endpoint.hpp"
-#include "wirebench/transport/stream_server.hpp"
 
 namespace wirebench {
 

@@ -11,22 +11,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "wirebench/core/server_stats.hpp"
 #include "wirebench/transport/connection.hpp"
 #include "wirebench/transport/endpoint.hpp"
 #include "wirebench/transport/io_pool.hpp"
 #include "wirebench/transport/listener.hpp"
 
 namespace wirebench {
-
-// Counters of a running server, read at any time from any thread.
-struct server_stats {
-  std::uint64_t accepted = 0;
-  std::uint64_t active = 0;
-  std::uint64_t requests = 0;
-  std::uint64_t rejected_connections = 0;  // over max_connections
-  std::uint64_t accept_errors = 0;         // e.g. out of file descriptors
-  std::map<std::string, std::uint64_t> close_reasons;  // error_name(reason) -> connections
-};
 
 struct stream_server_config {
   endpoint listen;
