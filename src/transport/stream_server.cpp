@@ -21,6 +21,9 @@ class stream_server::counted_handler final : public connection_handler {
   bool mid_frame() const override { return inner_->mid_frame(); }
   bool busy() const override { return inner_->busy(); }
   void on_drain(connection& c) override { inner_->on_drain(c); }
+  void before_write(connection& c, std::error_code& error) override {
+    inner_->before_write(c, error);
+  }
   bool accepting_input() const override { return inner_->accepting_input(); }
 
  private:
