@@ -50,7 +50,9 @@ void mux_depth(benchmark::State& state, bool ordered, const model& m, std::size_
   sc.transport.pool = {.threads = 1, .cpus = where.server_cpus, .name = "mux-srv"};
   sc.workers = 0;  // replies computed on the event-loop thread; the service time is a timer
   mux_session::settings ms;
-  ms.dispatch.handler = [](std::string_view name, std::error_code&) { return expected_greeting(name); };
+  ms.dispatch.handler = [](std::string_view name, std::error_code&) {
+    return expected_greeting(name);
+  };
   ms.dispatch.ordered = ordered;
   ms.dispatch.service_time = service_time_model::parse(m.spec);
   mux_server server(sc, ms);
