@@ -11,8 +11,7 @@ namespace wirebench::bench {
 
 class bench_server {
  public:
-  // Throws std::exception when the server cannot start, and std::invalid_argument when a child
-  // server is asked for a setting `wirebench serve` has no option for.
+  // Throws std::exception when the server cannot start.
   bench_server(const protocol& p, const server_config& c);
   endpoint local_endpoint() const;
   void stop();

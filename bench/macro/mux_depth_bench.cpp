@@ -9,7 +9,7 @@
 #include "macro/placement.hpp"
 #include "wirebench/client/client_engine.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
-#include "wirebench/mux/mux_server.hpp"
+#include "wirebench/mux/mux_session.hpp"
 
 namespace wirebench::bench {
 namespace {
@@ -45,18 +45,17 @@ constexpr model models[] = {{"none", "none"},
 
 void mux_depth(benchmark::State& state, bool ordered, const model& m, std::size_t depth) {
   const placement where = placement::from_env();
-  mux_server_config sc;
-  sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-  sc.threads = 1;
+  server_skeleton_config sc;
+  sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  sc.transport.pool = {.threads = 1, .cpus = where.server_cpus, .name = "mux-srv"};
   sc.workers = 0;  // replies computed on the event-loop thread; the service time is a timer
-  sc.cpus = where.server_cpus;
-  sc.ordered = ordered;
-  sc.service_time = service_time_model::parse(m.spec);
-  mux_server server(sc, [](std::string_view name, std::error_code&) {
-    std::string reply = "hello, ";
-    reply.append(name);
-    return reply;
-  });
+  mux_session::settings ms;
+  ms.dispatch.handler = [](std::string_view name, std::error_code&) {
+    return expected_greeting(name);
+  };
+  ms.dispatch.ordered = ordered;
+  ms.dispatch.service_time = service_time_model::parse(m.spec);
+  mux_server server(sc, ms);
 
   client_engine_config cc;
   cc.connect = server.local_endpoint();

@@ -148,13 +148,15 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
       if (plan.connect) {
         where = *plan.connect;
       } else {
-        server = std::make_unique<server_process>(server_process_options{
-            .protocol = name,
-            .listen = listen_endpoint(plan.transport, name),
-            .threads = plan.server_threads,
-            .engine = plan.server_engine,
-            .cpus = plan.server_cpus,
-            .max_streams = static_cast<std::uint32_t>(std::max<std::size_t>(100, max_workers))});
+        server_config config;
+        config.listen = endpoint::parse_or_throw(listen_endpoint(plan.transport, name));
+        config.threads = plan.server_threads;
+        config.engine = plan.server_engine;
+        if (!plan.server_cpus.empty()) config.cpus = parse_cpu_list(plan.server_cpus);
+        config.max_concurrent_streams =
+            static_cast<std::uint32_t>(std::max<std::size_t>(100, max_workers));
+        server = std::make_unique<server_process>(
+            server_process_options{.protocol = name, .config = config});
         where = server->local_endpoint();
       }
     } catch (const std::exception& e) {

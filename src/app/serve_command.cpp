@@ -3,6 +3,9 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <pthread.h>
 #include <sys/prctl.h>
@@ -10,54 +13,43 @@
 
 #include "commands.hpp"
 #include "wirebench/protocols/registry.hpp"
-#include "wirebench/transport/io_pool.hpp"
+#include "wirebench/protocols/server_args.hpp"
 
 namespace wirebench::app {
+namespace {
+
+// What serve listens on unless told otherwise: the port clients connect to by default.
+server_config serve_defaults() {
+  server_config c;
+  c.listen = client_config{}.connect;
+  return c;
+}
+
+}  // namespace
 
 command_runner add_serve_command(CLI::App& app) {
   struct options {
     std::string protocol;
-    std::string listen = "tcp://127.0.0.1:7000";
-    std::size_t threads = 1;
-    std::string engine;
-    std::size_t max_frame = 64 * 1024;
-    std::string cpus;
-    tls_options tls;
-    std::uint32_t max_streams = 100;
-    std::uint32_t stream_window = 0;
-    std::uint32_t connection_window = 0;
     int ready_fd = -1;
+    // server_config's flags (server_args.hpp), as CLI11 found them: CLI11 reads the command line
+    // and writes --help; from_args gives them their meaning, as it does for a parent's to_args.
+    std::vector<std::pair<const server_flag*, CLI::Option*>> server_options;
   };
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand("serve", "Run a protocol's server until SIGINT/SIGTERM");
   add_protocol_option(*cmd, o->protocol);
-  cmd->add_option("-l,--listen", o->listen, "Endpoint to listen on")->capture_default_str();
-  cmd->add_option("-t,--threads", o->threads, "Server event-loop threads")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  cmd->add_option("--engine", o->engine,
-                  "Server implementation, for protocols with several (grpc: cq, callback; "
-                  "default: the first)");
-  cmd->add_option("--max-frame", o->max_frame, "Largest request accepted, in bytes")
-      ->check(CLI::Range(1, 1 << 30))
-      ->capture_default_str();
-  cmd->add_option("--cpus", o->cpus, "Pin server threads to these CPUs, e.g. 0 or 0-1");
-  cmd->add_option("--max-streams", o->max_streams, "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS")
-      ->check(CLI::Range(1u, 1u << 31))
-      ->capture_default_str();
-  cmd->add_option("--stream-window", o->stream_window,
-                  "HTTP/2: per-stream flow-control window in bytes (0: 65535)")
-      ->check(CLI::Range(0u, (1u << 31) - 1));
-  cmd->add_option("--connection-window", o->connection_window,
-                  "HTTP/2: connection flow-control window in bytes (0: 65535)")
-      ->check(CLI::Range(0u, (1u << 31) - 1));
-  cmd->add_flag("--tls", o->tls.enabled,
-                "Serve over TLS (http2: ALPN h2); without --tls-cert a self-signed certificate "
-                "is made at start-up");
-  cmd->add_option("--tls-cert", o->tls.certificate_file, "TLS certificate chain (PEM)")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--tls-key", o->tls.private_key_file, "TLS private key (PEM)")
-      ->check(CLI::ExistingFile);
+  const server_config defaults = serve_defaults();
+  for (const server_flag& flag : server_flags()) {
+    const std::string names =
+        flag.short_name.empty() ? flag.name : flag.short_name + "," + flag.name;
+    CLI::Option* option = flag.value_name.empty()
+                              ? cmd->add_flag(names, flag.help)
+                              : cmd->add_option(names, flag.help)->type_name(flag.value_name);
+    option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later flag overrides
+    if (auto shown = flag.write(defaults); shown && !flag.value_name.empty())
+      option->default_str(*shown);
+    o->server_options.emplace_back(&flag, option);
+  }
 
   // For programs that start a server (wirebench run): the bound endpoint, one line, on this fd.
   cmd->add_option("--ready-fd", o->ready_fd,
@@ -69,24 +61,22 @@ command_runner add_serve_command(CLI::App& app) {
     // benchmark killed, its server would otherwise go on listening. SIGTERM is the graceful stop
     // below. A parent that died before this line is caught when the ready line cannot be written.
     if (o->ready_fd >= 0) ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    std::vector<std::string> args;
+    for (const auto& [flag, option] : o->server_options) {
+      if (option->count() == 0) continue;
+      args.push_back(flag->name);
+      if (!flag->value_name.empty()) args.push_back(option->as<std::string>());
+    }
     server_config config;
-    std::string error;
-    auto where = endpoint::parse(o->listen, &error);
-    if (!where) return usage_error("--listen " + error);
-    config.listen = *where;
-    config.threads = o->threads;
+    try {
+      config = from_args(args, serve_defaults());
+    } catch (const std::invalid_argument& e) {
+      return usage_error(e.what());
+    }
     const protocol& chosen = *protocol_registry::builtin().find(o->protocol);
-    if (!o->engine.empty())
-      if (auto problem = check_engine(chosen, o->engine); !problem.empty())
+    if (!config.engine.empty())
+      if (auto problem = check_engine(chosen, config.engine); !problem.empty())
         return usage_error("--engine " + problem);
-    config.engine = o->engine;
-    config.max_frame_bytes = o->max_frame;
-    if (!o->cpus.empty()) config.cpus = parse_cpu_list(o->cpus);
-    config.tls = o->tls;
-    config.max_concurrent_streams = o->max_streams;
-    config.stream_window_bytes = o->stream_window;
-    config.connection_window_bytes = o->connection_window;
-    if (!config.tls.certificate_file.empty()) config.tls.enabled = true;
 
     // Block the stop signals before any thread starts, so that only sigwait() below sees them.
     sigset_t stop_signals;
@@ -101,7 +91,7 @@ command_runner add_serve_command(CLI::App& app) {
     } catch (const std::exception& e) {
       return usage_error(e.what());
     }
-    const std::string engine = chosen.engine_for(o->engine);
+    const std::string engine = chosen.engine_for(config.engine);
     std::cerr << "wirebench: serving " << o->protocol << " on "
               << server->local_endpoint().to_string() << " with " << config.threads << " thread(s)"
               << (engine.empty() ? "" : " on the " + engine + " engine")

@@ -10,6 +10,9 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <vector>
+
+#include "wirebench/protocols/server_args.hpp"
 
 extern char** environ;
 
@@ -52,18 +55,8 @@ server_process::server_process(const server_process_options& o) {
   int ready[2];
   if (pipe2(ready, O_CLOEXEC) != 0) throw fail("cannot create a pipe");
 
-  std::vector<std::string> args = {program, "serve", "--protocol", o.protocol, "--listen", o.listen,
-                                   "--threads", std::to_string(o.threads), "--max-streams",
-                                   std::to_string(o.max_streams), "--ready-fd", "3"};
-  if (!o.engine.empty()) {
-    args.push_back("--engine");
-    args.push_back(o.engine);
-  }
-  if (!o.cpus.empty()) {
-    args.push_back("--cpus");
-    args.push_back(o.cpus);
-  }
-  if (o.tls) args.push_back("--tls");
+  std::vector<std::string> args = {program, "serve", "--protocol", o.protocol, "--ready-fd", "3"};
+  for (std::string& flag : to_args(o.config)) args.push_back(std::move(flag));
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -15,7 +15,7 @@ request_dispatcher::ready_reply request_dispatcher::compute(std::string_view req
 void request_dispatcher::start(connection& c, std::uint64_t key, std::string_view request) {
   ++in_flight_;
   const std::uint64_t seq = next_seq_++;
-  if (settings_.pool == nullptr) {
+  if (pool_ == nullptr) {
     ready_reply reply = compute(request, key);
     const auto delay = settings_.service_time.sample(rng_);
     if (delay.count() == 0) {
@@ -30,7 +30,7 @@ void request_dispatcher::start(connection& c, std::uint64_t key, std::string_vie
     return;
   }
   auto conn = c.shared_from_this();
-  asio::post(*settings_.pool, [this, conn, seq, key, req = std::string(request)] {
+  asio::post(*pool_, [this, conn, seq, key, req = std::string(request)] {
     ready_reply reply = compute(req, key);
     thread_local std::mt19937_64 rng{std::random_device{}()};
     const auto delay = settings_.service_time.sample(rng);
@@ -38,7 +38,7 @@ void request_dispatcher::start(connection& c, std::uint64_t key, std::string_vie
       finish(conn, seq, std::move(reply));
       return;
     }
-    auto timer = std::make_shared<asio::steady_timer>(*settings_.pool, delay);
+    auto timer = std::make_shared<asio::steady_timer>(*pool_, delay);
     timer->async_wait([this, conn, seq, timer, r = std::move(reply)](std::error_code) mutable {
       finish(conn, seq, std::move(r));
     });

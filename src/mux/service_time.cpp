@@ -3,30 +3,15 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "wirebench/core/duration_text.hpp"
+
 namespace wirebench {
 namespace {
 
-std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view whole) {
-  std::uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
-  std::uint64_t scale = 0;
-  if (unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1'000;
-  else if (unit == "ms") scale = 1'000'000;
-  else if (unit == "s") scale = 1'000'000'000;
-  if (ec != std::errc{} || end == text.data() || scale == 0)
-    throw std::invalid_argument("service time '" + std::string(whole) +
-                                "': durations look like 250us, 5ms or 1s");
-  return std::chrono::nanoseconds(value * scale);
-}
-
-std::string format_duration(std::chrono::nanoseconds d) {
-  const auto ns = static_cast<std::uint64_t>(d.count());
-  if (ns % 1'000'000'000 == 0 && ns != 0) return std::to_string(ns / 1'000'000'000) + "s";
-  if (ns % 1'000'000 == 0 && ns != 0) return std::to_string(ns / 1'000'000) + "ms";
-  if (ns % 1'000 == 0) return std::to_string(ns / 1'000) + "us";
-  return std::to_string(ns) + "ns";
+std::chrono::nanoseconds parse_duration_or_throw(std::string_view text, std::string_view whole) {
+  if (auto d = parse_duration(text)) return *d;
+  throw std::invalid_argument("service time '" + std::string(whole) +
+                              "': durations look like 250us, 5ms or 1s");
 }
 
 }  // namespace
@@ -62,7 +47,7 @@ service_time_model service_time_model::parse(std::string_view text) {
   const std::string_view rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
   if (name == "fixed" || name == "exp") {
     m.type = name == "fixed" ? kind::fixed : kind::exponential;
-    m.mean = parse_duration(rest, text);
+    m.mean = parse_duration_or_throw(rest, text);
     if (m.type == kind::exponential && m.mean.count() == 0)
       throw std::invalid_argument("service time '" + std::string(text) + "': the mean must be > 0");
     return m;
@@ -77,7 +62,7 @@ service_time_model service_time_model::parse(std::string_view text) {
                                   "': expected skewed:K:DURATION (1 in K requests is slow)");
     m.type = kind::skewed;
     m.one_in = k;
-    m.mean = parse_duration(rest.substr(second + 1), text);
+    m.mean = parse_duration_or_throw(rest.substr(second + 1), text);
     return m;
   }
   throw std::invalid_argument("service time '" + std::string(text) +

@@ -21,6 +21,9 @@ class stream_server::counted_handler final : public connection_handler {
   bool mid_frame() const override { return inner_->mid_frame(); }
   bool busy() const override { return inner_->busy(); }
   void on_drain(connection& c) override { inner_->on_drain(c); }
+  void before_write(connection& c, std::error_code& error) override {
+    inner_->before_write(c, error);
+  }
   bool accepting_input() const override { return inner_->accepting_input(); }
 
  private:
@@ -29,13 +32,9 @@ class stream_server::counted_handler final : public connection_handler {
 };
 
 stream_server::stream_server(stream_server_config config, handler_factory make_handler)
-    : stream_server(std::move(config),
-                    server_handler_factory([make = std::move(make_handler)](stream_server&) {
-                      return make();
-                    })) {}
+    : config_(std::move(config)), make_handler_(std::move(make_handler)), pool_(config_.pool) {}
 
-stream_server::stream_server(stream_server_config config, server_handler_factory make_handler)
-    : config_(std::move(config)), make_handler_(std::move(make_handler)), pool_(config_.pool) {
+void stream_server::start() {
   listener_ = std::make_unique<listener>(pool_, config_.listen,
                                          [this](stream_socket s) { on_accept(std::move(s)); });
 }
@@ -46,7 +45,7 @@ void stream_server::on_accept(stream_socket socket) {
   accepted_.fetch_add(1, std::memory_order_relaxed);
   auto c = std::make_shared<connection>(
       std::move(socket), config_.connection,
-      std::make_unique<counted_handler>(*this, make_handler_(*this)));
+      std::make_unique<counted_handler>(*this, make_handler_()));
   {
     std::lock_guard lock(mutex_);
     if (live_.size() >= config_.max_connections) {
@@ -68,7 +67,7 @@ void stream_server::on_closed(connection* c, std::error_code reason) {
 
 void stream_server::stop() {
   std::call_once(stopped_, [this] {
-    listener_->close();
+    if (listener_) listener_->close();  // null when never started
     std::vector<std::shared_ptr<connection>> open;
     {
       std::lock_guard lock(mutex_);
@@ -88,9 +87,8 @@ void stream_server::stop() {
 server_stats stream_server::stats() const {
   server_stats s;
   s.accepted = accepted_.load(std::memory_order_relaxed);
-  s.requests = requests_.load(std::memory_order_relaxed);
   s.rejected_connections = rejected_.load(std::memory_order_relaxed);
-  s.accept_errors = listener_->accept_errors();
+  s.accept_errors = listener_ ? listener_->accept_errors() : 0;
   std::lock_guard lock(mutex_);
   s.active = live_.size();
   s.close_reasons = close_reasons_;

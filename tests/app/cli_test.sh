@@ -50,6 +50,8 @@ check "unknown protocol is named" one_line_error "unknown protocol 'nope'"
 check "bad endpoint exits 2" exit_is 2 "$wb" serve --protocol line --listen tcp://nowhere:80
 check "bad endpoint is explained" one_line_error "numeric IP"
 check "no subcommand exits 2" exit_is 2 "$wb"
+check "a bad server setting exits 2" exit_is 2 "$wb" serve --protocol line --idle-timeout 5
+check "a bad server setting is one line naming the flag" one_line_error "--idle-timeout 5: durations look like"
 
 for proto in line length-prefixed; do
   for where in "tcp://127.0.0.1:0" "tcp://[::1]:0" "unix:$work/s.sock" "unix:@wirebench-cli-$$"; do

@@ -27,7 +27,7 @@
 #include "wirebench/client/async_call.hpp"
 #include "wirebench/client/client_engine.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
-#include "wirebench/mux/mux_server.hpp"
+#include "wirebench/mux/mux_session.hpp"
 
 namespace wirebench {
 namespace {
@@ -94,10 +94,12 @@ client_engine_config mux_config(reply_order order = reply_order::by_id) {
 }
 
 struct mux_pair {
-  explicit mux_pair(client_engine_config cc = mux_config(), mux_server_config sc = {}) {
-    sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-    if (sc.workers < 4) sc.workers = 4;
-    server = std::make_unique<mux_server>(sc, test_handler);
+  explicit mux_pair(client_engine_config cc = mux_config(), mux_session::settings ms = {}) {
+    server_skeleton_config sc;
+    sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+    sc.workers = 4;
+    ms.dispatch.handler = test_handler;
+    server = std::make_unique<mux_server>(sc, ms);
     cc.connect = server->local_endpoint();
     client = std::make_unique<client_engine>(cc);
   }
@@ -130,9 +132,9 @@ TEST(client_engine, replies_come_back_out_of_order_on_one_connection) {
 
 TEST(client_engine, ordered_mode_holds_fast_replies_behind_a_slow_one) {
   client_engine_config cc = mux_config(reply_order::in_order);
-  mux_server_config sc;
-  sc.ordered = true;
-  mux_pair p(cc, sc);
+  mux_session::settings ms;
+  ms.dispatch.ordered = true;
+  mux_pair p(cc, ms);
   collector c;
   p.client->async_call("sleep:200:slow", p.in(10s), c.track("slow"));
   p.client->async_call("fast", p.in(10s), c.track("fast"));
@@ -277,11 +279,11 @@ TEST(client_engine, drain_answers_what_is_in_flight_then_closes) {
 }
 
 TEST(client_engine, server_at_its_in_flight_cap_pauses_reading_and_loses_nothing) {
-  mux_server_config sc;
-  sc.max_in_flight = 2;
-  sc.max_frame_bytes = 256;  // a read buffer far smaller than the burst below
-  sc.service_time = service_time_model::parse("fixed:2ms");
-  mux_pair p(mux_config(), sc);
+  mux_session::settings ms;
+  ms.max_in_flight = 2;
+  ms.max_frame_bytes = 256;  // a read buffer far smaller than the burst below
+  ms.dispatch.service_time = service_time_model::parse("fixed:2ms");
+  mux_pair p(mux_config(), ms);
   constexpr int n = 300;  // ~6 KB of requests in flight against a ~270-byte read buffer
   std::atomic<int> ok{0}, done{0};
   for (int i = 0; i < n; ++i) {

@@ -1,4 +1,4 @@
-// The connection and server skeleton, driven by small test handlers and raw peer sockets:
+// The connection and stream_server, driven by small test handlers and raw peer sockets:
 // gathered writes, the bounded read buffer, the three timeouts, close reasons, graceful stop.
 #include "wirebench/transport/connection.hpp"
 
@@ -97,6 +97,7 @@ struct server_fixture {
       if (hoard) return std::make_unique<hoarding_handler>(seen);
       return std::make_unique<echo_handler>(seen);
     });
+    server->start();
   }
   // The first connection's observations, once it has closed.
   observed& wait_closed() {
@@ -247,12 +248,40 @@ TEST(stream_server, bind_failure_names_the_endpoint) {
   }
 }
 
+// Encodes lazily, as nghttp2 does: on_data only asks for a write; before_write adds the reply.
+class lazy_handler final : public connection_handler {
+ public:
+  std::size_t on_data(connection& c, std::span<const std::byte> data, std::error_code&) override {
+    owed_ += data.size();
+    c.request_flush();
+    return data.size();
+  }
+  void on_close(connection&, std::error_code) override {}
+  void before_write(connection& c, std::error_code&) override {
+    for (; owed_ > 0; --owed_) c.outbox().append_bytes(as_bytes(std::string_view("ok\n")));
+  }
+
+ private:
+  std::size_t owed_ = 0;
+};
+
+TEST(stream_server, handlers_write_from_before_write) {
+  stream_server_config config;
+  config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  stream_server server(config, [] { return std::make_unique<lazy_handler>(); });
+  server.start();
+  test::raw_socket peer(server.local_endpoint());
+  peer.send_all("x");
+  EXPECT_EQ(peer.read_for(5s, 3), "ok\n");
+}
+
 TEST(stream_server, connections_over_the_cap_are_closed_at_once) {
   stream_server_config config;
   config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   config.max_connections = 2;
   auto seen = std::make_shared<observed>();
   stream_server server(config, [seen] { return std::make_unique<echo_handler>(seen); });
+  server.start();
   test::raw_socket a(server.local_endpoint()), b(server.local_endpoint());
   a.send_all("a\n");
   b.send_all("b\n");

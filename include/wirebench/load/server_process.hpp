@@ -7,24 +7,18 @@
 #include <sys/types.h>
 
 #include <chrono>
-#include <cstdint>
 #include <string>
-#include <vector>
 
+#include "wirebench/protocols/protocol.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench {
 
 struct server_process_options {
   std::string protocol;
-  std::string listen;             // an endpoint; port 0 lets the kernel pick
-  std::size_t threads = 1;
-  std::string engine;             // "" = the protocol's default server implementation
-  std::string cpus;               // "" = no pinning
-  std::uint32_t max_streams = 100;
-  bool tls = false;               // serve --tls (a self-signed certificate)
+  server_config config;  // all of it, as `serve` flags (to_args); listen port 0: the kernel picks
   std::chrono::seconds start_timeout{20};
-  std::string program{};          // the `wirebench` executable; "" = this program
+  std::string program{};  // the `wirebench` executable; "" = this program
 };
 
 class server_process {

@@ -23,10 +23,10 @@
 
 namespace wirebench {
 
+// What every connection's dispatcher shares (made once per server, read-only).
 struct dispatch_settings {
   // Computes the reply body, or sets `error` (on a worker thread, or inline).
   std::function<std::string(std::string_view request, std::error_code& error)> handler;
-  asio::thread_pool* pool = nullptr;  // null: compute on the event-loop thread
   service_time_model service_time;
   bool ordered = false;
 };
@@ -37,8 +37,9 @@ class request_dispatcher {
   using reply_writer =
       std::function<void(connection& c, std::uint64_t key, bool ok, std::string&& body)>;
 
-  request_dispatcher(const dispatch_settings& settings, reply_writer write)
-      : settings_(settings), write_(std::move(write)) {}
+  // `pool` (the server's worker pool) computes the replies; null: the event-loop thread does.
+  request_dispatcher(const dispatch_settings& settings, asio::thread_pool* pool, reply_writer write)
+      : settings_(settings), pool_(pool), write_(std::move(write)) {}
 
   // Starts one request; `key` is what the reply must carry (request id, msgid).
   void start(connection& c, std::uint64_t key, std::string_view request);
@@ -58,6 +59,7 @@ class request_dispatcher {
   void write(connection& c, ready_reply reply);
 
   const dispatch_settings& settings_;
+  asio::thread_pool* pool_;
   reply_writer write_;
   std::size_t in_flight_ = 0;
   std::uint64_t next_seq_ = 0;

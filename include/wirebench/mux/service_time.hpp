@@ -23,6 +23,7 @@ struct service_time_model {
   std::chrono::nanoseconds sample(std::mt19937_64& rng) const;
   std::string to_string() const;  // the same syntax parse() reads
   static service_time_model parse(std::string_view text);  // throws std::invalid_argument
+  friend bool operator==(const service_time_model&, const service_time_model&) = default;
 };
 
 }  // namespace wirebench

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,9 +15,9 @@
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/codec/decode_result.hpp"
 #include "wirebench/core/call_completion.hpp"
+#include "wirebench/core/server_stats.hpp"
 #include "wirebench/mux/service_time.hpp"
 #include "wirebench/transport/endpoint.hpp"
-#include "wirebench/transport/stream_server.hpp"
 
 namespace wirebench {
 
@@ -33,6 +32,7 @@ struct tls_options {
   // Client: verify the server's certificate against this CA file; empty = no verification
   // (benchmark mode, for servers with a self-signed certificate).
   std::string ca_file;
+  friend bool operator==(const tls_options&, const tls_options&) = default;
 };
 
 struct server_config {
@@ -59,6 +59,7 @@ struct server_config {
   std::chrono::steady_clock::duration write_timeout = 30s;  // a client not reading its replies
   std::chrono::steady_clock::duration drain_timeout = 5s;   // graceful stop: then force-close
   tls_options tls;
+  friend bool operator==(const server_config&, const server_config&) = default;
 };
 
 struct client_config {

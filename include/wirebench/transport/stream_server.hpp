@@ -1,6 +1,7 @@
 #pragma once
-// The server skeleton every stream protocol shares: a listener, an io_pool, one handler per
-// connection (from a factory), a connection cap, counters, and a graceful stop.
+// A stream server: a listener, an io_pool, one handler per connection (from a factory), a
+// connection cap, connection counters, and a graceful stop. Protocol servers own one through
+// server_skeleton, which adds the sessions' request count and a worker pool.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -11,22 +12,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "wirebench/core/server_stats.hpp"
 #include "wirebench/transport/connection.hpp"
 #include "wirebench/transport/endpoint.hpp"
 #include "wirebench/transport/io_pool.hpp"
 #include "wirebench/transport/listener.hpp"
 
 namespace wirebench {
-
-// Counters of a running server, read at any time from any thread.
-struct server_stats {
-  std::uint64_t accepted = 0;
-  std::uint64_t active = 0;
-  std::uint64_t requests = 0;
-  std::uint64_t rejected_connections = 0;  // over max_connections
-  std::uint64_t accept_errors = 0;         // e.g. out of file descriptors
-  std::map<std::string, std::uint64_t> close_reasons;  // error_name(reason) -> connections
-};
 
 struct stream_server_config {
   endpoint listen;
@@ -38,24 +30,25 @@ struct stream_server_config {
 
 class stream_server {
  public:
-  // Called on the new connection's thread; returns the protocol's handler for it.
+  // Called on the new connection's thread, from start() on, on every pool thread at once;
+  // returns the protocol's handler for it, which the connection owns.
   using handler_factory = std::function<std::unique_ptr<connection_handler>()>;
-  // The same, handed this server: a factory that needs the server (to count requests) must take
-  // it from here, not from a pointer its owner is still assigning while connections arrive.
-  using server_handler_factory = std::function<std::unique_ptr<connection_handler>(stream_server&)>;
 
-  // Binds and starts serving; throws std::system_error if the endpoint cannot be bound.
+  // Starts the threads but does not listen: what `make_handler` uses may be set up until start().
   stream_server(stream_server_config config, handler_factory make_handler);
-  stream_server(stream_server_config config, server_handler_factory make_handler);
   ~stream_server();
+  stream_server(const stream_server&) = delete;
+  stream_server& operator=(const stream_server&) = delete;
 
+  // Binds and starts accepting; throws std::system_error naming the endpoint if it cannot bind.
+  // Once, before local_endpoint() and before other threads use the server.
+  void start();
   endpoint local_endpoint() const { return listener_->local_endpoint(); }
   // Graceful: stop accepting, flush every connection's due replies and close it, wait up to
   // drain_timeout, then force-close the rest and join the threads. Idempotent; any thread but ours.
   void stop();
+  // `requests` is 0: handlers count their requests themselves (see server_skeleton).
   server_stats stats() const;
-  // Protocol handlers count the requests they answer (relaxed atomic: a statistic, not a fence).
-  void count_requests(std::uint64_t n) { requests_.fetch_add(n, std::memory_order_relaxed); }
 
  private:
   class counted_handler;
@@ -63,12 +56,11 @@ class stream_server {
   void on_closed(connection* c, std::error_code reason);
 
   stream_server_config config_;
-  server_handler_factory make_handler_;
+  handler_factory make_handler_;
   io_pool pool_;
   std::unique_ptr<listener> listener_;
 
   std::atomic<std::uint64_t> accepted_{0};
-  std::atomic<std::uint64_t> requests_{0};
   std::atomic<std::uint64_t> rejected_{0};
   mutable std::mutex mutex_;
   std::condition_variable all_closed_;

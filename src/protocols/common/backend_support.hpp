@@ -1,6 +1,6 @@
 #pragma once
-// What every backend built on the shared pieces needs from the protocol-level configs: the
-// transport settings of a server, and a greet client over the client engine.
+// What every backend whose client is a codec needs from the protocol-level client config: a greet
+// client over the client engine. (Their servers: greet_server.hpp.)
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -9,39 +9,8 @@
 
 #include "wirebench/client/client_engine.hpp"
 #include "wirebench/protocols/protocol.hpp"
-#include "wirebench/transport/stream_server.hpp"
 
 namespace wirebench {
-
-// A server's transport from its protocol config; `max_read_bytes` bounds one connection's buffer.
-inline stream_server_config transport_config(const server_config& c, std::string thread_name,
-                                             std::size_t max_read_bytes) {
-  stream_server_config s;
-  s.listen = c.listen;
-  s.pool = {c.threads, c.cpus, std::move(thread_name)};
-  s.connection.max_read_bytes = max_read_bytes;
-  s.connection.idle_timeout = c.idle_timeout;
-  s.connection.read_timeout = c.read_timeout;
-  s.connection.write_timeout = c.write_timeout;
-  s.max_connections = c.max_connections;
-  s.drain_timeout = c.drain_timeout;
-  return s;
-}
-
-// A server that is a stream_server with one protocol handler (session) per connection, made by
-// `make` on the connection's thread. The protocol's server for most stream backends.
-class session_server final : public protocol_server {
- public:
-  using session_factory = std::function<std::unique_ptr<connection_handler>(stream_server&)>;
-  session_server(const stream_server_config& config, session_factory make)
-      : server_(std::make_unique<stream_server>(config, std::move(make))) {}
-  endpoint local_endpoint() const override { return server_->local_endpoint(); }
-  void stop() override { server_->stop(); }
-  server_stats stats() const override { return server_->stats(); }
-
- private:
-  std::unique_ptr<stream_server> server_;
-};
 
 // The client engine's settings that come straight from a protocol's client config. A call
 // waits at most the reply timeout, and so does a connection with calls pending that hears

@@ -10,7 +10,7 @@
 #include "../http_common/http_date.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
-#include "../common/backend_support.hpp"
+#include "../common/greet_server.hpp"
 
 namespace wirebench::http1 {
 namespace {
@@ -33,9 +33,12 @@ void append_response(std::string& out, const http::api_response& r, bool keep_al
   if (r.send_body) out.append(r.body);
 }
 
-class session final : public connection_handler {
+class session : public stream_session {
  public:
-  session(stream_server& server, const limits& l) : server_(server), parser_(parser::kind::request, l) {}
+  using settings = limits;
+  // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
+  static std::size_t max_read_bytes(const settings&) { return 64 * 1024; }
+  explicit session(const settings& l) : parser_(parser::kind::request, l) {}
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
@@ -52,7 +55,7 @@ class session final : public connection_handler {
       }
     }
     parser_.release_messages();
-    if (served != 0) server_.count_requests(served);
+    count_requests(served);
     if (ec && !error) {
       answer_.status = parser_.error_status();
       answer_.body.assign("{\"error\":\"").append(parser_.error_reason()).append("\"}");
@@ -72,7 +75,6 @@ class session final : public connection_handler {
   bool mid_frame() const override { return parser_.mid_message(); }
 
  private:
-  stream_server& server_;
   parser parser_;
   http::api_response answer_;  // reused by every request
   std::string out_;            // this read's answers
@@ -83,9 +85,7 @@ class session final : public connection_handler {
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
   limits l;
   l.max_body_bytes = config.max_frame_bytes;
-  // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
-  return std::make_unique<session_server>(transport_config(config, "http1-srv", 64 * 1024),
-                                          [l](stream_server& s) { return std::make_unique<session>(s, l); });
+  return std::make_unique<greet_server<session>>(config, "http1-srv", l);
 }
 
 }  // namespace wirebench::http1

@@ -11,7 +11,7 @@
 #include "../tls/tls_channel.hpp"
 #include "../tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
-#include "../common/backend_support.hpp"
+#include "../common/greet_server.hpp"
 
 namespace wirebench::http2 {
 namespace {
@@ -23,14 +23,21 @@ server_session_config session_config(const server_config& c) {
           .max_body_bytes = c.max_frame_bytes};
 }
 
-// One connection's adapter: TLS off or on, the connection's bytes in and out, the request count to
-// the server. Its callbacks run on the connection's thread (see connection_handler).
-class h2_connection final : public connection_handler {
+// One connection's adapter: TLS off or on, the connection's bytes in and out, the session's
+// request count. Its callbacks run on the connection's thread (see connection_handler).
+class h2_connection : public stream_session {
  public:
-  h2_connection(stream_server& server, const server_config& config, SSL_CTX* tls_context)
-      : server_(server), session_(session_config(config)) {
-    if (tls_context != nullptr)
-      tls_ = std::make_unique<tls::tls_channel>(tls_context, tls::tls_channel::role::server, "", "h2");
+  struct settings {
+    server_session_config session;
+    tls::context_ptr tls_context;  // null in cleartext; every connection's TLS refers to it
+  };
+  // The session keeps what it needs of a partial frame itself: a small read buffer will do.
+  static std::size_t max_read_bytes(const settings&) { return 64 * 1024; }
+
+  explicit h2_connection(const settings& s) : session_(s.session) {
+    if (s.tls_context != nullptr)
+      tls_ = std::make_unique<tls::tls_channel>(s.tls_context.get(),
+                                                tls::tls_channel::role::server, "", "h2");
   }
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
@@ -41,7 +48,7 @@ class h2_connection final : public connection_handler {
       return consumed;
     }
     error = session_.receive(data);  // on protocol_error, the GOAWAY is flushed below
-    if (const std::uint64_t n = session_.take_answered(); n != 0) server_.count_requests(n);
+    count_requests(session_.take_answered());
     if (auto ec = flush(c); ec && !error) error = ec;
     if (!error && !session_.want_read() && !session_.want_write())
       error = errc::peer_closed;  // both sides said goodbye
@@ -69,37 +76,19 @@ class h2_connection final : public connection_handler {
     return ec;
   }
 
-  stream_server& server_;
   std::unique_ptr<tls::tls_channel> tls_;  // null in cleartext
   std::string plain_in_;                   // what TLS decrypted of the last read
   std::string plain_out_;                  // what the session said, before TLS protects it
   server_session session_;
 };
 
-class server final : public protocol_server {
- public:
-  explicit server(const server_config& c) : config_(c) {
-    if (c.tls.enabled) tls_context_ = tls::make_server_context(c.tls, "h2");
-    // The session keeps what it needs of a partial frame itself: a small read buffer will do.
-    const stream_server_config sc = transport_config(c, "h2-srv", 64 * 1024);
-    server_ = std::make_unique<stream_server>(sc, [this](stream_server& server) {
-      return std::make_unique<h2_connection>(server, config_, tls_context_.get());
-    });
-  }
-  endpoint local_endpoint() const override { return server_->local_endpoint(); }
-  void stop() override { server_->stop(); }
-  server_stats stats() const override { return server_->stats(); }
-
- private:
-  server_config config_;
-  tls::context_ptr tls_context_;  // declared before server_: sessions die first
-  std::unique_ptr<stream_server> server_;
-};
-
 }  // namespace
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
-  return std::make_unique<server>(config);
+  h2_connection::settings s{
+      .session = session_config(config),
+      .tls_context = config.tls.enabled ? tls::make_server_context(config.tls, "h2") : nullptr};
+  return std::make_unique<greet_server<h2_connection>>(config, "h2-srv", std::move(s));
 }
 
 }  // namespace wirebench::http2

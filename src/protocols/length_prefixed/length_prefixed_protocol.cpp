@@ -2,7 +2,7 @@
 // Ordered replies (FIFO).
 #include "../common/backend_support.hpp"
 #include "../framed/framed_client_codec.hpp"
-#include "../framed/greet_server.hpp"
+#include "../framed/greet_session.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -30,7 +30,7 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
       .name = "length-prefixed",
       .summary = "4-byte big-endian length + name -> length + \"hello, name\", replies in order",
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
-        return std::make_unique<framed_greet_server<length_prefixed_framing>>(c);
+        return make_framed_server<length_prefixed_framing>(c);
       },
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
         return make_framed_client<length_prefixed_framing>(c);

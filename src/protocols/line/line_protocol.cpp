@@ -2,7 +2,7 @@
 // Request "name\n", reply "hello, name\n"; "\r\n" accepted on input. Ordered replies (FIFO).
 #include "../common/backend_support.hpp"
 #include "../framed/framed_client_codec.hpp"
-#include "../framed/greet_server.hpp"
+#include "../framed/greet_session.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -29,7 +29,7 @@ void register_line_protocol(protocol_registry& registry) {
       .name = "line",
       .summary = "newline-delimited: \"name\\n\" -> \"hello, name\\n\", replies in order",
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
-        return std::make_unique<framed_greet_server<line_framing>>(c);
+        return make_framed_server<line_framing>(c);
       },
       .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
         return make_framed_client<line_framing>(c);

@@ -1,31 +1,38 @@
-// msgpack-rpc server: our transport, the shared request dispatcher (replies in completion order,
-// optional worker pool and service time), and answers per the spec for everything else.
-#include <optional>
-
+// msgpack-rpc server: a session on the server skeleton, the shared request dispatcher (replies in
+// completion order, the skeleton's optional worker pool, service time), and answers per the spec
+// for everything else.
 #include <asio/thread_pool.hpp>
 
 #include "msgpack_rpc_backend.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/request_dispatcher.hpp"
-#include "../common/backend_support.hpp"
+#include "../common/greet_server.hpp"
 
 namespace wirebench::msgpack_rpc {
 namespace {
 
 // One per connection: decode messages, answer greet through the dispatcher, anything else at once.
-class rpc_session final : public connection_handler {
+class rpc_session : public stream_session {
  public:
-  rpc_session(stream_server& server, const dispatch_settings& dispatch, const server_config& config)
-      : server_(server),
-        decoder_(limits_for(config.max_frame_bytes)),
-        dispatcher_(dispatch, [](connection& c, std::uint64_t msgid, bool ok, std::string&& body) {
-          std::string out;
-          if (ok)
-            append_response(out, static_cast<std::uint32_t>(msgid), body);
-          else
-            append_error_response(out, static_cast<std::uint32_t>(msgid), body);
-          c.send({}, std::move(out), {});
-        }) {}
+  struct settings {
+    dispatch_settings dispatch;  // greet's reply, its service time
+    std::size_t max_frame_bytes;
+  };
+  // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
+  static std::size_t max_read_bytes(const settings&) { return 64 * 1024; }
+
+  // `workers`: the skeleton's pool, where greet replies are computed (null: on the event loop).
+  rpc_session(const settings& s, asio::thread_pool* workers)
+      : decoder_(limits_for(s.max_frame_bytes)),
+        dispatcher_(s.dispatch, workers,
+                    [](connection& c, std::uint64_t msgid, bool ok, std::string&& body) {
+                      std::string out;
+                      if (ok)
+                        append_response(out, static_cast<std::uint32_t>(msgid), body);
+                      else
+                        append_error_response(out, static_cast<std::uint32_t>(msgid), body);
+                      c.send({}, std::move(out), {});
+                    }) {}
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
@@ -61,7 +68,7 @@ class rpc_session final : public connection_handler {
       const msgpack::object& name = req->params.via.array.ptr[0];
       dispatcher_.start(c, req->msgid, std::string_view(name.via.str.ptr, name.via.str.size));
     }
-    if (requests != 0) server_.count_requests(requests);
+    count_requests(requests);
     return data.size();  // the unpacker keeps its own copy of an unfinished message
   }
 
@@ -79,50 +86,17 @@ class rpc_session final : public connection_handler {
     c.send({}, std::move(out), {});
   }
 
-  stream_server& server_;
   stream_decoder decoder_;
   request_dispatcher dispatcher_;
-};
-
-class rpc_server final : public protocol_server {
- public:
-  explicit rpc_server(const server_config& c) : config_(c) {
-    if (c.workers != 0) workers_.emplace(c.workers);
-    dispatch_.handler = [](std::string_view name, std::error_code&) {
-      std::string reply = "hello, ";
-      reply.append(name);
-      return reply;
-    };
-    dispatch_.pool = workers_ ? &*workers_ : nullptr;
-    dispatch_.service_time = c.service_time;
-    // Each parser keeps what it needs of a partial message itself: a small read buffer will do.
-    const stream_server_config sc = transport_config(c, "rpc-srv", 64 * 1024);
-    server_ = std::make_unique<stream_server>(sc, [this](stream_server& server) {
-      return std::make_unique<rpc_session>(server, dispatch_, config_);
-    });
-  }
-  ~rpc_server() override { stop(); }
-  endpoint local_endpoint() const override { return server_->local_endpoint(); }
-  void stop() override {
-    std::call_once(stopped_, [this] {
-      server_->stop();
-      if (workers_) workers_->join();
-    });
-  }
-  server_stats stats() const override { return server_->stats(); }
-
- private:
-  server_config config_;
-  std::optional<asio::thread_pool> workers_;
-  dispatch_settings dispatch_;
-  std::unique_ptr<stream_server> server_;
-  std::once_flag stopped_;
 };
 
 }  // namespace
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
-  return std::make_unique<rpc_server>(config);
+  return std::make_unique<greet_server<rpc_session>>(
+      config, "rpc-srv",
+      rpc_session::settings{.dispatch = greet_dispatch(config),
+                            .max_frame_bytes = config.max_frame_bytes});
 }
 
 }  // namespace wirebench::msgpack_rpc

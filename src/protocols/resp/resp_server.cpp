@@ -5,15 +5,18 @@
 
 #include "resp_backend.hpp"
 #include "resp_commands.hpp"
-#include "../common/backend_support.hpp"
+#include "../common/greet_server.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::resp {
 namespace {
 
-class session final : public connection_handler {
+class session : public stream_session {
  public:
-  session(stream_server& server, const request_limits& l) : server_(server), parser_(l) {}
+  using settings = request_limits;
+  // The parser refuses a command past max_query_bytes before the read buffer is full.
+  static std::size_t max_read_bytes(const settings& l) { return l.max_query_bytes + 64 * 1024; }
+  explicit session(const settings& l) : parser_(l) {}
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
@@ -37,14 +40,13 @@ class session final : public connection_handler {
       }
     }
     if (!out.empty()) c.send({}, std::move(out), {});
-    if (served != 0) server_.count_requests(served);
+    count_requests(served);
     return error ? data.size() : used;
   }
   void on_close(connection&, std::error_code) override {}
   bool mid_frame() const override { return parser_.mid_command(); }
 
  private:
-  stream_server& server_;
   request_parser parser_;
 };
 
@@ -59,10 +61,7 @@ request_limits server_limits(const server_config& config) {
 }
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
-  const request_limits l = server_limits(config);
-  // The parser refuses a command past max_query_bytes before the read buffer is full.
-  return std::make_unique<session_server>(transport_config(config, "resp-srv", l.max_query_bytes + 64 * 1024),
-                                          [l](stream_server& s) { return std::make_unique<session>(s, l); });
+  return std::make_unique<greet_server<session>>(config, "resp-srv", server_limits(config));
 }
 
 }  // namespace wirebench::resp

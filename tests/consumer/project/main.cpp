@@ -54,6 +54,7 @@ int main() {
   wb::stream_server_config config;
   config.listen = wb::endpoint::parse_or_throw("unix:@wirebench-consumer-" + std::to_string(getpid()));
   wb::stream_server server(config, [] { return std::make_unique<greeter>(); });
+  server.start();
 
   wb::io_pool client_pool;
   std::promise<std::string> reply;

@@ -1,24 +1,32 @@
 #pragma once
-// The greet server for any stream framing (newline, length-prefixed): decode every complete
+// The greet session for any stream framing (newline, length-prefixed): decode every complete
 // request in the read buffer, queue one reply each; the connection sends them in one writev.
 // Framing is a traits type with make_decoder(max, policy) and make_encoder(max).
+#include <memory>
 #include <string>
 
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/protocol.hpp"
-#include "../common/backend_support.hpp"
+#include "../common/greet_server.hpp"
 
 namespace wirebench {
 
 template <class Framing>
-class greet_session final : public connection_handler {
+class greet_session : public stream_session {
  public:
-  greet_session(stream_server& server, const server_config& config)
-      : server_(server),
-        resync_(config.on_oversize == oversize_policy::resync),
-        decoder_(Framing::make_decoder(config.max_frame_bytes, config.on_oversize)),
-        encoder_(Framing::make_encoder(config.max_frame_bytes + reply_overhead)) {}
+  struct settings {
+    std::size_t max_frame_bytes;
+    oversize_policy on_oversize;
+  };
+  static std::size_t max_read_bytes(const settings& s) {
+    return s.max_frame_bytes + Framing::max_framing_bytes;
+  }
+
+  explicit greet_session(const settings& s)
+      : resync_(s.on_oversize == oversize_policy::resync),
+        decoder_(Framing::make_decoder(s.max_frame_bytes, s.on_oversize)),
+        encoder_(Framing::make_encoder(s.max_frame_bytes + reply_overhead)) {}
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
@@ -43,7 +51,7 @@ class greet_session final : public connection_handler {
         break;
       }
     }
-    if (served != 0) server_.count_requests(served);
+    count_requests(served);
     return consumed;
   }
 
@@ -58,32 +66,17 @@ class greet_session final : public connection_handler {
     if (!encoder_.encode(as_bytes(text), frame)) c.send(frame);
   }
 
-  stream_server& server_;
   bool resync_;
   typename Framing::decoder decoder_;
   typename Framing::encoder encoder_;
   std::string reply_;  // reused: no allocation per request once warm
 };
 
+// The greet server of a framing: line and length-prefixed register this.
 template <class Framing>
-class framed_greet_server final : public protocol_server {
- public:
-  explicit framed_greet_server(const server_config& config)
-      : config_(config), server_(make_config(config), [this] {
-          return std::make_unique<greet_session<Framing>>(server_, config_);
-        }) {}
-
-  endpoint local_endpoint() const override { return server_.local_endpoint(); }
-  void stop() override { server_.stop(); }
-  server_stats stats() const override { return server_.stats(); }
-
- private:
-  static stream_server_config make_config(const server_config& c) {
-    return transport_config(c, "srv", c.max_frame_bytes + Framing::max_framing_bytes);
-  }
-
-  server_config config_;
-  stream_server server_;
-};
+std::unique_ptr<protocol_server> make_framed_server(const server_config& c) {
+  return std::make_unique<greet_server<greet_session<Framing>>>(
+      c, "srv", typename greet_session<Framing>::settings{c.max_frame_bytes, c.on_oversize});
+}
 
 }  // namespace wirebench

@@ -1,0 +1,16 @@
+#pragma once
+// Durations as a person writes them: a whole number and a unit, ns, us, ms or s ("250us", "5ms",
+// "30s"). format_duration() writes the largest unit that keeps the value exact, so that
+// parse_duration(format_duration(d)) == d for every d >= 0.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace wirebench {
+
+// nullopt for anything else: no unit, another unit, a sign, a fraction, or too large for 64 bits.
+std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text);
+std::string format_duration(std::chrono::nanoseconds d);
+
+}  // namespace wirebench

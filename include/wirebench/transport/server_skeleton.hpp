@@ -1,0 +1,132 @@
+#pragma once
+// The server every stream protocol runs on: a stream_server with one Session per connection, an
+// optional worker pool for sessions that compute replies off the event loop, and the sessions'
+// request count. A protocol's server is then only its Session:
+//
+//   class my_session : public stream_session {  // not final: the skeleton derives from it
+//    public:
+//     // What every connection reads: owned by the skeleton, which outlives every session, and
+//     // never changed once the skeleton is made (read from all transport threads at once).
+//     struct settings { ... };
+//     // The read buffer a connection needs for the largest request `s` allows.
+//     static std::size_t max_read_bytes(const settings& s);
+//     // Made on the connection's thread. A session that takes `workers` (the skeleton's pool,
+//     // null when configured with none) may run work there; it keeps the connection alive
+//     // (shared_from_this) until the work has posted its result back to the connection's thread.
+//     explicit my_session(const settings& s);  // or (const settings&, asio::thread_pool* workers)
+//     // connection_handler's callbacks; on_data calls count_requests(n).
+//   };
+//   server_skeleton<my_session> server(config, my_session::settings{...});  // listening
+#include <atomic>
+#include <concepts>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include <asio/thread_pool.hpp>
+
+#include "wirebench/core/server_stats.hpp"
+#include "wirebench/transport/stream_server.hpp"
+#include "wirebench/transport/stream_session.hpp"
+
+namespace wirebench {
+
+template <class S>
+concept skeleton_session =
+    std::derived_from<S, stream_session> &&
+    requires(const typename S::settings& s) {
+      { S::max_read_bytes(s) } -> std::convertible_to<std::size_t>;
+    } &&
+    (std::constructible_from<S, const typename S::settings&> ||
+     std::constructible_from<S, const typename S::settings&, asio::thread_pool*>);
+
+struct server_skeleton_config {
+  // connection.max_read_bytes is ignored: the session's max_read_bytes() sets it.
+  stream_server_config transport;
+  // Threads of the worker pool, made only for a Session that takes one; 0: no pool (the session
+  // computes on the event loop).
+  std::size_t workers = 0;
+};
+
+template <skeleton_session Session>
+class server_skeleton {
+ public:
+  using settings = typename Session::settings;
+  static constexpr bool takes_workers =
+      std::constructible_from<Session, const settings&, asio::thread_pool*>;
+
+  // Makes the worker pool and the transport, then listens: sessions are made only once every
+  // member they read exists. Throws std::system_error if the endpoint cannot be bound.
+  server_skeleton(server_skeleton_config config, settings s)
+      : settings_(std::move(s)),
+        transport_(with_read_buffer(std::move(config.transport), settings_),
+                   [this] { return make_session(); }) {
+    if constexpr (takes_workers)
+      if (config.workers != 0) workers_.emplace(config.workers);
+    transport_.start();
+  }
+  ~server_skeleton() { stop(); }
+  server_skeleton(const server_skeleton&) = delete;
+  server_skeleton& operator=(const server_skeleton&) = delete;
+
+  endpoint local_endpoint() const { return transport_.local_endpoint(); }
+  // Graceful: the transport drains (work in flight on the pool finishes and its replies go out),
+  // then the pool's threads are joined. Idempotent; any thread but the server's own.
+  void stop() {
+    std::call_once(stopped_, [this] {
+      transport_.stop();
+      if (workers_) workers_->join();
+    });
+  }
+  server_stats stats() const {
+    server_stats s = transport_.stats();
+    s.requests = requests_.load(std::memory_order_relaxed);
+    return s;
+  }
+
+ private:
+  // The Session, with its count added to the server's after every on_data: one relaxed add per
+  // read, not per request (a statistic, not a fence).
+  class counted_session final : public Session {
+   public:
+    template <class... Args>
+    explicit counted_session(std::atomic<std::uint64_t>& total, Args&&... args)
+        : Session(std::forward<Args>(args)...), total_(total) {}
+    std::size_t on_data(connection& c, std::span<const std::byte> data,
+                        std::error_code& error) override {
+      const std::size_t consumed = Session::on_data(c, data, error);
+      if (const std::uint64_t n = this->take_requests(); n != 0)
+        total_.fetch_add(n, std::memory_order_relaxed);
+      return consumed;
+    }
+
+   private:
+    std::atomic<std::uint64_t>& total_;
+  };
+
+  static stream_server_config with_read_buffer(stream_server_config t, const settings& s) {
+    t.connection.max_read_bytes = Session::max_read_bytes(s);
+    return t;
+  }
+
+  // On the new connection's thread, any transport thread, concurrently: reads only members that
+  // are fixed before start().
+  std::unique_ptr<connection_handler> make_session() {
+    if constexpr (takes_workers) {
+      asio::thread_pool* workers = workers_ ? &*workers_ : nullptr;
+      return std::make_unique<counted_session>(requests_, settings_, workers);
+    } else {
+      return std::make_unique<counted_session>(requests_, settings_);
+    }
+  }
+
+  const settings settings_;
+  std::atomic<std::uint64_t> requests_{0};
+  std::optional<asio::thread_pool> workers_;
+  stream_server transport_;  // last: its connections, and so the sessions, go first
+  std::once_flag stopped_;
+};
+
+}  // namespace wirebench

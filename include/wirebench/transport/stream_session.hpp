@@ -1,0 +1,24 @@
+#pragma once
+// One connection's server side under server_skeleton: the protocol's connection_handler, which
+// also counts the requests it takes in. It counts into itself; the skeleton takes the count after
+// every on_data, so a session never reaches up into the server that owns it.
+#include <cstdint>
+#include <utility>
+
+#include "wirebench/transport/connection.hpp"
+
+namespace wirebench {
+
+class stream_session : public connection_handler {
+ protected:
+  // Inside on_data, on the connection's thread: `n` more requests taken in (answered, or handed
+  // to a worker). Counted in server_stats::requests.
+  void count_requests(std::uint64_t n) { requests_ += n; }
+  // The count since the last call (the skeleton's, after each on_data).
+  std::uint64_t take_requests() { return std::exchange(requests_, 0); }
+
+ private:
+  std::uint64_t requests_ = 0;
+};
+
+}  // namespace wirebench

@@ -1,0 +1,51 @@
+#pragma once
+// A stream backend's protocol_server: the server skeleton with the backend's Session on every
+// connection, set up from server_config. Listening once constructed.
+#include <memory>
+#include <string>
+
+#include "wirebench/mux/request_dispatcher.hpp"
+#include "wirebench/protocols/protocol.hpp"
+#include "wirebench/transport/server_skeleton.hpp"
+
+namespace wirebench {
+
+// The skeleton's settings from a backend's server config; `thread_name` names its threads.
+inline server_skeleton_config skeleton_config(const server_config& c, std::string thread_name) {
+  server_skeleton_config s;
+  s.transport.listen = c.listen;
+  s.transport.pool = {c.threads, c.cpus, std::move(thread_name)};
+  s.transport.connection.idle_timeout = c.idle_timeout;
+  s.transport.connection.read_timeout = c.read_timeout;
+  s.transport.connection.write_timeout = c.write_timeout;
+  s.transport.max_connections = c.max_connections;
+  s.transport.drain_timeout = c.drain_timeout;
+  s.workers = c.workers;
+  return s;
+}
+
+template <skeleton_session Session>
+class greet_server final : public protocol_server {
+ public:
+  // Throws at start-up, as protocol::make_server does.
+  greet_server(const server_config& c, std::string thread_name, typename Session::settings s)
+      : skeleton_(skeleton_config(c, std::move(thread_name)), std::move(s)) {}
+
+  endpoint local_endpoint() const override { return skeleton_.local_endpoint(); }
+  void stop() override { skeleton_.stop(); }
+  server_stats stats() const override { return skeleton_.stats(); }
+
+ private:
+  server_skeleton<Session> skeleton_;
+};
+
+// The greet call for a session that hands requests to a request_dispatcher (mux, msgpack-rpc):
+// its reply, delayed by the config's service time.
+inline dispatch_settings greet_dispatch(const server_config& c) {
+  return {.handler = [](std::string_view name, std::error_code&) {
+            return expected_greeting(name);
+          },
+          .service_time = c.service_time};
+}
+
+}  // namespace wirebench

@@ -1,0 +1,125 @@
+// server_config through to_args and from_args, the pair that carries it to a server in another
+// process: every field survives the trip, and bad flags are refused with the flag's name.
+#include "wirebench/protocols/server_args.hpp"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+// How many fields an aggregate has: the most initializers `T{...}` accepts.
+struct any_value {
+  template <class T>
+  operator T() const;
+};
+template <class T, class... A>
+constexpr std::size_t field_count() {
+  if constexpr (requires { T{A{}..., any_value{}}; })
+    return field_count<T, A..., any_value>();
+  else
+    return sizeof...(A);
+}
+static_assert(field_count<server_config>() == 17 && field_count<tls_options>() == 4,
+              "server_config changed: give the new field a flag (server_args.cpp), set it in "
+              "every_field_set() below, then update this count");
+
+// Every field away from its default (tls.ca_file aside: a client setting, with no flag).
+server_config every_field_set() {
+  server_config c;
+  c.listen = endpoint::parse_or_throw("unix:@wirebench-args-test");
+  c.threads = 3;
+  c.engine = "callback";
+  c.workers = 2;
+  c.service_time = service_time_model::parse("skewed:100:5ms");
+  c.max_concurrent_streams = 250;
+  c.stream_window_bytes = 1 << 20;
+  c.connection_window_bytes = 1 << 22;
+  c.cpus = {0, 2, 3};
+  c.max_frame_bytes = 4096;
+  c.on_oversize = oversize_policy::resync;
+  c.max_connections = 77;
+  c.idle_timeout = 1500ms;
+  c.read_timeout = 250us;
+  c.write_timeout = 7ns;
+  c.drain_timeout = 0s;
+  c.tls.enabled = true;
+  c.tls.certificate_file = "/etc/ssl/a cert.pem";
+  c.tls.private_key_file = "key.pem";
+  return c;
+}
+
+TEST(server_args, every_field_makes_the_round_trip) {
+  const server_config c = every_field_set();
+  for (const server_flag& f : server_flags())
+    EXPECT_NE(f.write(c), f.write(server_config{})) << f.name << " is at its default in the test";
+  EXPECT_EQ(from_args(to_args(c)), c);
+}
+
+// A child whose defaults differ from ours (serve's listen port) still gets our defaults. Only
+// fields that can be empty (engine, cpus, TLS) are written as no flag, and so taken from the base.
+TEST(server_args, defaults_are_written_too) {
+  const server_config defaults;
+  server_config base = every_field_set();
+  base.engine.clear();
+  base.cpus.clear();
+  base.tls = {};
+  EXPECT_EQ(from_args(to_args(defaults), base), defaults);
+}
+
+TEST(server_args, writes_flags_serve_reads) {
+  server_config c;
+  c.listen = endpoint::parse_or_throw("tcp://127.0.0.1:7100");
+  c.threads = 2;
+  c.cpus = {0, 1};
+  c.tls.enabled = true;
+  const auto args = to_args(c);
+  auto has = [&](const std::string& flag, const std::string& value) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+      if (args[i] == flag && args[i + 1] == value) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("--listen", "tcp://127.0.0.1:7100"));
+  EXPECT_TRUE(has("--threads", "2"));
+  EXPECT_TRUE(has("--cpus", "0,1"));
+  EXPECT_TRUE(has("--idle-timeout", "300s"));
+  EXPECT_NE(std::find(args.begin(), args.end(), "--tls"), args.end());
+  EXPECT_EQ(std::find(args.begin(), args.end(), "--engine"), args.end()) << "unset: no flag";
+}
+
+TEST(server_args, reads_short_names_and_a_certificate_implies_tls) {
+  const std::vector<std::string> args = {"-l", "unix:@x", "-t", "4", "--tls-cert", "c.pem"};
+  const server_config c = from_args(args);
+  EXPECT_EQ(c.listen.to_string(), "unix:@x");
+  EXPECT_EQ(c.threads, 4u);
+  EXPECT_TRUE(c.tls.enabled);
+}
+
+TEST(server_args, refuses_bad_flags_naming_them) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--bogus"}, "--bogus"},
+      {{"--threads"}, "--threads"},
+      {{"--threads", "0"}, "--threads"},
+      {{"--threads", "2x"}, "--threads"},
+      {{"--max-frame", "-1"}, "--max-frame"},
+      {{"--idle-timeout", "5"}, "--idle-timeout"},
+      {{"--on-oversize", "drop"}, "--on-oversize"},
+      {{"--listen", "tcp://nowhere:80"}, "--listen"},
+      {{"--cpus", "x"}, "--cpus"},
+      {{"--service-time", "slow"}, "--service-time"},
+  };
+  for (const auto& [args, flag] : cases) {
+    try {
+      from_args(args);
+      ADD_FAILURE() << args[0] << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wirebench
