@@ -21,11 +21,12 @@ check() {  # check NAME COMMAND...: passes when the command succeeds
 exit_is() { local want=$1; shift; "$@" >"$work/out" 2>"$work/err"; [ $? -eq "$want" ]; }
 one_line_error() { [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^wirebench: .*$1" "$work/err"; }
 
-# Starts a server on ENDPOINT in the background and waits for the endpoint it reports.
+# Starts a server on ENDPOINT in the background and waits for the endpoint it reports (up to 20 s:
+# on a machine busy with builds a start has been seen to take more than 5).
 start_server() {
   "$wb" serve --protocol "$1" --listen "$2" --threads 2 2>"$work/serve.log" &
   server_pid=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 400); do
     grep -q "serving" "$work/serve.log" 2>/dev/null && break
     sleep 0.05
   done
