@@ -45,7 +45,7 @@ struct server_session::callbacks {
     });
   }
   static int on_header(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name,
-                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void* user) {
+                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void*) {
     return guarded([&] {
       stream* st = record(session, frame->hd.stream_id);
       if (st == nullptr) return 0;
@@ -92,7 +92,7 @@ struct server_session::callbacks {
   // A frame went out. After the last frame of an early answer (413) to a client still sending,
   // RST_STREAM(NO_ERROR) tells it to stop (RFC 9113 §8.1); otherwise the stream would stay half
   // open, its window refilled, for as long as the client kept sending.
-  static int on_frame_send(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
+  static int on_frame_send(nghttp2_session* session, const nghttp2_frame* frame, void*) {
     if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) == 0 ||
         (frame->hd.type != NGHTTP2_DATA && frame->hd.type != NGHTTP2_HEADERS))
       return 0;
