@@ -13,8 +13,10 @@
 namespace wirebench {
 
 // The client engine's settings that come straight from a protocol's client config. A call
-// waits at most the reply timeout, and so does a connection with calls pending that hears
-// nothing. `default_depth` is the protocol's calls in flight per connection when not configured.
+// waits at most the reply timeout; a connection with calls pending that hears nothing for twice
+// that is taken for dead and replaced. Twice, not once: with equal timers the connection's could
+// fire first and take the call with it, so a reply that comes after its call's deadline would be
+// lost instead of counted late. `default_depth` is the protocol's calls in flight per connection when not configured.
 inline client_engine_config engine_config(const client_config& c, std::size_t default_depth,
                                           client_codec_factory codec) {
   client_engine_config e;
@@ -23,7 +25,7 @@ inline client_engine_config engine_config(const client_config& c, std::size_t de
   e.threads = c.threads;
   e.cpus = c.cpus;
   e.connect_timeout = c.connect_timeout;
-  e.silence_timeout = c.reply_timeout;
+  e.silence_timeout = 2 * c.reply_timeout;
   e.max_in_flight = c.depth == 0 ? default_depth : c.depth;
   e.max_abandoned = std::clamp<std::size_t>(4 * e.max_in_flight, 64, 4096);
   // Calls wait for room on their connection; a load driver bounds how many it makes.
