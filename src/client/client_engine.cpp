@@ -105,22 +105,22 @@ void client_engine::submit(engine_lane& lane, std::string_view request, due when
 }
 
 void client_engine::async_call(std::string_view request, clock::time_point deadline,
-                               call_completion done) {
+                               call_completion&& done) {
   submit(lane_for_this_thread(), request, {deadline, {}, false}, std::move(done));
 }
 
 void client_engine::async_call_on(std::size_t index, std::string_view request,
-                                  clock::time_point deadline, call_completion done) {
+                                  clock::time_point deadline, call_completion&& done) {
   submit(lane_at(index), request, {deadline, {}, false}, std::move(done));
 }
 
 void client_engine::async_call(std::string_view request, clock::duration timeout,
-                               call_completion done) {
+                               call_completion&& done) {
   submit(lane_for_this_thread(), request, {{}, timeout, true}, std::move(done));
 }
 
 void client_engine::async_call_on(std::size_t index, std::string_view request,
-                                  clock::duration timeout, call_completion done) {
+                                  clock::duration timeout, call_completion&& done) {
   submit(lane_at(index), request, {{}, timeout, true}, std::move(done));
 }
 

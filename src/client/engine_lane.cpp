@@ -20,23 +20,14 @@ engine_lane::engine_lane(client_engine& engine, asio::io_context& ctx, std::size
 
 void engine_lane::start() { dial(); }
 
-void engine_lane::set_phase(const void* token, cancel_state::phase ph, engine_link* link,
-                            std::uint32_t id) {
-  if (token == nullptr) return;
-  auto* st = static_cast<cancel_state*>(const_cast<void*>(token));
-  st->ph = ph;
-  st->link = link;
-  st->id = id;
-}
-
 // Posted, never run here: the caller may be inside async_call, and a closed loop that calls again
 // from the completion must not recurse.
 void engine_lane::complete_later(call_completion done, std::error_code ec) {
   asio::post(ctx_, [d = std::move(done), ec] { d(ec, {}); });
 }
 
-void engine_lane::issue(std::string_view request, clock::time_point deadline, call_completion done,
-                        const void* token) {
+void engine_lane::issue(std::string_view request, clock::time_point deadline,
+                        call_completion&& done, const void* token) {
   if (closed_) return complete_later(std::move(done), errc::connection_closed);
   if (link_ != nullptr && queue_.empty() && link_->can_take(config_.max_in_flight))
     return send_now(request, deadline, done, token);
@@ -208,8 +199,8 @@ void engine_lane::link_closed(engine_link& link, std::error_code reason,
 
 // One timer per lane, armed at the earliest deadline of its calls, queued or sent. With one
 // timeout for every call it is re-armed only when it fires.
-void engine_lane::arm(clock::time_point deadline) {
-  if (closed_ || (armed_ && *armed_ <= deadline)) return;
+void engine_lane::rearm(clock::time_point deadline) {
+  if (closed_) return;
   armed_ = deadline;
   deadline_timer_.expires_at(deadline);
   deadline_timer_.async_wait([this](std::error_code ec) {

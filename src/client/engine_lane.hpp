@@ -38,7 +38,7 @@ class engine_lane {
 
   // On the lane's thread from here on.
   void start();
-  void issue(std::string_view request, clock::time_point deadline, call_completion done,
+  void issue(std::string_view request, clock::time_point deadline, call_completion&& done,
              const void* token);
   void cancel(cancel_state& st);
   // The engine is closing: every call fails with connection_closed, every connection closes.
@@ -46,7 +46,11 @@ class engine_lane {
   bool closed() const { return closed_; }
 
   // From the links.
-  void arm(clock::time_point deadline);
+  // Inline: every call passes here, and nearly always the timer is already armed earlier.
+  void arm(clock::time_point deadline) {
+    if (armed_ && *armed_ <= deadline) return;
+    rearm(deadline);
+  }
   void link_answered();
   void link_going(engine_link& link);
   void link_closed(engine_link& link, std::error_code reason,
@@ -84,7 +88,14 @@ class engine_lane {
   void fail_queue(std::error_code ec);
   void forget(engine_link& link);
   static void set_phase(const void* token, cancel_state::phase ph, engine_link* link = nullptr,
-                        std::uint32_t id = 0);
+                        std::uint32_t id = 0) {
+    if (token == nullptr) return;  // not a cancelable call
+    auto* st = static_cast<cancel_state*>(const_cast<void*>(token));
+    st->ph = ph;
+    st->link = link;
+    st->id = id;
+  }
+  void rearm(clock::time_point deadline);
 
   client_engine& engine_;
   const client_engine_config& config_;

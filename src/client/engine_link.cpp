@@ -87,15 +87,19 @@ void engine_link::match(const codec_reply& r, std::error_code& error) {
     if (matcher_->take_unanswered(*id, call)) lane_.resend(std::move(call));
     return;
   }
-  call_completion done;
-  switch (matcher_->take(*id, done)) {
+  // Taken straight into its place in the batch (no completion moved twice per call).
+  ready_call& ready = ready_.emplace_back();
+  switch (matcher_->take(*id, ready.done)) {
     case reply_match::completed:
-      ready_.push_back({std::move(done), r.error, r.body});
+      ready.ec = r.error;
+      ready.body = r.body;
       return;
     case reply_match::late:
+      ready_.pop_back();
       engine_lane::counters::bump(lane_.stats().late);
       return;
     case reply_match::unknown:
+      ready_.pop_back();
       engine_lane::counters::bump(lane_.stats().unknown);
       if (in_order_) error = errc::protocol_error;  // cannot happen: next_in_order() was asked
       return;

@@ -17,7 +17,7 @@ length_prefix_decoder::length_prefix_decoder(length_prefix_config config) : conf
   config_.validate();
 }
 
-decode_result length_prefix_decoder::decode(std::span<const std::byte> data) {
+decode_result length_prefix_decoder::decode_any(std::span<const std::byte> data) {
   if (failed_ != decode_status::need_more) return {failed_, 0, {}};
 
   std::size_t dropped = 0;  // payload bytes of an oversize frame discarded in this call (resync)

@@ -1,26 +1,34 @@
 #include "wirebench/core/gather_queue.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
 namespace wirebench {
 
-void gather_queue::copy_in(std::span<const std::byte> bytes) {
-  if (bytes.empty()) return;
-  const std::size_t offset = arena_.size();
-  arena_.insert(arena_.end(), bytes.begin(), bytes.end());
-  extend(offset, bytes.size());
+void gather_queue::reallocate(std::size_t more) {
+  const std::size_t capacity = std::max({std::size_t{256}, 2 * arena_capacity_, arena_size_ + more});
+  auto bigger = std::make_unique_for_overwrite<std::byte[]>(capacity);
+  if (arena_size_ != 0) std::memcpy(bigger.get(), arena_.get(), arena_size_);
+  arena_ = std::move(bigger);
+  arena_capacity_ = capacity;
 }
 
-// Extend the last segment when it is the arena's tail, so a burst stays one iovec.
-void gather_queue::extend(std::size_t offset, std::size_t size) {
-  if (!segments_.empty() && segments_.back().owned == no_owned &&
-      segments_.back().offset + segments_.back().size == offset) {
-    segments_.back().size += size;
-  } else {
-    segments_.push_back({no_owned, offset, size});
-  }
-  bytes_ += size;
+void gather_queue::swap(gather_queue& other) noexcept {
+  std::swap(arena_, other.arena_);
+  std::swap(arena_size_, other.arena_size_);
+  std::swap(arena_capacity_, other.arena_capacity_);
+  owned_.swap(other.owned_);
+  segments_.swap(other.segments_);
+  std::swap(bytes_, other.bytes_);
+  std::swap(frames_, other.frames_);
+}
+
+void gather_queue::copy_in(std::span<const std::byte> bytes) {
+  if (bytes.empty()) return;
+  const std::size_t offset = arena_size_;
+  std::memcpy(grow_arena(bytes.size()), bytes.data(), bytes.size());
+  extend(offset, bytes.size());
 }
 
 namespace {
@@ -54,9 +62,8 @@ void copy_at_most_16(std::byte* to, const std::byte* from, std::size_t n) {
 void gather_queue::append(const encoded_frame& frame) {
   const std::size_t total = frame.size();
   if (total != 0) {
-    const std::size_t offset = arena_.size();
-    arena_.resize(offset + total);
-    std::byte* at = arena_.data() + offset;
+    const std::size_t offset = arena_size_;
+    std::byte* at = grow_arena(total);
     copy_at_most_16(at, frame.prefix_bytes.data(), frame.prefix_size);
     at += frame.prefix_size;
     if (!frame.payload.empty()) std::memcpy(at, frame.payload.data(), frame.payload.size());
@@ -87,7 +94,7 @@ void gather_queue::append_bytes(std::span<const std::byte> bytes) {
 }
 
 void gather_queue::clear() {
-  arena_.clear();
+  arena_size_ = 0;
   owned_.clear();
   segments_.clear();
   bytes_ = 0;

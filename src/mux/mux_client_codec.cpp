@@ -1,5 +1,7 @@
 #include "wirebench/mux/mux_client_codec.hpp"
 
+#include <cstring>
+
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/error.hpp"
@@ -17,11 +19,14 @@ class mux_client_codec final : public client_codec {
 
   reply_order order() const override { return order_; }
 
+  // Straight into the queue: one request per call, so no encoded_frame in between.
   std::error_code encode(std::uint32_t id, std::string_view request, gather_queue& out) override {
-    encoded_frame f;
-    if (auto ec = encode_mux_frame(mux_frame_type::request, id, as_bytes(request), max_frame_, f))
-      return ec;
-    out.append(f);
+    if (request.size() > max_frame_ || request.size() > UINT32_MAX - mux_header_bytes)
+      return errc::frame_too_long;
+    std::byte* at = out.append_in_place(4 + mux_header_bytes + request.size());
+    write_mux_header(at, mux_frame_type::request, id, request.size());
+    if (!request.empty())
+      std::memcpy(at + 4 + mux_header_bytes, request.data(), request.size());
     return {};
   }
 

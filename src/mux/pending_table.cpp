@@ -65,7 +65,7 @@ std::uint32_t pending_table::add(call_completion&& done, clock::time_point deadl
   s.st = state::pending;
   s.deadline = deadline;
   s.token = token;
-  s.done = std::move(done);
+  s.done.swap(done);  // a free slot's is empty: cheaper than a move-assignment, same effect
   s.has_request = !request.empty();
   if (s.has_request) requests_[static_cast<std::size_t>(index)].assign(request);
   link_by_deadline(index);
@@ -124,8 +124,8 @@ reply_match pending_table::take(std::uint32_t id, call_completion& done) {
     return reply_match::late;
   }
   unlink(static_cast<std::int32_t>(id & mask_));
-  done = std::move(s.done);
-  s.done = nullptr;
+  done.swap(s.done);
+  s.done = nullptr;  // whatever `done` held before
   s.st = state::free;
   --pending_;
   return reply_match::completed;

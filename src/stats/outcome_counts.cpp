@@ -49,9 +49,9 @@ outcome classify(const std::error_code& ec) {
   return outcome::other_error;
 }
 
-void outcome_counts::add(const std::error_code& ec) {
+void outcome_counts::add_error(const std::error_code& ec) {
   ++by_outcome_[static_cast<std::size_t>(classify(ec))];
-  if (ec) ++errors_[std::string(error_name(ec))];
+  ++errors_[std::string(error_name(ec))];
 }
 
 void outcome_counts::merge(const outcome_counts& other) {

@@ -259,7 +259,7 @@ void connection::schedule_flush() {
 // not take is left to async_write.
 void connection::flush() {
   if (closed_ || writing_now_ || !prepare_output() || pending_.empty()) return;
-  std::swap(pending_, writing_);
+  pending_.swap(writing_);
   iov_.clear();
   writing_.for_each_segment(
       [this](std::span<const std::byte> s) { iov_.emplace_back(s.data(), s.size()); });

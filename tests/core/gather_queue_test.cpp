@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -215,6 +216,46 @@ TEST(GatherQueue, ClearEmptiesAndTheQueueIsReusable) {
   EXPECT_EQ(q.segment_count(), 1u);
   EXPECT_EQ(concat(q), "two\nthree\n");
   EXPECT_EQ(q.frames(), 2u);
+}
+
+// Bytes written in place join the arena's tail: with frames appended around them, still one iovec,
+// across the arena's growth (the first holds 256 bytes; 300 frames of 9 bytes outgrow it).
+TEST(GatherQueue, BytesWrittenInPlaceCoalesceWithCopiedFrames) {
+  gather_queue q;
+  std::string expected;
+  for (int i = 0; i < 300; ++i) {
+    const std::string name = "n" + std::to_string(i % 10);
+    std::byte* at = q.append_in_place(4);
+    std::memcpy(at, "req:", 4);
+    q.append(line_frame(name));
+    expected += "req:" + name + "\n";
+  }
+  EXPECT_EQ(q.frames(), 600u);
+  EXPECT_EQ(q.segment_count(), 1u);
+  EXPECT_EQ(concat(q), expected);
+  q.clear();
+  std::memcpy(q.append_in_place(3), "abc", 3);
+  EXPECT_EQ(concat(q), "abc");
+}
+
+// A moved-from queue is empty and usable; swap exchanges everything (the connection swaps its
+// pending and writing queues before each write).
+TEST(GatherQueue, MoveLeavesAnEmptyQueueAndSwapExchanges) {
+  gather_queue a;
+  a.append(line_frame("one"));
+  a.append(as_bytes(std::string_view("x")), std::string(2000, 'y'), {});
+  gather_queue b(std::move(a));
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(a.segment_count(), 0u);
+  a.append(line_frame("two"));
+  EXPECT_EQ(concat(a), "two\n");
+  EXPECT_EQ(concat(b), "one\nx" + std::string(2000, 'y'));
+  a.swap(b);
+  EXPECT_EQ(concat(b), "two\n");
+  EXPECT_EQ(a.frames(), 2u);
+  b = std::move(a);
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(b.bytes(), 4u + 1 + 2000);
 }
 
 }  // namespace

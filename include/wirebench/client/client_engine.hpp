@@ -104,14 +104,14 @@ class client_engine {
   // A call on lane `lane % connections`, or (without a lane) on a lane of the calling thread when
   // that is one of the engine's, else round robin. Any thread. After close(), the call completes
   // at once, on the caller's thread, with connection_closed (no engine thread is left to run it).
-  void async_call(std::string_view request, clock::time_point deadline, call_completion done);
+  void async_call(std::string_view request, clock::time_point deadline, call_completion&& done);
   void async_call_on(std::size_t lane, std::string_view request, clock::time_point deadline,
-                     call_completion done);
+                     call_completion&& done);
   // The same with a timeout: the deadline is taken from the loop's turn (loop_clock) when the
   // call is made inside one (from a completion), which spares a clock read per call.
-  void async_call(std::string_view request, clock::duration timeout, call_completion done);
+  void async_call(std::string_view request, clock::duration timeout, call_completion&& done);
   void async_call_on(std::size_t lane, std::string_view request, clock::duration timeout,
-                     call_completion done);
+                     call_completion&& done);
   call_handle async_call_cancelable(std::string_view request, clock::time_point deadline,
                                     call_completion done);
 

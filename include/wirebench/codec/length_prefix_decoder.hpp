@@ -23,7 +23,19 @@ class length_prefix_decoder {
  public:
   explicit length_prefix_decoder(length_prefix_config config = {});
 
-  decode_result decode(std::span<const std::byte> data);
+  decode_result decode(std::span<const std::byte> data) {
+    // The common case, inline: a 4-byte header and a whole frame of allowed size in `data`.
+    if (config_.header_bytes == 4 && data.size() >= 4 && skip_remaining_ == 0 &&
+        failed_ == decode_status::need_more) {
+      const std::size_t length = (std::to_integer<std::size_t>(data[0]) << 24) |
+                                 (std::to_integer<std::size_t>(data[1]) << 16) |
+                                 (std::to_integer<std::size_t>(data[2]) << 8) |
+                                 std::to_integer<std::size_t>(data[3]);
+      if (length <= config_.max_frame_bytes && data.size() - 4 >= length)
+        return {decode_status::frame, 4 + length, data.subspan(4, length)};
+    }
+    return decode_any(data);
+  }
 
   // True only while discarding an oversize frame: a partial frame of normal size is simply
   // unconsumed bytes, which the caller (the connection) sees for itself.
@@ -32,6 +44,8 @@ class length_prefix_decoder {
   const length_prefix_config& config() const { return config_; }
 
  private:
+  decode_result decode_any(std::span<const std::byte> data);  // every case
+
   length_prefix_config config_;
   std::uint64_t skip_remaining_ = 0;               // resync: payload bytes still to discard
   decode_status failed_ = decode_status::need_more;  // sticky error status once failed

@@ -5,8 +5,9 @@
 //   offset 1  id       u32  big-endian request id (0 for ping/pong/drain)
 //   offset 5  payload  the rest (request body, reply body, or error text)
 //
-// Sans-IO: parse_mux_frame() reads a view; encode_mux_header() writes the 5 header bytes, which
-// go out as a gather buffer in front of the caller's payload. docs/PROTOCOLS.md has a hex example.
+// Sans-IO: parse_mux_frame() reads a view; encode_mux_frame() makes the length and the header a
+// gather buffer in front of the caller's payload (write_mux_header() writes them in place).
+// docs/PROTOCOLS.md has a hex example.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "wirebench/codec/encoded_frame.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
+#include "wirebench/core/error.hpp"
 
 namespace wirebench {
 
@@ -39,14 +41,51 @@ struct mux_frame {
 
 // Parses a length-prefixed frame's payload. nullopt when it is shorter than the header or the type
 // is unknown (the stream is then broken: errc::protocol_error).
-std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame);
+// Inline, with next_mux_frame: both run once per frame on the client's and the server's path.
+inline std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame) {
+  if (frame.size() < mux_header_bytes) return std::nullopt;
+  const auto type = std::to_integer<std::uint8_t>(frame[0]);
+  if (type < 1 || type > 7) return std::nullopt;
+  const std::uint32_t id = (std::to_integer<std::uint32_t>(frame[1]) << 24) |
+                           (std::to_integer<std::uint32_t>(frame[2]) << 16) |
+                           (std::to_integer<std::uint32_t>(frame[3]) << 8) |
+                           std::to_integer<std::uint32_t>(frame[4]);
+  return mux_frame{static_cast<mux_frame_type>(type), id, frame.subspan(mux_header_bytes)};
+}
 
 // The next mux frame in a stream of length-prefixed frames (`data` is every unconsumed byte;
 // `consumed` advances past what was used). nullopt when more bytes are needed, or on a broken
 // stream with `error` set: frame_too_long, corrupt_frame, or protocol_error (not a mux frame).
-std::optional<mux_frame> next_mux_frame(length_prefix_decoder& decoder,
-                                        std::span<const std::byte> data, std::size_t& consumed,
-                                        std::error_code& error);
+inline std::optional<mux_frame> next_mux_frame(length_prefix_decoder& decoder,
+                                               std::span<const std::byte> data,
+                                               std::size_t& consumed, std::error_code& error) {
+  const decode_result r = decoder.decode(data.subspan(consumed));
+  consumed += r.consumed;
+  if (r.status == decode_status::need_more) return std::nullopt;
+  if (r.status != decode_status::frame) {
+    error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
+    return std::nullopt;
+  }
+  auto f = parse_mux_frame(r.frame);
+  if (!f) error = errc::protocol_error;
+  return f;
+}
+
+// The 9 bytes before a payload of `payload_size` (at most UINT32_MAX - mux_header_bytes): the
+// 4-byte length, then the mux header. For encoders that write a frame in place.
+inline void write_mux_header(std::byte* at, mux_frame_type type, std::uint32_t id,
+                             std::size_t payload_size) {
+  const auto length = static_cast<std::uint32_t>(payload_size + mux_header_bytes);
+  at[0] = std::byte(length >> 24);
+  at[1] = std::byte(length >> 16);
+  at[2] = std::byte(length >> 8);
+  at[3] = std::byte(length);
+  at[4] = std::byte(static_cast<std::uint8_t>(type));
+  at[5] = std::byte(id >> 24);
+  at[6] = std::byte(id >> 16);
+  at[7] = std::byte(id >> 8);
+  at[8] = std::byte(id);
+}
 
 // The full frame as gather buffers: the 4-byte length and the mux header as prefix, the caller's
 // payload referenced. max_payload is the receiver's limit (frame_too_long when over it).

@@ -27,7 +27,13 @@ outcome classify(const std::error_code& ec);
 
 class outcome_counts {
  public:
-  void add(const std::error_code& ec);
+  void add(const std::error_code& ec) {
+    if (!ec) {
+      ++by_outcome_[static_cast<std::size_t>(outcome::ok)];  // inline: once per call
+      return;
+    }
+    add_error(ec);
+  }
   void merge(const outcome_counts& other);
 
   std::uint64_t count(outcome o) const { return by_outcome_[static_cast<std::size_t>(o)]; }
@@ -37,6 +43,7 @@ class outcome_counts {
   const std::map<std::string, std::uint64_t>& errors() const { return errors_; }
 
  private:
+  void add_error(const std::error_code& ec);
   std::array<std::uint64_t, outcome_count> by_outcome_{};
   std::map<std::string, std::uint64_t> errors_;
 };
