@@ -8,6 +8,20 @@ namespace wirebench {
 void protocol_registry::add(protocol p) {
   if (find(p.name) != nullptr)
     throw std::invalid_argument("protocol '" + p.name + "' is registered twice");
+  if (!p.tls) {
+    // One check for every tool (serve, call, run, benchmarks): --tls is never silently ignored.
+    auto refuse = [name = p.name] {
+      throw std::invalid_argument("--tls: protocol '" + name + "' does not speak TLS here");
+    };
+    p.make_server = [make = std::move(p.make_server), refuse](const server_config& c) {
+      if (c.tls.enabled) refuse();
+      return make(c);
+    };
+    p.make_client = [make = std::move(p.make_client), refuse](const client_config& c) {
+      if (c.tls.enabled) refuse();
+      return make(c);
+    };
+  }
   protocols_.push_back(std::move(p));
 }
 

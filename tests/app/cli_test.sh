@@ -53,6 +53,10 @@ check "bad endpoint is explained" one_line_error "numeric IP"
 check "no subcommand exits 2" exit_is 2 "$wb"
 check "a bad server setting exits 2" exit_is 2 "$wb" serve --protocol line --idle-timeout 5
 check "a bad server setting is one line naming the flag" one_line_error "--idle-timeout 5: durations look like"
+check "--tls on a protocol without TLS exits 2 (serve)" exit_is 2 "$wb" serve --protocol resp --tls --listen tcp://127.0.0.1:0
+check "--tls on a protocol without TLS is one line (serve)" one_line_error "--tls: protocol 'resp' does not speak TLS"
+check "--tls on a protocol without TLS exits 2 (call)" exit_is 2 "$wb" call --protocol http1 --tls --connect tcp://127.0.0.1:9 x
+check "--tls on a protocol without TLS is one line (call)" one_line_error "--tls: protocol 'http1' does not speak TLS"
 
 for proto in line length-prefixed; do
   for where in "tcp://127.0.0.1:0" "tcp://[::1]:0" "unix:$work/s.sock" "unix:@wirebench-cli-$$"; do

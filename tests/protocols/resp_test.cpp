@@ -84,6 +84,64 @@ TEST_F(resp_server, each_command_has_its_exact_reply) {
   EXPECT_EQ(server_->stats().requests, cases.size() + 1);
 }
 
+// What client libraries send as they connect, on one connection: HELLO switches to RESP3 and
+// back (only HELLO's, CLIENT GETNAME's null and CONFIG GET's shapes change), CLIENT remembers
+// the name and library, CONFIG GET answers redis-benchmark's two questions truly.
+TEST_F(resp_server, the_connection_handshake_of_client_libraries) {
+  test::raw_socket peer(server_->local_endpoint());
+  auto say = [&](const std::string& request, const std::string& reply) {
+    ASSERT_TRUE(peer.send_all(request));
+    EXPECT_EQ(peer.read_for(5s, reply.size()), reply) << request;
+  };
+  auto hello_reply = [](char map, int entries, int proto, const std::string& id) {
+    return std::string(1, map) + std::to_string(entries) +
+           "\r\n$6\r\nserver\r\n$9\r\nwirebench\r\n$7\r\nversion\r\n$5\r\n7.0.0\r\n$5\r\nproto\r\n:" +
+           std::to_string(proto) + "\r\n$2\r\nid\r\n:" + id +
+           "\r\n$4\r\nmode\r\n$10\r\nstandalone\r\n$4\r\nrole\r\n$6\r\nmaster\r\n$7\r\nmodules\r\n*0\r\n";
+  };
+  // The connection's id, from CLIENT ID, then checked in every reply that carries it.
+  ASSERT_TRUE(peer.send_all("CLIENT ID\r\n"));
+  const std::string id_line = peer.read_until_crlf(5s);
+  ASSERT_EQ(id_line.front(), ':') << id_line;
+  const std::string id = id_line.substr(1, id_line.size() - 3);
+  say("CLIENT GETNAME\r\n", "$-1\r\n");
+  say("CONFIG GET save\r\n", "*2\r\n$4\r\nsave\r\n$0\r\n\r\n");
+  say("CONFIG GET appendonly\r\n", "*2\r\n$10\r\nappendonly\r\n$2\r\nno\r\n");
+  say("config get * nothing\r\n",
+      "*4\r\n$10\r\nappendonly\r\n$2\r\nno\r\n$4\r\nsave\r\n$0\r\n\r\n");
+  say("CONFIG GET maxmemory\r\n", "*0\r\n");
+  say("HELLO 3\r\n", hello_reply('%', 7, 3, id));
+  say("CLIENT GETNAME\r\n", "_\r\n");
+  say("CONFIG GET save\r\n", "%1\r\n$4\r\nsave\r\n$0\r\n\r\n");
+  say("GREET bob\r\n", "$10\r\nhello, bob\r\n");  // the same in RESP3
+  say("CLIENT SETINFO LIB-NAME redis-py\r\n", "+OK\r\n");
+  say("CLIENT SETINFO LIB-VER 8.0.0\r\n", "+OK\r\n");
+  say("CLIENT SETNAME worker-1\r\n", "+OK\r\n");
+  say("CLIENT GETNAME\r\n", "$8\r\nworker-1\r\n");
+  const std::string info = "id=" + id + " name=worker-1 resp=3 lib-name=redis-py lib-ver=8.0.0\n";
+  say("CLIENT INFO\r\n", "$" + std::to_string(info.size()) + "\r\n" + info + "\r\n");
+  say("HELLO 2 AUTH default secret SETNAME other\r\n", hello_reply('*', 14, 2, id));
+  say("CLIENT GETNAME\r\n", "$5\r\nother\r\n");
+  say("HELLO\r\n", hello_reply('*', 14, 2, id));  // no version: stays as it is
+  // Refusals, in Redis 7's words; none of them changes the connection.
+  say("HELLO 4\r\n", "-NOPROTO unsupported protocol version\r\n");
+  say("HELLO x\r\n", "-ERR Protocol version is not an integer or out of range\r\n");
+  say("HELLO 3 AUTH alice pw\r\n",
+      "-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+  say("HELLO 3 BOGUS\r\n", "-ERR Syntax error in HELLO option 'BOGUS'\r\n");
+  say("*3\r\n$6\r\nCLIENT\r\n$7\r\nSETNAME\r\n$3\r\na b\r\n",
+      "-ERR Client names cannot contain spaces, newlines or special characters.\r\n");
+  say("CLIENT KILL x\r\n", "-ERR unknown subcommand 'KILL'. Try CLIENT HELP.\r\n");
+  say("CLIENT\r\n", "-ERR wrong number of arguments for 'client' command\r\n");
+  say("CONFIG SET save x\r\n", "-ERR unknown subcommand 'SET'. Try CONFIG HELP.\r\n");
+  say("CONFIG GET\r\n", "-ERR wrong number of arguments for 'config|get' command\r\n");
+  say("CLIENT GETNAME\r\n", "$5\r\nother\r\n");
+  // Each connection has its own id.
+  test::raw_socket other(server_->local_endpoint());
+  ASSERT_TRUE(other.send_all("CLIENT ID\r\n"));
+  EXPECT_NE(other.read_until_crlf(5s), id_line);
+}
+
 TEST_F(resp_server, quit_answers_ok_then_closes) {
   bool closed = false;
   EXPECT_EQ(exchange("PING\r\nQUIT\r\nPING\r\n", SIZE_MAX, &closed), "+PONG\r\n+OK\r\n");
@@ -187,10 +245,26 @@ TEST_F(resp_server, redis_benchmark_runs_ping_and_greet) {
   EXPECT_NE(ping.second.find("PING_MBULK"), std::string::npos) << ping.second;
   const auto greet = run(bench + " GREET foo 2>&1");
   EXPECT_EQ(greet.first, 0) << greet.second;
+  // It asks CONFIG GET save and appendonly first, and warns when it cannot have them.
+  EXPECT_EQ(greet.second.find("WARNING"), std::string::npos) << greet.second;
   EXPECT_NE(greet.second.find("GREET foo"), std::string::npos) << greet.second;
   // Every command was served: 2000 of each kind, plus whatever redis-benchmark asks first.
   EXPECT_GE(server_->stats().requests, 6000u);
   EXPECT_EQ(server_->stats().close_reasons["protocol_error"], 0u);
+}
+
+// redis-py with its default settings (RESP3 since redis-py 8) and with RESP2. A PyPI package, not
+// a Debian one: the test skips, naming it, where python3 cannot import redis-py 5 or later.
+TEST_F(resp_server, redis_py_works_with_its_default_settings) {
+  const auto probe =
+      run("python3 -c 'import redis, sys; sys.exit(int(redis.__version__.split(\".\")[0]) < 5)' 2>&1");
+  if (probe.first != 0)
+    GTEST_SKIP() << "redis-py 5 or later not importable by python3 (pip install redis)";
+  const auto r = run(std::string("python3 ") + WIREBENCH_REDIS_PY_CLIENT + " " +
+                     std::to_string(server_->local_endpoint().port) + " 2>&1");
+  EXPECT_EQ(r.first, 0) << r.second;
+  EXPECT_NE(r.second.find("protocol default resp=3: ok"), std::string::npos) << r.second;
+  EXPECT_NE(r.second.find("protocol 2 resp=2: ok"), std::string::npos) << r.second;
 }
 
 // A real redis-server on loopback, stopped (and reaped) by the test.

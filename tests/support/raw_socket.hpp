@@ -76,6 +76,21 @@ class raw_socket {
     }
     return out;
   }
+  // One line, CRLF included, read a byte at a time so that nothing after it is taken; what came
+  // by the timeout if no CRLF did.
+  std::string read_until_crlf(std::chrono::milliseconds timeout) {
+    std::string out;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!out.ends_with("\r\n")) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      const std::string byte = read_for(left, 1);
+      if (byte.empty()) break;
+      out += byte;
+    }
+    return out;
+  }
   // True if the peer closes (EOF or reset) within the timeout, discarding any data.
   bool closed_by_peer_within(std::chrono::milliseconds timeout) {
     bool eof = false;

@@ -144,6 +144,10 @@ struct protocol {
   // Its client and server share process-wide machinery when both run in one process (gRPC core's
   // pollers and executor), which slows both: benchmarks then run the server as a child process.
   bool own_process_server = false;
+  // Its server and client speak TLS when the config asks (tls.enabled). For a protocol without,
+  // the registry's make_server and make_client refuse such a config (std::invalid_argument),
+  // rather than serve or connect in plaintext.
+  bool tls = false;
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;

@@ -10,6 +10,7 @@ void register_http2_protocol(protocol_registry& registry) {
       .name = "http2",
       .summary = "HTTP/2 (nghttp2; h2c, or TLS with ALPN h2) REST: GET /greet?name=NAME as streams on one connection",
       .multiplexed = true,
+      .tls = true,
       .make_server = http2::make_server,
       .make_client = http2::make_client,
       .client_codecs = http2::client_codecs,

@@ -1,4 +1,4 @@
-// RESP2 server on our transport: the sans-IO request parser, pipelining with replies in request
+// RESP server (RESP2; RESP3 after HELLO 3, resp_commands.hpp) on our transport: the sans-IO request parser, pipelining with replies in request
 // order, every reply of one read gathered into one send (Redis's "reply before the loop sleeps").
 // A protocol error is answered with Redis's text, flushed, and closes that connection only.
 #include <algorithm>
@@ -34,7 +34,7 @@ class session : public stream_session {
         break;
       }
       ++served;
-      if (answer(parser_.args(), out) == after_reply::close) {
+      if (answer(parser_.args(), client_, out) == after_reply::close) {
         error = errc::peer_closed;  // QUIT: the client asked to close, after its +OK
         break;
       }
@@ -48,6 +48,7 @@ class session : public stream_session {
 
  private:
   request_parser parser_;
+  client_state client_;  // what HELLO, CLIENT SETNAME and SETINFO set on this connection
 };
 
 }  // namespace
