@@ -89,8 +89,10 @@ void client_engine::route(engine_lane& lane, call c) {
 }
 
 engine_lane& client_engine::lane_at(std::size_t index) {
-  // A driver's lane numbers are mostly below the lane count already: no division then.
-  return *lanes_[index < lanes_.size() ? index : index % lanes_.size()];
+  // A driver's lane numbers are mostly below the lane count already, or there is one lane (every
+  // worker on one multiplexed connection): no division then.
+  const std::size_t n = lanes_.size();
+  return *lanes_[index < n ? index : n == 1 ? 0 : index % n];
 }
 
 // On the lane's own thread the call goes straight in (a relative deadline from the loop's turn,

@@ -1,27 +1,29 @@
 #include "wirebench/mux/fifo_matcher.hpp"
 
+#include <bit>
 #include <stdexcept>
 
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
 
-fifo_matcher::fifo_matcher(std::size_t max_in_flight) : ring_(max_in_flight) {
+fifo_matcher::fifo_matcher(std::size_t max_in_flight)
+    : capacity_(max_in_flight), ring_(std::bit_ceil(max_in_flight)), mask_(ring_.size() - 1) {
   if (max_in_flight == 0) throw std::invalid_argument("fifo_matcher: max_in_flight is 0");
 }
 
 std::uint32_t fifo_matcher::add(call_completion&& done, clock::time_point deadline,
                                 const void* token, std::string_view request) {
-  if (size_ == ring_.size()) return 0;
+  if (in_flight_ == capacity_) return 0;
   std::uint32_t id = next_id_++;
   if (id == 0) id = next_id_++;
-  entry& e = at(size_);
+  entry& e = at(in_flight_);
   e.id = id;
   e.deadline = deadline;
   e.token = token;
   e.done = std::move(done);
   e.request.assign(request);
-  ++size_;
+  ++in_flight_;
   ++live_;
   return id;
 }
@@ -29,17 +31,17 @@ std::uint32_t fifo_matcher::add(call_completion&& done, clock::time_point deadli
 void fifo_matcher::pop_front() {
   ring_[head_].done = nullptr;
   ring_[head_].token = nullptr;
-  head_ = (head_ + 1) % ring_.size();
-  --size_;
+  head_ = (head_ + 1) & mask_;
+  --in_flight_;
 }
 
 std::optional<std::uint32_t> fifo_matcher::next_in_order() const {
-  if (size_ == 0) return std::nullopt;
+  if (in_flight_ == 0) return std::nullopt;
   return at(0).id;
 }
 
 reply_match fifo_matcher::take(std::uint32_t id, call_completion& done) {
-  if (size_ == 0 || at(0).id != id) {
+  if (in_flight_ == 0 || at(0).id != id) {
     ++unknown_;
     return reply_match::unknown;
   }
@@ -56,7 +58,7 @@ reply_match fifo_matcher::take(std::uint32_t id, call_completion& done) {
 }
 
 bool fifo_matcher::cancel(std::uint32_t id, const void* token, call_completion& done) {
-  for (std::size_t i = 0; i < size_; ++i) {
+  for (std::size_t i = 0; i < in_flight_; ++i) {
     entry& e = at(i);
     if (e.id != id) continue;
     if (!e.done || e.token != token) return false;
@@ -72,7 +74,7 @@ bool fifo_matcher::cancel(std::uint32_t id, const void* token, call_completion& 
 // the connection's deadline timer fires.
 std::size_t fifo_matcher::expire(clock::time_point now, std::vector<call_completion>& expired) {
   std::size_t count = 0;
-  for (std::size_t i = 0; i < size_ && live_ > 0; ++i) {
+  for (std::size_t i = 0; i < in_flight_ && live_ > 0; ++i) {
     entry& e = at(i);
     if (!e.done || e.deadline > now) continue;
     expired.push_back(std::move(e.done));
@@ -85,7 +87,7 @@ std::size_t fifo_matcher::expire(clock::time_point now, std::vector<call_complet
 
 std::optional<call_matcher::clock::time_point> fifo_matcher::next_deadline() const {
   std::optional<clock::time_point> earliest;
-  for (std::size_t i = 0; i < size_ && live_ > 0; ++i) {
+  for (std::size_t i = 0; i < in_flight_ && live_ > 0; ++i) {
     const entry& e = at(i);
     if (e.done && (!earliest || e.deadline < *earliest)) earliest = e.deadline;
   }
@@ -93,7 +95,7 @@ std::optional<call_matcher::clock::time_point> fifo_matcher::next_deadline() con
 }
 
 void fifo_matcher::take_all(std::vector<unanswered_call>& out) {
-  while (size_ > 0) {
+  while (in_flight_ > 0) {
     entry& e = at(0);
     if (e.done) out.push_back({std::move(e.request), std::move(e.done), e.deadline, e.token});
     pop_front();
@@ -102,15 +104,15 @@ void fifo_matcher::take_all(std::vector<unanswered_call>& out) {
 }
 
 bool fifo_matcher::take_unanswered(std::uint32_t id, unanswered_call& out) {
-  if (size_ == 0) return false;
-  const bool oldest = at(0).id == id, newest = at(size_ - 1).id == id;
-  entry& e = oldest ? at(0) : at(size_ - 1);
+  if (in_flight_ == 0) return false;
+  const bool oldest = at(0).id == id, newest = at(in_flight_ - 1).id == id;
+  entry& e = oldest ? at(0) : at(in_flight_ - 1);
   if ((!oldest && !newest) || !e.done) return false;
   out = {std::move(e.request), std::move(e.done), e.deadline, e.token};
   e.done = nullptr;
   e.token = nullptr;
-  if (oldest) head_ = (head_ + 1) % ring_.size();
-  --size_;
+  if (oldest) head_ = (head_ + 1) & mask_;
+  --in_flight_;
   --live_;
   return true;
 }

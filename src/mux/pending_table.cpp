@@ -51,8 +51,8 @@ pending_table::slot* pending_table::find(std::uint32_t id, state st) {
 
 std::uint32_t pending_table::add(call_completion&& done, clock::time_point deadline,
                                  const void* token, std::string_view request) {
-  if (pending_ >= config_.max_in_flight) return 0;
-  if (2 * (pending_ + abandoned_count_ + 1) > slots_.size() && slots_.size() < max_slots_) grow();
+  if (in_flight_ >= config_.max_in_flight) return 0;
+  if (2 * (in_flight_ + abandoned_count_ + 1) > slots_.size() && slots_.size() < max_slots_) grow();
   // At least half the slots are free, so this ends after ~2 probes on average. Id 0 is skipped.
   std::uint32_t id;
   for (;;) {
@@ -69,7 +69,7 @@ std::uint32_t pending_table::add(call_completion&& done, clock::time_point deadl
   s.has_request = !request.empty();
   if (s.has_request) requests_[static_cast<std::size_t>(index)].assign(request);
   link_by_deadline(index);
-  ++pending_;
+  ++in_flight_;
   return id;
 }
 
@@ -97,7 +97,7 @@ void pending_table::abandon(std::int32_t index) {
   unlink(index);
   s.st = state::abandoned;
   s.token = nullptr;
-  --pending_;
+  --in_flight_;
   abandoned_.push_back(s.id);
   ++abandoned_count_;
   // Past the limit, release the oldest abandoned id (skipping entries already answered late).
@@ -127,7 +127,7 @@ reply_match pending_table::take(std::uint32_t id, call_completion& done) {
   done.swap(s.done);
   s.done = nullptr;  // whatever `done` held before
   s.st = state::free;
-  --pending_;
+  --in_flight_;
   return reply_match::completed;
 }
 
@@ -179,7 +179,7 @@ void pending_table::take_all(std::vector<unanswered_call>& out) {
   }
   for (slot& s : slots_) s.st = state::free;  // abandoned ids too: no reply will come for them
   head_ = tail_ = -1;
-  pending_ = 0;
+  in_flight_ = 0;
   abandoned_.clear();
   abandoned_count_ = 0;
 }
@@ -189,7 +189,7 @@ bool pending_table::take_unanswered(std::uint32_t id, unanswered_call& out) {
   if (s == nullptr) return false;
   unlink(static_cast<std::int32_t>(id & mask_));
   release(*s, out);
-  --pending_;
+  --in_flight_;
   return true;
 }
 

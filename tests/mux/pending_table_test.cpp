@@ -201,8 +201,10 @@ TEST(pending_table, grows_past_its_first_size_keeping_every_call_and_the_deadlin
   unanswered_call back;
   ASSERT_TRUE(t.take_unanswered(ids[500], back));
   EXPECT_EQ(back.request, "r500");
-  for (int i = 0; i < 990; ++i)
-    if (i != 500) EXPECT_EQ(complete(t, ids[i], "x"), reply_match::completed) << i;
+  for (int i = 0; i < 990; ++i) {
+    if (i == 500) continue;  // taken back above
+    EXPECT_EQ(complete(t, ids[i], "x"), reply_match::completed) << i;
+  }
   for (int i = 990; i < 1000; ++i) EXPECT_EQ(complete(t, ids[i], "x"), reply_match::late);
   EXPECT_EQ(t.in_flight(), 0u);
   EXPECT_FALSE(t.next_deadline());

@@ -66,11 +66,13 @@ class call_matcher {
   // is not pending.
   virtual bool take_unanswered(std::uint32_t id, unanswered_call& out) = 0;
 
-  virtual std::size_t in_flight() const = 0;  // calls whose replies are still due
+  // Calls whose replies are still due. Not virtual: the engine asks before every call.
+  std::size_t in_flight() const { return in_flight_; }
   std::uint64_t late() const { return late_; }
   std::uint64_t unknown() const { return unknown_; }
 
  protected:
+  std::size_t in_flight_ = 0;  // kept by the implementation
   std::uint64_t late_ = 0;
   std::uint64_t unknown_ = 0;
 };

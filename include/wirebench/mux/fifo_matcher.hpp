@@ -3,8 +3,9 @@
 // pipelining, line framing, our ordered mode): the same interface as pending_table. Ids are
 // handed out in sequence and the replies must carry them in that order; a call that timed out or
 // was canceled keeps its place (its reply is still coming) and its reply is counted as late.
-// A fixed ring of max_in_flight entries, each keeping its request string's capacity: a steady
-// load allocates nothing.
+// A fixed ring of max_in_flight entries (rounded up to a power of two, so that a position is a
+// mask, not a division), each keeping its request string's capacity: a steady load allocates
+// nothing.
 #include <vector>
 
 #include "wirebench/mux/call_matcher.hpp"
@@ -27,7 +28,6 @@ class fifo_matcher final : public call_matcher {
   // Only the oldest call (a server that refused it) or the newest (a call that could not be
   // encoded) can leave this way: the rest keep their order.
   bool take_unanswered(std::uint32_t id, unanswered_call& out) override;
-  std::size_t in_flight() const override { return size_; }
 
   void set_next_id(std::uint32_t id) { next_id_ = id; }
 
@@ -39,13 +39,14 @@ class fifo_matcher final : public call_matcher {
     call_completion done;  // empty once completed early (timeout, cancel)
     std::string request;
   };
-  entry& at(std::size_t i) { return ring_[(head_ + i) % ring_.size()]; }
-  const entry& at(std::size_t i) const { return ring_[(head_ + i) % ring_.size()]; }
+  entry& at(std::size_t i) { return ring_[(head_ + i) & mask_]; }
+  const entry& at(std::size_t i) const { return ring_[(head_ + i) & mask_]; }
   void pop_front();
 
+  std::size_t capacity_;  // max_in_flight
   std::vector<entry> ring_;
+  std::size_t mask_;
   std::size_t head_ = 0;  // the oldest entry
-  std::size_t size_ = 0;
   std::size_t live_ = 0;  // entries whose completion is still held (not timed out or canceled)
   std::uint32_t next_id_ = 1;
 };

@@ -40,7 +40,6 @@ class pending_table final : public call_matcher {
   std::optional<clock::time_point> next_deadline() const override;
   void take_all(std::vector<unanswered_call>& out) override;
   bool take_unanswered(std::uint32_t id, unanswered_call& out) override;
-  std::size_t in_flight() const override { return pending_; }
   std::size_t abandoned() const { return abandoned_count_; }
 
   // Where the id counter continues from (tests use it to cross the 2^32 wrap-around).
@@ -71,7 +70,6 @@ class pending_table final : public call_matcher {
   std::size_t max_slots_;
   std::uint32_t mask_;
   std::uint32_t next_id_ = 1;
-  std::size_t pending_ = 0;
   std::int32_t head_ = -1;  // earliest deadline
   std::int32_t tail_ = -1;  // latest deadline
   std::deque<std::uint32_t> abandoned_;  // oldest first (may hold ids since answered late)
