@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# install_and_consume.sh MODE BUILD_DIR CONSUMER_SOURCE WORK_DIR CMAKE CXX
+# install_and_consume.sh MODE BUILD_DIR CONSUMER_SOURCE WORK_DIR CMAKE CXX EXAMPLES_SOURCE
 # Installs the library to a scratch prefix, then checks what a user of the installed package
 # sees. MODE `headers`: only public headers are installed, and each compiles on its own (two
 # ctest tests, so that this minute of compiling runs beside the other). MODE `consume`: the
-# version check of find_package, and a project built both with find_package and with pkg-config,
-# whose programs run and answer.
+# version check of find_package, and a project and every example (examples/) built both with
+# find_package and with pkg-config, whose programs run and print what examples/expected/ says.
 set -euo pipefail
-mode=$1 build=$2 consumer=$3 work=$4 cmake=$5 cxx=$6
+mode=$1 build=$2 consumer=$3 work=$4 cmake=$5 cxx=$6 examples=$7
 prefix=$work/prefix
 rm -rf "$work"
 "$cmake" --install "$build" --prefix "$prefix" --component framing >/dev/null
@@ -46,7 +46,29 @@ read -r -a flags <<<"$(pkg-config --cflags --libs wirebench-framing)"
 "$cxx" -std=c++20 -O1 "$consumer/main.cpp" "${flags[@]}" -o "$work/consumer-pc"
 
 for program in "$work/build/consumer" "$work/consumer-pc"; do
-  out=$("$program")
+  out=$(timeout 60 "$program")
   echo "$out"
   [ "$out" = "consumer: hello, consumer" ]
+done
+
+# The examples, the same two ways. Each ends by itself (its loops are bounded, its server
+# stopped); the timeout only turns a hang into a failure.
+"$cmake" -S "$examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+"$cmake" --build "$work/examples" -j2 >/dev/null
+mkdir -p "$work/examples-pc"
+compiles=()
+for source in "$examples"/*.cpp; do
+  name=$(basename "$source" .cpp)
+  "$cxx" -std=c++20 -O1 "$source" "${flags[@]}" -o "$work/examples-pc/$name" &
+  compiles+=($!)
+done
+for pid in "${compiles[@]}"; do wait "$pid"; done  # each one's status: a failed compile fails here
+for source in "$examples"/*.cpp; do
+  name=$(basename "$source" .cpp)
+  for program in "$work/examples/$name" "$work/examples-pc/$name"; do
+    timeout 60 "$program" >"$work/$name.out"
+    diff -u "$examples/expected/$name.txt" "$work/$name.out"
+  done
+  echo "$name: as expected, built with find_package and with pkg-config"
 done
