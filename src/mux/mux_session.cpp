@@ -2,6 +2,7 @@
 
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
+#include "mux_server_frames.hpp"
 
 namespace wirebench {
 
@@ -21,42 +22,18 @@ mux_session::mux_session(const settings& s, asio::thread_pool* workers)
 
 std::size_t mux_session::on_data(connection& c, std::span<const std::byte> data,
                                  std::error_code& error) {
-  std::size_t consumed = 0;
   std::uint64_t requests = 0;
-  // Backpressure: with max_in_flight requests being worked on, leave the rest in the buffer;
-  // accepting_input() then pauses reading until replies have gone out.
-  while (accepting_input()) {
-    const auto f = next_mux_frame(decoder_, data, consumed, error);
-    if (!f) break;
-    switch (f->type) {
-      case mux_frame_type::request:
-        dispatcher_.start(c, f->id, as_text(f->payload));
-        ++requests;
-        break;
-      case mux_frame_type::cancel:
-        dispatcher_.cancel(f->id);
-        break;
-      case mux_frame_type::ping: {
-        encoded_frame pong;
-        if (!encode_mux_frame(mux_frame_type::pong, f->id, f->payload, SIZE_MAX, pong))
-          c.send(pong);
-        break;
-      }
-      case mux_frame_type::pong:
-        break;
-      default:
-        error = errc::protocol_error;  // replies and drains do not flow to servers
-        break;
-    }
-    if (error) break;
-  }
+  const std::size_t consumed = detail::read_mux_server_frames(
+      c, decoder_, data, error, requests, [this] { return accepting_input(); },
+      [this, &c](const mux_frame& f) {
+        dispatcher_.start(c, f.id, as_text(f.payload));
+        return std::error_code{};
+      },
+      [this](std::uint32_t id) { dispatcher_.cancel(id); });
   count_requests(requests);
   return consumed;
 }
 
-void mux_session::on_drain(connection& c) {
-  encoded_frame f;
-  if (!encode_mux_frame(mux_frame_type::drain, 0, {}, 0, f)) c.send(f);
-}
+void mux_session::on_drain(connection& c) { detail::send_mux_drain(c); }
 
 }  // namespace wirebench

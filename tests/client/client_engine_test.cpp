@@ -21,6 +21,7 @@
 #include <asio/use_future.hpp>
 #include <gtest/gtest.h>
 
+#include "support/call_collector.hpp"
 #include "support/raw_socket.hpp"
 #include "support/silent_server.hpp"
 #include "wirebench/core/error.hpp"
@@ -49,42 +50,7 @@ std::string test_handler(std::string_view request, std::error_code& error) {
   return "hello, " + std::string(request);
 }
 
-struct result {
-  std::error_code ec;
-  std::string reply;
-};
-
-// Collects completions; each call must complete exactly once.
-struct collector {
-  std::mutex m;
-  std::vector<std::string> order;
-  std::map<std::string, result> by_tag;
-  std::map<std::string, int> times;
-  call_completion track(const std::string& tag) {
-    return [this, tag](std::error_code ec, std::string_view reply) {
-      std::lock_guard lock(m);
-      order.push_back(tag);
-      by_tag[tag] = {ec, std::string(reply)};
-      ++times[tag];
-    };
-  }
-  bool wait_for(std::size_t n, std::chrono::milliseconds cap = 10s) {
-    const auto until = clock_type::now() + cap;
-    while (clock_type::now() < until) {
-      {
-        std::lock_guard lock(m);
-        if (order.size() >= n) return true;
-      }
-      std::this_thread::sleep_for(1ms);
-    }
-    return false;
-  }
-  result get(const std::string& tag) {
-    std::lock_guard lock(m);
-    EXPECT_EQ(times[tag], 1) << tag << " must complete exactly once";
-    return by_tag[tag];
-  }
-};
+using collector = test::call_collector;
 
 // The engine with our mux codec (matched by id unless a test gives another codec).
 client_engine_config mux_config(reply_order order = reply_order::by_id) {
