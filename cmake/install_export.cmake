@@ -9,7 +9,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(wirebench_public_header_dirs core codec transport mux client)
+set(wirebench_public_header_dirs core codec transport mux client tls)
 install(TARGETS wirebench_framing EXPORT wirebench_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT framing
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT framing)

@@ -181,9 +181,10 @@ void engine_lane::link_closed(engine_link& link, std::error_code reason,
   if (&link == link_ && !link.answered()) back_off();
   forget(link);
   // Calls lost in flight: a silent server times them out, a server that broke the protocol (or
-  // sent a reply past the limit) fails them with that, anything else closed them.
-  const std::error_code why = reason == errc::read_timeout   ? make_error_code(errc::timeout)
-                              : reason == errc::protocol_error || reason == errc::frame_too_long
+  // sent a reply past the limit, or failed TLS) fails them with that, anything else closed them.
+  const std::error_code why = reason == errc::read_timeout ? make_error_code(errc::timeout)
+                              : reason == errc::protocol_error || reason == errc::frame_too_long ||
+                                      reason == errc::tls_failed
                                   ? reason
                                   : make_error_code(errc::connection_closed);
   if (!in_flight.empty()) {

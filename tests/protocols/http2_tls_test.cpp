@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../../src/protocols/tls/tls_context.hpp"
+#include "wirebench/tls/tls_context.hpp"
 #include "support/child_process.hpp"
 #include "support/concurrent_calls.hpp"
 #include "support/raw_socket.hpp"

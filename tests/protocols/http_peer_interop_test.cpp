@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../../src/protocols/tls/tls_context.hpp"
+#include "wirebench/tls/tls_context.hpp"
 #include "support/child_process.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"

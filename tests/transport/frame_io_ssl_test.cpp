@@ -13,7 +13,7 @@
 #include <asio/use_awaitable.hpp>
 #include <gtest/gtest.h>
 
-#include "../../src/protocols/tls/tls_context.hpp"
+#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"

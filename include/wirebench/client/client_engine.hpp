@@ -15,7 +15,9 @@
 // Every call completes exactly once: with its reply; timeout (its deadline passed, sent or
 // queued); canceled; remote_error (the server's error reply, its text the reason); connect_failed
 // (the dial it waited for failed); rejected (its lane's queue was full); connection_closed (its
-// connection died with it in flight); or the codec's error for a call it cannot encode.
+// connection died with it in flight); protocol_error, frame_too_long or tls_failed (its
+// connection was closed for that, with it in flight); or the codec's error for a call it cannot
+// encode.
 //
 // Threads and completions: a completion runs on the thread of the lane that took the call, never
 // inside async_call() and never while a codec is decoding: replies are decoded first, matched,

@@ -17,23 +17,12 @@
 #include "wirebench/core/call_completion.hpp"
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/mux/service_time.hpp"
+#include "wirebench/tls/tls_options.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench {
 
 using namespace std::chrono_literals;
-
-// TLS for the protocols that offer it (http2: TLS with ALPN h2 instead of cleartext h2c).
-struct tls_options {
-  bool enabled = false;
-  // Server: PEM files; both empty = a self-signed certificate made in memory at start-up.
-  std::string certificate_file;
-  std::string private_key_file;
-  // Client: verify the server's certificate against this CA file; empty = no verification
-  // (benchmark mode, for servers with a self-signed certificate).
-  std::string ca_file;
-  friend bool operator==(const tls_options&, const tls_options&) = default;
-};
 
 struct server_config {
   endpoint listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");

@@ -18,8 +18,8 @@
 #include "h2_util.hpp"
 #include "../common/backend_support.hpp"
 #include "../http_common/greet_api.hpp"
-#include "../tls/tls_channel.hpp"
-#include "../tls/tls_context.hpp"
+#include "wirebench/tls/tls_channel.hpp"
+#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::http2 {

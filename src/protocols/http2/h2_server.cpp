@@ -8,8 +8,8 @@
 #include "h2_backend.hpp"
 #include "h2_server_session.hpp"
 #include "h2_util.hpp"
-#include "../tls/tls_channel.hpp"
-#include "../tls/tls_context.hpp"
+#include "wirebench/tls/tls_channel.hpp"
+#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
 #include "../common/greet_server.hpp"
 

@@ -1,6 +1,6 @@
 #include "h2_util.hpp"
 
-#include "../tls/tls_channel.hpp"
+#include "wirebench/tls/tls_channel.hpp"
 #include "wirebench/codec/bytes.hpp"
 
 namespace wirebench::http2 {

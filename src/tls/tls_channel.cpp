@@ -1,4 +1,4 @@
-#include "tls_channel.hpp"
+#include "wirebench/tls/tls_channel.hpp"
 
 #include <openssl/err.h>
 #include <openssl/x509v3.h>

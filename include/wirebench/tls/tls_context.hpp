@@ -7,7 +7,7 @@
 
 #include <openssl/ssl.h>
 
-#include "wirebench/protocols/protocol.hpp"
+#include "wirebench/tls/tls_options.hpp"
 
 namespace wirebench::tls {
 

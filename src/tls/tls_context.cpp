@@ -1,4 +1,4 @@
-#include "tls_context.hpp"
+#include "wirebench/tls/tls_context.hpp"
 
 #include <stdexcept>
 

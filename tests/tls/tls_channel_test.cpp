@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../../src/protocols/tls/tls_channel.hpp"
-#include "../../src/protocols/tls/tls_context.hpp"
+#include "wirebench/tls/tls_channel.hpp"
+#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
