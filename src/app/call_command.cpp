@@ -1,4 +1,5 @@
-// wirebench call: one greet call per word, all in flight at once, replies printed in word order.
+// wirebench call: one greet call per word, all in flight at once, replies printed in word order;
+// or, with a user call (--url, --path, --command), that call -n times, each reply printed.
 #include <chrono>
 #include <future>
 #include <iostream>
@@ -6,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "user_call_options.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -16,11 +18,20 @@ command_runner add_call_command(CLI::App& app) {
     std::string protocol;
     std::string connect = "tcp://127.0.0.1:7000";
     std::vector<std::string> words;
+    std::size_t count = 1;
     double timeout_s = 5;
     tls_options tls;
+    user_call_options user;
   };
   auto o = std::make_shared<options>();
-  auto* cmd = app.add_subcommand("call", "Make one greet call per WORD and print each reply");
+  auto* cmd = app.add_subcommand(
+      "call",
+      "Make one greet call per WORD and print each reply; or with a user call (--url, --path, "
+      "--command) make it -n times and print each reply's body.\n"
+      "Examples:\n"
+      "  wirebench call -p line -c tcp://127.0.0.1:7000 alice bob\n"
+      "  wirebench call -p http1 --url http://127.0.0.1:8080/health\n"
+      "  wirebench call -p resp -c tcp://127.0.0.1:6379 --command 'SET k:__rand_int__ v' -n 3");
   add_protocol_option(*cmd, o->protocol);
   cmd->add_option("-c,--connect", o->connect, "Server endpoint")->capture_default_str();
   cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")
@@ -30,20 +41,43 @@ command_runner add_call_command(CLI::App& app) {
                 "unless --tls-ca is given");
   cmd->add_option("--tls-ca", o->tls.ca_file, "Verify the server's certificate against this CA (PEM)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("words", o->words, "Names to greet")->required();
+  cmd->add_option("-n,--count", o->count, "A user call: how many to make, all at once")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  add_user_call_options(*cmd, o->user);
+  cmd->add_option("words", o->words, "Names to greet (the greet call)");
 
-  return [o]() -> int {
+  return [o, cmd]() -> int {
     client_config config;
+    user_call_choice user;
+    try {
+      user = read_user_call(o->user, *cmd);
+    } catch (const std::exception& e) {
+      return usage_error(e.what());
+    }
+    if (user.call && !o->words.empty())
+      return usage_error("a user call takes no names (" + o->words.front() +
+                         "...): give -n for more calls");
+    if (!user.call && o->words.empty()) return usage_error("give names to greet, or a user call");
+    if (!user.call && cmd->get_option("--count")->count() > 0)
+      return usage_error("-n counts user calls; the greet call makes one per name");
     std::string error;
     auto where = endpoint::parse(o->connect, &error);
     if (!where) return usage_error("--connect " + error);
     config.connect = *where;
+    if (cmd->get_option("--connect")->count() == 0 && user.call && user.call->http() &&
+        !user.call->http()->authority.empty()) {  // the URL names the server
+      if (!user.url_endpoint) return usage_error(user.url_problem);
+      config.connect = *user.url_endpoint;
+    }
     const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(o->timeout_s));
     config.connect_timeout = timeout;
     config.reply_timeout = timeout;
     config.tls = o->tls;
     if (!config.tls.ca_file.empty()) config.tls.enabled = true;
+    if (user.call && user.call->http() && user.call->http()->https) config.tls.enabled = true;
+    config.call = user.call;
     std::unique_ptr<protocol_client> client;
     try {
       client = protocol_registry::builtin().find(o->protocol)->make_client(config);
@@ -55,9 +89,16 @@ command_runner add_call_command(CLI::App& app) {
       std::error_code ec;
       std::string reply;
     };
-    std::vector<std::promise<outcome>> results(o->words.size());
-    for (std::size_t i = 0; i < o->words.size(); ++i) {
-      client->async_greet(o->words[i], [&results, i](std::error_code ec, std::string_view reply) {
+    // The greet call: one call per word. A user call: `count` calls, named by number.
+    const std::size_t calls = user.call ? o->count : o->words.size();
+    auto label = [&](std::size_t i) {
+      return user.call ? std::to_string(i + 1) + " of " + std::to_string(calls)
+                       : "'" + o->words[i] + "'";
+    };
+    std::vector<std::promise<outcome>> results(calls);
+    for (std::size_t i = 0; i < calls; ++i) {
+      const std::string name = user.call ? "call-" + std::to_string(i + 1) : o->words[i];
+      client->async_greet(name, [&results, i](std::error_code ec, std::string_view reply) {
         results[i].set_value({ec, std::string(reply)});
       });
     }
@@ -66,18 +107,23 @@ command_runner add_call_command(CLI::App& app) {
       // Every call completes (with a reply or an error), so this wait ends.
       outcome r = results[i].get_future().get();
       if (r.ec) {
-        std::cerr << "wirebench: call '" << o->words[i] << "' failed: " << r.ec.message() << " ("
+        std::cerr << "wirebench: call " << label(i) << " failed: " << r.ec.message() << " ("
                   << error_name(r.ec) << ")";
         if (!r.reply.empty()) std::cerr << ": " << r.reply;  // the server's own words
         std::cerr << "\n";
         status = 1;
-      } else if (r.reply != expected_greeting(o->words[i])) {
+      } else if (!user.call && r.reply != expected_greeting(o->words[i])) {
         // A reply that does not answer this call: another call's, or a broken server's.
-        std::cerr << "wirebench: call '" << o->words[i] << "' got a wrong reply: '" << r.reply
+        std::cerr << "wirebench: call " << label(i) << " got a wrong reply: '" << r.reply
                   << "' (expected '" << expected_greeting(o->words[i]) << "')\n";
         status = 1;
-      } else {
+      } else if (!user.call) {
         std::cout << r.reply << "\n";
+      } else {
+        // A user call's reply is printed as it came (curl prints a body so), with a newline
+        // after it when it has none, so that replies do not run together.
+        std::cout << r.reply;
+        if (r.reply.empty() || r.reply.back() != '\n') std::cout << "\n";
       }
     }
     client->close();

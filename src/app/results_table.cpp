@@ -121,6 +121,7 @@ void print_table(std::ostream& out, const run_record& run) {
   out << "machine: " << run.machine.cpu_model << ", " << run.machine.available_cpus << " of "
       << run.machine.online_cpus << " CPUs, " << run.machine.kernel << "\n";
   for (const auto& placement : placements) out << "placement: " << placement << "\n";
+  if (first.parameters.call) out << "request: " << describe(*first.parameters.call) << "\n";
   for (const auto& w : warnings) out << "warning: " << w << "\n";
 }
 

@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "run_plan.hpp"
+#include "user_call_options.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/load/results_file.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -29,6 +30,7 @@ struct run_options {
   bool quiet = false;
   std::string out_json;
   std::string out_csv;
+  user_call_options user;
 };
 
 // Creates the file's folder and checks that the file can be written, before a long run rather
@@ -106,6 +108,38 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   }
   for (const auto w : plan.workers)
     if (w == 0) return "--workers: each count must be at least 1";
+  user_call_choice user;
+  try {
+    user = read_user_call(o.user, cmd);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  if (user.call) {
+    if (user.call->http() && user.call->http()->https)
+      return "--url https://: run does not speak TLS yet; give an http:// URL";
+    for (const auto& name : plan.protocols) {
+      const protocol& p = *registry.find(name);
+      if (auto problem = check_user_call(p, *user.call); !problem.empty()) return problem;
+      // The codec factory checks the call against its protocol (headers HTTP/2 forbids) without
+      // connecting anywhere: a bad call is a usage error now, not a failed point later.
+      if (!p.client_codecs) continue;
+      client_config probe;
+      probe.call = user.call;
+      try {
+        p.client_codecs(probe);
+      } catch (const std::exception& e) {
+        return e.what();
+      }
+    }
+    plan.call = user.call;
+  }
+  if (o.connect.empty() && !user.url_problem.empty()) return user.url_problem;
+  if (o.connect.empty() && user.url_endpoint) {
+    // The URL names the server: it is loaded as --connect would (the run starts none).
+    if (plan.protocols.size() != 1)
+      return "--url names one server: run one protocol against it with --protocol";
+    plan.connect = user.url_endpoint;
+  }
   if (!o.connect.empty()) {
     std::string why;
     auto where = endpoint::parse(o.connect, &why);
@@ -155,7 +189,9 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       "Examples:\n"
       "  wirebench run --protocol http1,http2 --workers 1,4,16,64 --out results.json\n"
       "  wirebench run --protocol line --rate 50000 --load poisson --duration 5\n"
-      "  wirebench run --scenario comparison --quick");
+      "  wirebench run --scenario comparison --quick\n"
+      "  wirebench run -p http1 --url http://127.0.0.1:8080/index.html --workers 1,16\n"
+      "  wirebench run -p resp --connect tcp://127.0.0.1:6379 --command 'SET k:__rand_int__ v'");
   cmd->add_option("-p,--protocol", o->protocols, "Protocols, comma-separated, or all")
       ->delimiter(',')
       ->capture_default_str();
@@ -171,7 +207,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("-r,--rate", plan.rate, "Open loop: calls per second (implies --load uniform)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("-d,--duration", plan.duration_seconds, "Seconds measured per repeat")
+  cmd->add_option("-D,--duration", plan.duration_seconds, "Seconds measured per repeat")
       ->check(CLI::Range(0.01, 86400.0))
       ->capture_default_str();
   cmd->add_option("--warmup", plan.warmup_seconds, "Seconds of unrecorded calls before each repeat")
@@ -218,6 +254,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("-o,--out", o->out_json, "Write the results as JSON here (and CSV beside it)");
   cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress line");
+  add_user_call_options(*cmd, o->user);
 
   return [o, cmd]() -> int {
     if (const auto problem = finish_plan(*o, *cmd); !problem.empty()) return usage_error(problem);

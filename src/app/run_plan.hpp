@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wirebench/load/results_file.hpp"
+#include "wirebench/protocols/user_call.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench::app {
@@ -30,6 +31,7 @@ struct run_plan {
   std::string client_cpus;
   std::size_t repeats = 3;
   std::optional<endpoint> connect;  // a server someone else runs
+  std::optional<user_call> call;    // sent instead of the greet call (--url, --path, --command)
   double late_after_ms = 1;
   double reply_timeout_seconds = 10;
   std::uint64_t seed = 1;

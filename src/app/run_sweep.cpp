@@ -69,6 +69,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   if (!plan.client_cpus.empty()) cc.cpus = parse_cpu_list(plan.client_cpus);
   cc.reply_timeout = seconds(plan.reply_timeout_seconds);
   cc.connect_timeout = seconds(std::min(plan.reply_timeout_seconds, 5.0));
+  cc.call = plan.call;
   auto client = p.make_client(cc);
 
   load_spec spec;
@@ -192,6 +193,7 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
         params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
         params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;
         params.server_local = server != nullptr;
+        params.call = plan.call;
         for (std::size_t r = 1; r <= plan.repeats; ++r) {
           progress.begin_step(name + " " + load + " workers=" + std::to_string(workers) +
                               " repeat " + std::to_string(r) + "/" + std::to_string(plan.repeats));

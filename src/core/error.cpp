@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "wirebench/core/status_error.hpp"
+
 namespace wirebench {
 namespace {
 
@@ -58,6 +60,7 @@ std::string_view error_name(const std::error_code& ec) {
     auto v = static_cast<std::size_t>(ec.value());
     if (v < std::size(entries)) return entries[v].name;
   }
+  if (const int status = unexpected_status_of(ec)) return status_error_name(status);
   if (ec == std::errc::connection_refused) return "connection_refused";
   if (ec == std::errc::connection_reset) return "connection_reset";
   if (ec == std::errc::broken_pipe) return "broken_pipe";

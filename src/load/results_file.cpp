@@ -28,8 +28,32 @@ json cpu_json(const cpu_time& c) {
   return {{"user_seconds", c.user_seconds}, {"system_seconds", c.system_seconds}};
 }
 
+// The user call a point sent, whole, so that a result says what was loaded; null for the greet
+// call.
+json request_json(const std::optional<user_call>& call) {
+  if (!call) return nullptr;
+  json j = {{"text", describe(*call)}, {"keyspace", call->keyspace}};
+  if (const http_call* h = call->http()) {
+    j["kind"] = "http";
+    j["method"] = h->method;
+    j["target"] = h->target;
+    j["authority"] = h->authority;
+    j["https"] = h->https;
+    j["headers"] = h->headers;
+    j["body"] = h->body;
+    j["expect_status"] = h->expect_status;
+    j["expect_body"] = h->expect_body ? json(*h->expect_body) : json(nullptr);
+  } else if (const resp_call* r = call->resp()) {
+    j["kind"] = "resp";
+    j["args"] = r->args;
+    j["expect_reply"] = r->expect_reply ? json(*r->expect_reply) : json(nullptr);
+  }
+  return j;
+}
+
 json parameters_json(const point_parameters& p) {
   return {{"protocol", p.protocol},
+          {"request", request_json(p.call)},
           {"load", p.load},
           {"workers", p.workers},
           {"depth", p.depth},
@@ -129,7 +153,8 @@ std::string results_json(const run_record& run) {
                 {"optimized_build", m.optimized}}},
               {"libraries", std::move(libraries)},
               {"points", std::move(points)}};
-  return doc.dump(2) + "\n";
+  // Bytes that are not UTF-8 (a request body from a file) become U+FFFD rather than an exception.
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 const std::vector<std::string>& results_csv_columns() {
@@ -142,7 +167,7 @@ const std::vector<std::string>& results_csv_columns() {
       "other_error", "late", "planned", "late_replies", "unknown_replies", "reconnects", "resent",
       "connect_failures", "client_cores_used",
       "server_cores_used", "client_cpu_us_per_call", "server_cpu_us_per_call", "client_bound",
-      "cpu_model", "kernel"};
+      "cpu_model", "kernel", "request"};
   return columns;
 }
 
@@ -177,7 +202,8 @@ std::string results_csv(const run_record& run) {
         << ',' << s.client_cores_used << ','
         << optional(s.server_cores_used) << ',' << s.client_cpu_us_per_call << ','
         << optional(s.server_cpu_us_per_call) << ',' << (s.client_bound ? 1 : 0) << ','
-        << csv_field(run.machine.cpu_model) << ',' << csv_field(run.machine.kernel) << "\n";
+        << csv_field(run.machine.cpu_model) << ',' << csv_field(run.machine.kernel) << ','
+        << csv_field(p.call ? describe(*p.call) : "greet") << "\n";
   }
   return out.str();
 }

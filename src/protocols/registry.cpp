@@ -4,6 +4,21 @@
 #include <string>
 
 namespace wirebench {
+namespace {
+
+// Why `name`, whose client sends `accepts`, cannot send `call`; "" when it can.
+std::string user_call_problem(const std::string& name, user_call_kind accepts, const user_call& call) {
+  if (accepts == call.kind()) return {};
+  auto flags = [](user_call_kind kind) -> std::string {
+    return kind == user_call_kind::http ? "an HTTP request (--url, --path, -X, -H, -d)"
+                                        : "a RESP command (--command)";
+  };
+  if (accepts == user_call_kind::none)
+    return "protocol '" + name + "' sends only its greet call, not " + flags(call.kind());
+  return "protocol '" + name + "' sends " + flags(accepts) + ", not " + flags(call.kind());
+}
+
+}  // namespace
 
 void protocol_registry::add(protocol p) {
   if (find(p.name) != nullptr)
@@ -22,8 +37,28 @@ void protocol_registry::add(protocol p) {
       return make(c);
     };
   }
+  // One check for every tool too: a user call is never silently replaced by the greet call.
+  auto check_call = [name = p.name, accepts = p.user_calls](const client_config& c) {
+    if (!c.call) return;
+    if (auto problem = user_call_problem(name, accepts, *c.call); !problem.empty())
+      throw std::invalid_argument(problem);
+  };
+  p.make_client = [make = std::move(p.make_client), check_call](const client_config& c) {
+    check_call(c);
+    return make(c);
+  };
+  if (p.client_codecs)
+    p.client_codecs = [make = std::move(p.client_codecs), check_call](const client_config& c) {
+      check_call(c);
+      return make(c);
+    };
   protocols_.push_back(std::move(p));
 }
+
+std::string check_user_call(const protocol& p, const user_call& call) {
+  return user_call_problem(p.name, p.user_calls, call);
+}
+
 
 const protocol* protocol_registry::find(std::string_view name) const {
   for (const auto& p : protocols_)

@@ -144,6 +144,41 @@ check "run --connect loads a server started elsewhere" exit_is 0 "$wb" run --pro
 check "run --connect records a remote server without its CPU" json_has "$work/remote.json" \
   "d['points'][0]['parameters']['transport'] == 'remote' and d['points'][0]['summary']['server_cpu_us_per_call'] is None and d['points'][0]['summary']['outcomes']['ok'] > 0"
 check "the remote server still stops cleanly" stop_server TERM
+# User calls (--url, --path, --command): flags that do not fit the protocol, or each other, are
+# one-line errors with exit 2, before anything is dialed.
+check "-X on resp exits 2" exit_is 2 "$wb" run -p resp --command PING -X POST
+check "-X on resp says it is for HTTP" one_line_error "--method is for an HTTP request, not --command"
+check "a URL on resp exits 2" exit_is 2 "$wb" call -p resp --url http://127.0.0.1:9/x
+check "a URL on resp says what resp sends" one_line_error "protocol 'resp' sends a RESP command (--command), not an HTTP request"
+check "a command on line exits 2" exit_is 2 "$wb" run -p line --command PING
+check "a command on line says it sends only its greet call" one_line_error "protocol 'line' sends only its greet call"
+check "resp-sync refuses a command" exit_is 2 "$wb" run -p resp-sync --command PING
+check "-H without a URL exits 2" exit_is 2 "$wb" run -p http1 -H 'Accept: */*'
+check "-H without a URL says to give one" one_line_error "give its --url or --path too"
+check "a bad header exits 2" exit_is 2 "$wb" run -p http1 --path / -H 'no colon'
+check "an unbalanced quote exits 2" exit_is 2 "$wb" call -p resp --command 'SET "k v'
+check "an unbalanced quote is named" one_line_error "unbalanced quotes"
+check "a header HTTP/2 forbids exits 2 before the run" exit_is 2 "$wb" run -p http2 --path / -H 'Connection: close'
+check "a header HTTP/2 forbids is named" one_line_error "HTTP/2 forbids connection-specific headers"
+check "-d @ a missing file exits 2" exit_is 2 "$wb" run -p http1 --path / -d "@$work/no-such-file"
+check "a URL host that is a name needs --connect" exit_is 2 "$wb" call -p http1 --url http://example.invalid/
+check "names with a user call exit 2" exit_is 2 "$wb" call -p http1 --path / alice
+check "--duration's short form is -D now (-d is the body)" exit_is 2 "$wb" run -p line -d 5
+# Against our own servers (started by run): a path ours serves and one it does not.
+check "run http1 with a user path" exit_is 0 "$wb" run -p http1 --path '/greet?name=x' \
+  --expect-body '{"greeting":"hello, x"}' "${quick[@]}" --out "$work/user.json"
+check "the user call is recorded and every call succeeded" json_has "$work/user.json" \
+  "d['points'][0]['parameters']['request']['target'] == '/greet?name=x' and d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['other_error'] == 0 and d['points'][0]['summary']['outcomes']['wrong_reply'] == 0"
+check "the CSV says which request was sent" grep -q 'GET /greet?name=x expecting 200' "$work/user.csv"
+check "run resp with a user command" exit_is 0 "$wb" run -p resp --command 'GREET "a b"' \
+  --expect-reply 'hello, a b' "${quick[@]}" --out "$work/resp.json"
+check "every resp user call succeeded" json_has "$work/resp.json" \
+  "d['points'][0]['parameters']['request']['args'] == ['GREET', 'a b'] and d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['ok'] == sum(d['points'][0]['summary']['outcomes'].values())"
+check "run http2 with a path ours does not serve counts its 404s" exit_is 0 "$wb" run -p http2 \
+  --path /nope "${quick[@]}" --out "$work/404.json"
+check "the 404s are failed calls by status" json_has "$work/404.json" \
+  "d['points'][0]['summary']['outcomes']['ok'] == 0 and d['points'][0]['summary']['errors']['status_404'] > 0"
+
 # A server started by `run` must not outlive it, even when run is killed outright.
 wirebench_children() {  # the pids of the wirebench processes whose parent is $1
   awk -v parent="$1" '$2 == "(wirebench)" && $4 == parent { print $1 }' /proc/[0-9]*/stat 2>/dev/null

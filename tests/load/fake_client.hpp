@@ -45,6 +45,9 @@ class fake_client final : public protocol_client {
 
   // Sees each call's name as it is made (set before the first call).
   std::function<void(std::string_view)> on_call;
+  // Set before the first call: play a client with a user call (its replies judged already).
+  bool user_call = false;
+  bool greets() const override { return !user_call; }
 
   std::uint64_t calls() const {
     std::lock_guard lock(mutex_);

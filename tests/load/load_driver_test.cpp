@@ -12,6 +12,7 @@
 
 #include "load/fake_client.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/status_error.hpp"
 
 namespace wirebench {
 namespace {
@@ -63,6 +64,24 @@ TEST(ClosedLoop, CountsWrongRepliesAndErrorsByTypeAndKeepsThemOutOfTheLatencies)
   EXPECT_GT(r.outcomes.count(outcome::ok), 0u);
   EXPECT_EQ(r.outcomes.errors().at("wrong_reply"), r.outcomes.count(outcome::wrong_reply));
   EXPECT_EQ(r.latency.count(), r.outcomes.count(outcome::ok));
+}
+
+// A client with a user call has judged its replies: any reply it passes is a success (a server's
+// "OK" is no greeting), and the errors it reports are counted by their own names.
+TEST(LoadDriver, RepliesToAUserCallAreNotComparedWithAGreeting) {
+  for (const bool open_loop : {false, true}) {
+    fake_client client({}, [](std::uint64_t i) -> fake_answer {
+      if (i % 2 == 0) return {{}, "OK"};
+      return {unexpected_status(404), {}};
+    });
+    client.user_call = true;
+    const load_result r = run_load(client, open_loop ? open(arrival_kind::uniform, 2000, 8, 100ms)
+                                                     : closed(2, 100ms));
+    EXPECT_GT(r.outcomes.count(outcome::ok), 0u) << open_loop;
+    EXPECT_EQ(r.outcomes.count(outcome::wrong_reply), 0u) << open_loop;
+    EXPECT_EQ(r.outcomes.errors().at("status_404"), r.outcomes.count(outcome::other_error)) << open_loop;
+    EXPECT_GT(r.outcomes.count(outcome::other_error), 0u) << open_loop;
+  }
 }
 
 TEST(ClosedLoop, WorkersHaveOneCallInFlightEach) {

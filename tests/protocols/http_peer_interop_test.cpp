@@ -11,6 +11,8 @@
 
 #include "wirebench/tls/tls_context.hpp"
 #include "support/child_process.hpp"
+#include "support/nginx_server.hpp"
+#include "support/temp_dir.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/load/load_driver.hpp"
@@ -23,20 +25,12 @@ using namespace std::chrono_literals;
 
 constexpr const char* greeting_json = R"({"greeting":"hello, x"})";
 
-class peer_dir {
+// A folder nghttpd serves: the greeting for name=x as the static file "greet".
+class peer_dir : public test::temp_dir {
  public:
-  explicit peer_dir(const std::string& tag)
-      : dir_(std::filesystem::temp_directory_path() /
-             ("wirebench-" + tag + "-" + std::to_string(::getpid()))) {
-    std::filesystem::create_directories(dir_);
+  explicit peer_dir(const std::string& tag) : temp_dir(tag) {
     std::ofstream(path("greet")) << greeting_json;
   }
-  ~peer_dir() { std::filesystem::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string str() const { return dir_.string(); }
-
- private:
-  std::filesystem::path dir_;
 };
 
 // Makes `calls` calls at once through `client` (so they are pipelined or multiplexed) and
@@ -101,27 +95,18 @@ class nginx_peer : public ::testing::Test {
  protected:
   void SetUp() override {
     WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
-    port_ = test::free_loopback_port();
-    h2c_port_ = test::free_loopback_port();
-    const std::string location = "    location /greet { default_type application/json; "
-                                 "return 200 '{\"greeting\":\"hello, $arg_name\"}'; }\n";
-    std::ofstream(dir_.path("nginx.conf"))
-        << "worker_processes 1;\ndaemon off;\npid " << dir_.path("nginx.pid")
-        << ";\nerror_log " << dir_.path("error.log") << ";\nevents { worker_connections 256; }\n"
-        << "http {\n  access_log off;\n  keepalive_requests 100;\n"
-        << "  client_body_temp_path " << dir_.path("body") << ";\n"
-        << "  server {\n    listen 127.0.0.1:" << port_ << ";\n" << location << "  }\n"
-        << "  server {\n    listen 127.0.0.1:" << h2c_port_ << " http2;\n" << location << "  }\n"
-        << "}\n";
-    nginx_ = std::make_unique<test::child_process>(std::vector<std::string>{
-        "nginx", "-c", dir_.path("nginx.conf"), "-p", dir_.str(), "-e", dir_.path("error.log")});
-    ASSERT_TRUE(test::wait_for_listener(port_)) << "nginx did not start";
-    ASSERT_TRUE(test::wait_for_listener(h2c_port_)) << "nginx did not start its h2c port";
+    nginx_ = std::make_unique<test::nginx_server>(
+        "nginx",
+        "    location /greet { default_type application/json; "
+        "return 200 '{\"greeting\":\"hello, $arg_name\"}'; }\n",
+        "  keepalive_requests 100;\n");
+    ASSERT_TRUE(nginx_->started()) << "nginx did not start";
+    port_ = nginx_->port();
+    h2c_port_ = nginx_->h2c_port();
   }
-  peer_dir dir_{"nginx"};
   int port_ = 0;
   int h2c_port_ = 0;
-  std::unique_ptr<test::child_process> nginx_;
+  std::unique_ptr<test::nginx_server> nginx_;
 };
 
 TEST_F(nginx_peer, our_http1_client_keep_alive_and_pipelined) {

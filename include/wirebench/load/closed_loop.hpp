@@ -7,7 +7,8 @@
 // Nothing is shared on the per-call path: a worker's calls all go to one connection (lane w), a
 // completion records into its own thread's shard (call_recorder), and the phase is read, never
 // written, per call. Worker w greets "w<w>-" padded to the payload size, and its reply is checked
-// against exactly that (a reply routed to the wrong worker is a wrong_reply).
+// against exactly that (a reply routed to the wrong worker is a wrong_reply). A client that sends
+// a user call (protocol_client::greets() false) has judged its replies itself: none is checked.
 //
 // Threads: start(), open_window(), close_window(), stop() and the waits are for one driving
 // thread; the calls run on the client's threads. The client's completion rule (protocol.hpp)
@@ -60,6 +61,7 @@ class closed_loop {
   void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
 
   protocol_client& client_;
+  const bool check_greetings_;  // client_.greets(), asked once
   std::vector<worker> workers_;
   call_recorder recorder_;
   std::atomic<phase> phase_{phase::idle};

@@ -3,8 +3,9 @@
 // measured. The same code runs every protocol, so their figures compare.
 //   closed loop  spec.workers callers, each issuing its next call when its last completes
 //   open loop    calls at spec.rate on spec.arrivals' schedule, timed from the intended start
-// Both check every reply against the expected greeting and return only after every call they
-// issued has completed (the client guarantees each completes, by its reply timeout at worst).
+// Both check every reply against the expected greeting (unless the client sends a user call, whose
+// codec has judged it: protocol_client::greets()) and return only after every call they issued has
+// completed (the client guarantees each completes, by its reply timeout at worst).
 #include <string>
 
 #include "wirebench/load/load_spec.hpp"

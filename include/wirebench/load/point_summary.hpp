@@ -7,6 +7,7 @@
 
 #include "wirebench/load/cpu_usage.hpp"
 #include "wirebench/load/load_spec.hpp"
+#include "wirebench/protocols/user_call.hpp"
 
 namespace wirebench {
 
@@ -29,6 +30,7 @@ struct point_parameters {
   std::string server_cpus = "any";  // placement, as the affinity list given (or "any")
   std::string client_cpus = "any";
   bool server_local = true;  // false: --connect (no server CPU figures)
+  std::optional<user_call> call;  // what each call sent; nullopt: the greet call
 };
 
 struct repeat_result {

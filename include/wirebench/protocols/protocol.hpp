@@ -1,12 +1,14 @@
 #pragma once
 // The interface every protocol backend implements: a server and a client for the greet call
-// (request: a name; reply: "hello, <name>"). The harness only ever talks to these types; it never
-// branches on a protocol's name (h2load's Session interface, brpc's protocol table).
+// (request: a name; reply: "hello, <name>"), and for the protocols that have one, a client that
+// sends the user's own call instead (user_call.hpp). The harness only ever talks to these types;
+// it never branches on a protocol's name (h2load's Session interface, brpc's protocol table).
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -17,6 +19,7 @@
 #include "wirebench/core/call_completion.hpp"
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/mux/service_time.hpp"
+#include "wirebench/protocols/user_call.hpp"
 #include "wirebench/tls/tls_options.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
@@ -69,6 +72,10 @@ struct client_config {
   // room on their connection. 0: the protocol's default.
   std::size_t depth = 0;
   tls_options tls;
+  // The user's call, sent instead of the greet call (the name each call is made with then only
+  // tells calls apart). Only protocols whose entry accepts its kind take it (protocol::user_calls;
+  // the registry refuses the others with std::invalid_argument).
+  std::optional<user_call> call;
 };
 
 class protocol_server {
@@ -118,6 +125,10 @@ class protocol_client {
   // threads, so never call it from inside a completion. Idempotent; the destructor calls it.
   virtual void close() = 0;
   virtual client_counters counters() const { return {}; }
+  // True when every reply answers a greet call, which the harness checks against
+  // expected_greeting(name); false for a client made with a user call (client_config::call),
+  // whose codec has judged each reply already (a reply it passes is the call's success).
+  virtual bool greets() const { return true; }
 };
 
 struct protocol {
@@ -137,6 +148,9 @@ struct protocol {
   // the registry's make_server and make_client refuse such a config (std::invalid_argument),
   // rather than serve or connect in plaintext.
   bool tls = false;
+  // The user call its client sends instead of the greet call (client_config::call): HTTP
+  // requests, RESP commands, or none (then the registry refuses a config with a call).
+  user_call_kind user_calls = user_call_kind::none;
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;

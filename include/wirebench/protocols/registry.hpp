@@ -25,6 +25,10 @@ class protocol_registry {
 
 void register_builtin_protocols(protocol_registry& registry);
 
+// "" when `p`'s client can send `call` (protocol::user_calls); else why not, one line for the
+// user. The registry's make_client and client_codecs refuse such a config with this text.
+std::string check_user_call(const protocol& p, const user_call& call);
+
 // One-call-per-backend registration hooks, defined in each protocol's folder.
 void register_line_protocol(protocol_registry& registry);
 void register_length_prefixed_protocol(protocol_registry& registry);

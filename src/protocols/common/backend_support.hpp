@@ -34,13 +34,13 @@ inline client_engine_config engine_config(const client_config& c, std::size_t de
   return e;
 }
 
-// The greet call over the client engine: every backend whose client is a codec (line,
-// length-prefixed, mux, msgpack-rpc, http1, http2, resp). Each call gets the config's reply
-// timeout as its deadline.
+// The greet call (or the user's call, for the codecs that take one) over the client engine: every
+// backend whose client is a codec (line, length-prefixed, mux, msgpack-rpc, http1, http2, resp).
+// Each call gets the config's reply timeout as its deadline.
 class engine_greet_client final : public protocol_client {
  public:
   engine_greet_client(const client_config& c, client_engine_config e)
-      : timeout_(c.reply_timeout), engine_(std::move(e)) {}
+      : timeout_(c.reply_timeout), greets_(!c.call), engine_(std::move(e)) {}
   void async_greet(std::string_view name, call_completion done) override {
     engine_.async_call(name, timeout_, std::move(done));
   }
@@ -53,9 +53,11 @@ class engine_greet_client final : public protocol_client {
     return {s.late, s.unknown, s.connects, s.connect_failures, s.reconnects, s.resent,
             s.last_connect_error};
   }
+  bool greets() const override { return greets_; }
 
  private:
   std::chrono::steady_clock::duration timeout_;
+  bool greets_;  // false: the codec sends the user's call and judges its replies
   client_engine engine_;
 };
 

@@ -3,12 +3,19 @@
 // `Connection: close` ends its connection: the engine dials a new one, and requests pipelined
 // behind that response (which the server did not process) are sent again there. Without
 // persistence every request says `Connection: close` itself, so each call gets a connection.
+// With a user call (client_config::call) every call sends the user's request, built once per
+// connection (its placeholders filled in per call), and the response is judged by its status and
+// body (user_request.hpp) instead of read as a greeting.
 #include <deque>
+#include <memory>
+#include <optional>
 
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
 #include "../common/backend_support.hpp"
 #include "../http_common/greet_api.hpp"
+#include "../http_common/user_request.hpp"
+#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
@@ -17,15 +24,28 @@ namespace {
 
 class http1_client_codec final : public client_codec {
  public:
-  http1_client_codec(std::string host, std::size_t max_body, bool keep_alive)
+  // `call`: the user's request, or null for the greet call.
+  http1_client_codec(std::string host, std::size_t max_body, bool keep_alive,
+                     std::shared_ptr<const user_call> call)
       : host_(std::move(host)),
         keep_alive_(keep_alive),
-        parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {}
+        call_(std::move(call)),
+        parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {
+    if (!call_) return;
+    const http_call& h = *call_->http();
+    request_ = http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
+    filler_.emplace(request_, call_->keyspace, next_placeholder_seed());
+    parser_.expect_bodiless_responses(h.method == "HEAD");
+  }
 
   reply_order order() const override { return reply_order::in_order; }
   bool may_refuse() const override { return true; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
+    if (call_) {  // the same request every call: built once, its placeholders filled in place
+      filler_->append_filled(request_, out);
+      return {};
+    }
     request_.clear();
     append_greet_request(request_, name, host_, keep_alive_);
     out.append_bytes(as_bytes(request_));
@@ -36,17 +56,14 @@ class http1_client_codec final : public client_codec {
                      std::error_code& error) override {
     parser_.release_messages();  // the bodies handed out by the last decode are done with
     storage_.clear();
+    texts_used_ = 0;
     error = parser_.parse(data);
     for (message& m : parser_.messages()) {
-      std::string_view greeting;
-      if (m.status == 200 && http::parse_greeting(m.body, greeting, storage_.emplace_back())) {
-        into.replies.push_back({0, {}, greeting});
-      } else if (m.status == 200) {
-        into.replies.push_back({0, errc::wrong_reply, {}});
+      if (call_) {
+        const auto [ec, text] = http::judge_response(*call_->http(), m.status, m.body, next_text());
+        into.replies.push_back({0, ec, text});
       } else {
-        std::string& why = storage_.emplace_back(std::to_string(m.status));
-        why.append(" ").append(m.body);
-        into.replies.push_back({0, errc::remote_error, why});
+        into.replies.push_back(greet_reply(m));
       }
       if (!m.keep_alive) {  // the server closes after this response: nothing behind it was read
         into.going_away = true;
@@ -61,11 +78,31 @@ class http1_client_codec final : public client_codec {
   std::size_t max_read_bytes() const override { return 64 * 1024; }
 
  private:
+  codec_reply greet_reply(const message& m) {
+    std::string_view greeting;
+    if (m.status == 200 && http::parse_greeting(m.body, greeting, storage_.emplace_back()))
+      return {0, {}, greeting};
+    if (m.status == 200) return {0, errc::wrong_reply, {}};
+    std::string& why = storage_.emplace_back(std::to_string(m.status));
+    why.append(" ").append(m.body);
+    return {0, errc::remote_error, why};
+  }
+  // A string for one reply's text, kept with its capacity from one decode to the next: a run of
+  // failed calls (a 404 path) allocates nothing once warm.
+  std::string& next_text() {
+    if (texts_used_ == texts_.size()) texts_.emplace_back();
+    return texts_[texts_used_++];
+  }
+
   std::string host_;
   bool keep_alive_;
+  std::shared_ptr<const user_call> call_;  // null: the greet call
   parser parser_;
-  std::string request_;             // one request's bytes, capacity reused
+  std::string request_;  // one request's bytes, capacity reused (a user call's: built once)
+  std::optional<random_int_filler> filler_;  // a user call's placeholders
   std::deque<std::string> storage_;  // greetings that needed unescaping, error texts
+  std::deque<std::string> texts_;    // a user call's reply texts (deque: stable addresses)
+  std::size_t texts_used_ = 0;
 };
 
 }  // namespace
@@ -87,8 +124,15 @@ void append_greet_request(std::string& out, std::string_view name, const std::st
 }
 
 client_codec_factory client_codecs(const client_config& config) {
+  std::shared_ptr<const user_call> call;
+  if (config.call) {
+    http::check_user_headers(*config.call->http(), /*http2=*/false);
+    call = std::make_shared<const user_call>(*config.call);
+  }
   return [host = host_header(config.connect), max = config.max_frame_bytes,
-          keep = config.persistent] { return std::make_unique<http1_client_codec>(host, max, keep); };
+          keep = config.persistent, call] {
+    return std::make_unique<http1_client_codec>(host, max, keep, call);
+  };
 }
 
 std::unique_ptr<protocol_client> make_client(const client_config& config) {

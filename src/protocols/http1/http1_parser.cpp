@@ -96,6 +96,11 @@ int parser::on_header_value(llhttp_t* p, const char* at, std::size_t n) {
 
 int parser::on_headers_complete(llhttp_t* p) {
   parser& s = self(p);
+  if (s.bodiless_responses_ && llhttp_get_type(p) == HTTP_RESPONSE) {
+    s.current_->keep_alive = llhttp_should_keep_alive(p) != 0;
+    s.current_->status = llhttp_get_status_code(p);
+    return 1;  // llhttp: this response has no body
+  }
   // A declared body over the limit is refused now, before any of it is buffered.
   if ((p->flags & F_CONTENT_LENGTH) != 0 && p->content_length > s.limits_.max_body_bytes) {
     s.fail(413, "body too large");

@@ -56,6 +56,9 @@ class parser {
   int error_status() const { return error_status_; }
   std::string_view error_reason() const { return error_reason_; }
   bool mid_message() const { return in_message_; }
+  // Responses only: every response answers a HEAD request, so none has a body whatever its
+  // Content-Length says (RFC 9110 §9.3.2). Set before parsing.
+  void expect_bodiless_responses(bool on) { bodiless_responses_ = on; }
   // True once for a request whose headers have arrived with `Expect: 100-continue` and whose body
   // has not: the server answers "100 Continue" now, or the client waits (curl: a second) before
   // sending the body. A body that arrives with its headers needs none (RFC 9110 §10.1.1).
@@ -84,6 +87,7 @@ class parser {
   bool in_value_ = false;
   bool in_message_ = false;
   bool continue_due_ = false;
+  bool bodiless_responses_ = false;
   int error_status_ = 0;
   std::string error_reason_;
 };

@@ -5,19 +5,26 @@
 // above a GOAWAY's last-stream-id, which nghttp2 closes as refused) is reported as not processed,
 // and the engine sends it again; a GOAWAY makes the engine dial a new connection. With TLS on,
 // the bytes pass through our sans-IO TLS channel (ALPN h2, required) on their way in and out.
+// With a user call (client_config::call) every stream sends the user's request instead (its
+// method, path, headers and body, laid out once per connection and copied into the stream's
+// record with the placeholders filled in), and the response is judged by its status and body.
 //
 // nghttp2 encodes lazily: requests are submitted in encode() and serialized together in
 // produce(), just before the connection's write, so a loop turn's requests share frames and one
 // write. nghttp2's callbacks only record; replies are handed out when mem_recv has returned.
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "h2_backend.hpp"
 #include "h2_util.hpp"
 #include "../common/backend_support.hpp"
 #include "../http_common/greet_api.hpp"
+#include "../http_common/user_request.hpp"
+#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/tls/tls_channel.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
@@ -38,9 +45,14 @@ std::string authority_for(const endpoint& where) {
 
 class h2_client_codec final : public client_codec {
  public:
+  // `call`: the user's request, or null for the greet call.
   h2_client_codec(std::string authority, std::size_t max_body, tls::context_ptr tls_context,
-                  const std::string& host)
-      : authority_(std::move(authority)), max_body_(max_body), tls_context_(std::move(tls_context)) {
+                  const std::string& host, std::shared_ptr<const user_call> call)
+      : authority_(std::move(authority)),
+        max_body_(max_body),
+        tls_context_(std::move(tls_context)),
+        call_(std::move(call)) {
+    if (call_) lay_out_request();
     if (tls_context_)
       tls_ = std::make_unique<tls::tls_channel>(tls_context_.get(), tls::tls_channel::role::client,
                                                 host, "h2");
@@ -68,6 +80,7 @@ class h2_client_codec final : public client_codec {
   std::error_code encode(std::uint32_t id, std::string_view name, gather_queue& out) override {
     stream& s = take_stream();
     s.call = id;
+    if (call_) return submit_user_request(s);
     http::append_greet_target(s.path, name);
     // The values live in the stream record (or this codec) until the stream closes: no copies.
     constexpr auto flags = NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE;
@@ -78,15 +91,8 @@ class h2_client_codec final : public client_codec {
     };
     const nghttp2_nv headers[] = {nv(":method", "GET"), nv(":scheme", tls_ ? "https" : "http"),
                                   nv(":authority", authority_), nv(":path", s.path)};
-    const int32_t sid = nghttp2_submit_request(session_.get(), nullptr, headers, 4, nullptr, &s);
-    if (sid < 0) {  // out of stream ids on this connection: not sent, so not processed
-      s.error = NGHTTP2_REFUSED_STREAM;
-      refused_now_.push_back(&s);
-      (void)out;
-      return {};
-    }
-    s.id = sid;
-    return {};
+    (void)out;
+    return submit(s, headers, 4, nullptr);
   }
 
   std::error_code produce(gather_queue& out) override {
@@ -137,7 +143,92 @@ class h2_client_codec final : public client_codec {
     bool oversize = false;
     std::string path;  // the :path value, referenced by nghttp2 until the stream closes
     std::string body;
+    // A user call: its request laid out as request_template_ (values and body, placeholders
+    // filled), referenced by nghttp2 until the stream closes; how much of the body is sent; the
+    // reply's text when the verdict builds one.
+    std::string request;
+    std::size_t body_sent = 0;
+    std::string text;
   };
+
+  // Where one value lies in request_template_ (and so in every stream's copy of it).
+  struct span_at {
+    std::size_t offset = 0, size = 0;
+  };
+
+  // Submits stream `s` with these headers (and a body from `body`, or none).
+  std::error_code submit(stream& s, const nghttp2_nv* headers, std::size_t count,
+                         const nghttp2_data_provider* body) {
+    const int32_t sid = nghttp2_submit_request(session_.get(), nullptr, headers, count, body, &s);
+    if (sid < 0) {  // out of stream ids on this connection: not sent, so not processed
+      s.error = NGHTTP2_REFUSED_STREAM;
+      refused_now_.push_back(&s);
+      return {};
+    }
+    s.id = sid;
+    return {};
+  }
+
+  // Once per connection: the user's request as one string (path, each header value, body), the
+  // placeholders in it, and the header names (lowercase, as HTTP/2 requires).
+  void lay_out_request() {
+    const http_call& h = *call_->http();
+    auto add = [this](std::string_view value) {
+      span_at at{request_template_.size(), value.size()};
+      request_template_.append(value);
+      return at;
+    };
+    path_at_ = add(h.target);
+    if (const std::string* host = http::find_header(h, "host")) authority_ = *host;
+    else if (!h.authority.empty()) authority_ = h.authority;
+    for (const auto& [name, value] : h.headers) {
+      std::string lower = name;
+      for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+      if (lower == "host") continue;  // it is :authority
+      header_names_.push_back(std::move(lower));
+      header_at_.push_back(add(value));
+    }
+    if (http::sends_content_length(h)) content_length_ = std::to_string(h.body.size());
+    body_at_ = add(h.body);
+    filler_.emplace(request_template_, call_->keyspace, next_placeholder_seed());
+  }
+
+  std::error_code submit_user_request(stream& s) {
+    const http_call& h = *call_->http();
+    s.request.assign(request_template_);
+    filler_->fill(s.request);
+    auto nv = [](std::string_view n, std::string_view v) {
+      nghttp2_nv x = header(n, v);
+      x.flags = NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE;
+      return x;
+    };
+    auto value = [&s](span_at at) { return std::string_view(s.request).substr(at.offset, at.size); };
+    headers_.clear();
+    headers_.push_back(nv(":method", h.method));
+    headers_.push_back(nv(":scheme", tls_ ? "https" : "http"));
+    headers_.push_back(nv(":authority", authority_));
+    headers_.push_back(nv(":path", value(path_at_)));
+    for (std::size_t i = 0; i < header_names_.size(); ++i)
+      headers_.push_back(nv(header_names_[i], value(header_at_[i])));
+    if (!content_length_.empty()) headers_.push_back(nv("content-length", content_length_));
+    if (body_at_.size == 0) return submit(s, headers_.data(), headers_.size(), nullptr);
+    nghttp2_data_provider body{};
+    body.source.ptr = &s;
+    body.read_callback = &h2_client_codec::read_body;
+    return submit(s, headers_.data(), headers_.size(), &body);
+  }
+
+  // nghttp2 asks for the next piece of a user call's body (while serializing, in produce()).
+  static ssize_t read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t length,
+                           uint32_t* data_flags, nghttp2_data_source* source, void* user) {
+    stream& s = *static_cast<stream*>(source->ptr);
+    const span_at at = self(user).body_at_;
+    const std::size_t n = std::min(length, at.size - s.body_sent);
+    std::memcpy(buf, s.request.data() + at.offset + s.body_sent, n);
+    s.body_sent += n;
+    if (s.body_sent == at.size) *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
 
   // Stream records come from a pool and keep their strings' capacity: a steady load allocates
   // no record, path or body.
@@ -155,6 +246,7 @@ class h2_client_codec final : public client_codec {
     s->oversize = false;
     s->path.clear();
     s->body.clear();
+    s->body_sent = 0;
     return *s;
   }
   // The replies handed out by the last decode are done with: their records go back to the pool.
@@ -171,6 +263,10 @@ class h2_client_codec final : public client_codec {
     if (s.error == NGHTTP2_REFUSED_STREAM) return {s.call, {}, {}, /*not_processed=*/true};
     if (s.oversize) return {s.call, errc::frame_too_long, {}};
     if (s.error != 0) return {s.call, errc::connection_closed, {}};  // reset by the server
+    if (call_) {
+      const auto [ec, text] = http::judge_response(*call_->http(), s.status, s.body, s.text);
+      return {s.call, ec, text};
+    }
     std::string_view greeting;
     if (s.status == 200 && http::parse_greeting(s.body, greeting, storage_.emplace_back()))
       return {s.call, {}, greeting};
@@ -239,6 +335,14 @@ class h2_client_codec final : public client_codec {
   std::vector<stream*> delivered_;    // handed out by the last decode: their bodies are viewed
   std::vector<stream*> refused_now_;  // could not even be submitted
   std::deque<std::string> storage_;   // greetings that needed unescaping, error texts
+  std::shared_ptr<const user_call> call_;  // null: the greet call
+  std::string request_template_;           // a user call's values and body, laid out once
+  span_at path_at_, body_at_;
+  std::vector<std::string> header_names_;  // lowercase
+  std::vector<span_at> header_at_;
+  std::string content_length_;             // "" when the request has none
+  std::optional<random_int_filler> filler_;
+  std::vector<nghttp2_nv> headers_;        // one request's, rebuilt per call (capacity kept)
   bool goaway_ = false;
   bool broken_ = false;  // we sent a GOAWAY with an error: the session is over
   session_ptr session_;  // last: it goes first, while the records its streams point to remain
@@ -249,9 +353,14 @@ class h2_client_codec final : public client_codec {
 client_codec_factory client_codecs(const client_config& config) {
   tls::context_ptr tls_context;
   if (config.tls.enabled) tls_context = tls::make_client_context(config.tls, "h2");
+  std::shared_ptr<const user_call> call;
+  if (config.call) {
+    http::check_user_headers(*config.call->http(), /*http2=*/true);
+    call = std::make_shared<const user_call>(*config.call);
+  }
   return [authority = authority_for(config.connect), max = config.max_frame_bytes, tls_context,
-          host = host_for(config.connect)] {
-    return std::make_unique<h2_client_codec>(authority, max, tls_context, host);
+          host = host_for(config.connect), call] {
+    return std::make_unique<h2_client_codec>(authority, max, tls_context, host, call);
   };
 }
 

@@ -11,6 +11,7 @@ void register_http2_protocol(protocol_registry& registry) {
       .summary = "HTTP/2 (nghttp2; h2c, or TLS with ALPN h2) REST: GET /greet?name=NAME as streams on one connection",
       .multiplexed = true,
       .tls = true,
+      .user_calls = user_call_kind::http,
       .make_server = http2::make_server,
       .make_client = http2::make_client,
       .client_codecs = http2::client_codecs,

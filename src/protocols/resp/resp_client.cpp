@@ -3,12 +3,18 @@
 // redisFormatCommandArgv makes, written straight into the output without its allocation);
 // replies go through hiredis's sans-IO reader. A bulk string is the greeting; an error reply is
 // remote_error with its text; any other reply is wrong_reply.
+// With a user call (client_config::call) every call sends the user's command instead, its bytes
+// made once per connection (the placeholders filled in per call); any reply but an error reply
+// is its success, or, with an expected reply, only that one (others are wrong_reply).
 #include <charconv>
+#include <memory>
+#include <optional>
 
 #include "resp_backend.hpp"
 #include "resp_reply_reader.hpp"
 #include "../common/backend_support.hpp"
 #include "wirebench/codec/bytes.hpp"
+#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::resp {
@@ -22,14 +28,39 @@ void append_bulk_arg(std::string& out, std::string_view prefix, std::string_view
   out.append("\r\n").append(prefix).append(arg).append("\r\n");
 }
 
+// What the user's call makes of a reply: an error reply fails with its text; with an expected
+// reply, a simple or bulk string or an integer equal to it succeeds and anything else is
+// wrong_reply (its text kept); without, any other reply succeeds (nil and arrays as a word).
+codec_reply judge_reply(const resp_call& call, const reply_view& r) {
+  if (r.kind == reply_kind::error) return {0, errc::remote_error, r.text};
+  const std::string_view text = r.kind == reply_kind::nil     ? "(nil)"
+                                : r.kind == reply_kind::array ? "(array)"
+                                                              : r.text;
+  const bool comparable = r.kind == reply_kind::string || r.kind == reply_kind::status ||
+                          r.kind == reply_kind::integer;
+  if (call.expect_reply && !(comparable && r.text == *call.expect_reply))
+    return {0, errc::wrong_reply, text};
+  return {0, {}, text};
+}
+
 class resp_client_codec final : public client_codec {
  public:
-  resp_client_codec(greet_command how, std::size_t max_reply)
-      : how_(how), max_reply_(max_reply), reader_(max_reply) {}
+  // `call`: the user's command, or null for the greet call.
+  resp_client_codec(greet_command how, std::size_t max_reply, std::shared_ptr<const user_call> call)
+      : how_(how), max_reply_(max_reply), reader_(max_reply), call_(std::move(call)) {
+    if (!call_) return;
+    command_.append("*").append(std::to_string(call_->resp()->args.size())).append("\r\n");
+    for (const std::string& arg : call_->resp()->args) append_bulk_arg(command_, {}, arg);
+    filler_.emplace(command_, call_->keyspace, next_placeholder_seed());
+  }
 
   reply_order order() const override { return reply_order::in_order; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
+    if (call_) {  // the same command every call: made once, its placeholders filled in place
+      filler_->append_filled(command_, out);
+      return {};
+    }
     command_.clear();
     if (how_ == greet_command::echo) {  // a real Redis has no GREET: ECHO "hello, name"
       command_.append("*2\r\n$4\r\nECHO\r\n");
@@ -48,7 +79,9 @@ class resp_client_codec final : public client_codec {
     error = reader_.feed(data);
     reply_view r;
     while (!error && reader_.next(r, error)) {
-      if (r.kind == reply_kind::string)
+      if (call_)
+        into.replies.push_back(judge_reply(*call_->resp(), r));
+      else if (r.kind == reply_kind::string)
         into.replies.push_back({0, {}, r.text});
       else if (r.kind == reply_kind::error)
         into.replies.push_back({0, errc::remote_error, r.text});
@@ -65,13 +98,19 @@ class resp_client_codec final : public client_codec {
   greet_command how_;
   std::size_t max_reply_;
   reply_reader reader_;
-  std::string command_;  // one command's bytes, capacity reused
+  std::string command_;  // one command's bytes, capacity reused (a user call's: made once)
+  std::shared_ptr<const user_call> call_;    // null: the greet call
+  std::optional<random_int_filler> filler_;  // a user call's placeholders
 };
 
 }  // namespace
 
 client_codec_factory client_codecs(const client_config& config, greet_command how) {
-  return [how, max = config.max_frame_bytes] { return std::make_unique<resp_client_codec>(how, max); };
+  std::shared_ptr<const user_call> call;
+  if (config.call) call = std::make_shared<const user_call>(*config.call);
+  return [how, max = config.max_frame_bytes, call] {
+    return std::make_unique<resp_client_codec>(how, max, call);
+  };
 }
 
 std::unique_ptr<protocol_client> make_client(const client_config& config, greet_command how) {

@@ -11,6 +11,7 @@ void register_resp_protocols(protocol_registry& registry) {
   registry.add({
       .name = "resp",
       .summary = "Redis protocol (RESP2): GREET NAME -> $\"hello, NAME\", pipelined client (hiredis reader)",
+      .user_calls = user_call_kind::resp,
       .make_server = resp::make_server,
       .make_client = [](const client_config& c) { return resp::make_client(c, resp::greet_command::greet); },
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::greet); },
@@ -24,6 +25,7 @@ void register_resp_protocols(protocol_registry& registry) {
   registry.add({
       .name = "redis-server",
       .summary = "Reference: a real redis-server on loopback, ECHO \"hello, NAME\" from the resp client",
+      .user_calls = user_call_kind::resp,
       .make_server = resp::make_redis_server,
       .make_client = [](const client_config& c) { return resp::make_client(c, resp::greet_command::echo); },
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::echo); },

@@ -1,5 +1,6 @@
 #include "resp_reply_reader.hpp"
 
+#include <charconv>
 #include <new>
 #include <utility>
 
@@ -44,8 +45,13 @@ struct reply_functions {
     if (elements < 0 || static_cast<std::size_t>(elements) > r.max_elements_) return nullptr;
     return attach(task, r.take_value(reply_kind::array));  // hiredis: error on nullptr
   }
-  static void* create_integer(const redisReadTask* task, long long) {
-    return attach(task, reader(task).take_value(reply_kind::integer));
+  static void* create_integer(const redisReadTask* task, long long n) {
+    reply_reader::value* v = reader(task).take_value(reply_kind::integer);
+    if (v != nullptr) {  // as decimal text: a user call may expect it (no allocation once warm)
+      char digits[24];
+      v->text.assign(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+    }
+    return attach(task, v);
   }
   static void* create_nil(const redisReadTask* task) {
     return attach(task, reader(task).take_value(reply_kind::nil));

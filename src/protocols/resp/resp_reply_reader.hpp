@@ -23,7 +23,7 @@ enum class reply_kind { string, status, error, integer, nil, array };
 // One reply, as next() hands it out: valid until release().
 struct reply_view {
   reply_kind kind = reply_kind::nil;
-  std::string_view text;  // string, status and error replies
+  std::string_view text;  // string, status and error replies; an integer's decimal digits
 };
 
 class reply_reader {

@@ -1,0 +1,66 @@
+#pragma once
+// A call the user defines, sent instead of the greet call (client_config::call): any HTTP request
+// (http1, http2) or any RESP command (resp, redis-server), so that wirebench loads a server it did
+// not write (h2load's URL, redis-benchmark's command). The codec that sends it also judges each
+// reply (the expected status or body, or not an error reply): the harness then checks nothing of
+// its own, since it cannot know what a correct reply is.
+//
+// Built once at start-up (user_call_parsing.hpp reads it from the command line); each client
+// codec turns it into request bytes once per connection and sends those for every call, with
+// the placeholder below filled in per call.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace wirebench {
+
+// Replaced in each call's bytes by 12 decimal digits, random in [0, user_call::keyspace), as
+// redis-benchmark -r does (same name, same width: the bytes keep their length, so the request is
+// built once and the digits written over the placeholder). In a RESP argument, an HTTP target, a
+// header value or a body.
+inline constexpr std::string_view random_int_placeholder = "__rand_int__";
+
+struct http_call {
+  std::string method = "GET";
+  std::string target = "/";  // origin form: /path?query, sent as given
+  // The Host header (HTTP/1.1) or :authority (HTTP/2); "" = the endpoint the client dials.
+  std::string authority;
+  bool https = false;  // the URL said https:// (the client must then speak TLS)
+  std::vector<std::pair<std::string, std::string>> headers;  // in order, as given
+  std::string body;                                           // sent with Content-Length
+  int expect_status = 200;                 // any other status fails the call (status_error.hpp)
+  std::optional<std::string> expect_body = {};  // the whole body, byte for byte
+  friend bool operator==(const http_call&, const http_call&) = default;
+};
+
+struct resp_call {
+  std::vector<std::string> args;  // the command and its arguments, each a bulk string
+  // The whole reply, when given: a simple or bulk string's text, an integer's decimal digits.
+  // Otherwise any reply but an error reply succeeds.
+  std::optional<std::string> expect_reply = {};
+  friend bool operator==(const resp_call&, const resp_call&) = default;
+};
+
+enum class user_call_kind : std::uint8_t { none, http, resp };
+
+struct user_call {
+  std::variant<http_call, resp_call> request;
+  std::uint64_t keyspace = 1'000'000;  // the placeholder's range, [0, keyspace); at least 1
+
+  user_call_kind kind() const {
+    return std::holds_alternative<http_call>(request) ? user_call_kind::http : user_call_kind::resp;
+  }
+  const http_call* http() const { return std::get_if<http_call>(&request); }
+  const resp_call* resp() const { return std::get_if<resp_call>(&request); }
+  friend bool operator==(const user_call&, const user_call&) = default;
+};
+
+// What a person reads: "GET /x (expect 200)", "SET k:__rand_int__ v"; for tables and logs.
+std::string describe(const user_call& call);
+std::string_view kind_name(user_call_kind kind);  // "greet call", "HTTP request", "RESP command"
+
+}  // namespace wirebench

@@ -1,0 +1,34 @@
+#include "wirebench/core/status_error.hpp"
+
+#include <array>
+#include <string>
+
+namespace wirebench {
+namespace {
+
+class category final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "wirebench.status"; }
+  std::string message(int value) const override {
+    return "unexpected status " + std::to_string(value);
+  }
+};
+
+}  // namespace
+
+const std::error_category& status_category() noexcept {
+  static const category instance;
+  return instance;
+}
+
+std::string_view status_error_name(int status) {
+  // Made once: error_name hands out views, and a failed call's path should not format text.
+  static const std::array<std::string, 1000> names = [] {
+    std::array<std::string, 1000> n;
+    for (int s = 0; s < 1000; ++s) n[s] = "status_" + std::to_string(s);
+    return n;
+  }();
+  return status >= 0 && status < 1000 ? std::string_view(names[status]) : "status_other";
+}
+
+}  // namespace wirebench

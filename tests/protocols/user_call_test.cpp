@@ -1,0 +1,147 @@
+// A user call as the flags give it (URL, -H, -d @file, a redis-cli command line) and the per-call
+// placeholder: what each parser makes of the text, and what it refuses.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "wirebench/protocols/call_placeholder.hpp"
+#include "wirebench/protocols/user_call.hpp"
+#include "wirebench/protocols/user_call_parsing.hpp"
+
+namespace wirebench {
+namespace {
+
+using strings = std::vector<std::string>;
+
+TEST(user_call_parsing, a_url_gives_scheme_host_port_authority_and_target) {
+  const http_url u = parse_http_url("http://127.0.0.1:8080/a/b?x=1&y=2#frag");
+  EXPECT_FALSE(u.https);
+  EXPECT_EQ(u.host, "127.0.0.1");
+  EXPECT_EQ(u.port, 8080);
+  EXPECT_EQ(u.authority, "127.0.0.1:8080");
+  EXPECT_EQ(u.target, "/a/b?x=1&y=2");  // the fragment is the client's, never sent
+}
+
+TEST(user_call_parsing, a_url_without_port_or_path_takes_the_defaults) {
+  const http_url plain = parse_http_url("http://example.com");
+  EXPECT_EQ(plain.port, 80);
+  EXPECT_EQ(plain.authority, "example.com");
+  EXPECT_EQ(plain.target, "/");
+  const http_url tls = parse_http_url("https://example.com?q");
+  EXPECT_TRUE(tls.https);
+  EXPECT_EQ(tls.port, 443);
+  EXPECT_EQ(tls.target, "/?q");
+}
+
+TEST(user_call_parsing, an_ipv6_url_keeps_its_brackets_in_the_authority_only) {
+  const http_url u = parse_http_url("http://[::1]:81/x");
+  EXPECT_EQ(u.host, "::1");
+  EXPECT_EQ(u.port, 81);
+  EXPECT_EQ(u.authority, "[::1]:81");
+  EXPECT_EQ(u.target, "/x");
+}
+
+TEST(user_call_parsing, bad_urls_are_refused_with_a_reason) {
+  for (const char* bad : {"127.0.0.1:80/x", "ftp://h/x", "http:///x", "http://h:0/", "http://h:70000/",
+                          "http://h:8x/", "http://u:p@h/", "http://h/a b", "http://[::1/"})
+    EXPECT_THROW(parse_http_url(bad), std::invalid_argument) << bad;
+}
+
+TEST(user_call_parsing, a_header_is_a_token_a_colon_and_a_trimmed_value) {
+  EXPECT_EQ(parse_header("Accept: text/plain"), std::make_pair(std::string("Accept"), std::string("text/plain")));
+  EXPECT_EQ(parse_header("X-Empty:"), std::make_pair(std::string("X-Empty"), std::string()));
+  EXPECT_EQ(parse_header("a:  b c \t"), std::make_pair(std::string("a"), std::string("b c")));
+  for (const char* bad : {"no colon", ": value", "bad name: v", "x: a\r\nInjected: 1"})
+    EXPECT_THROW(parse_header(bad), std::invalid_argument) << bad;
+}
+
+TEST(user_call_parsing, data_is_the_text_or_at_a_file_its_exact_bytes) {
+  EXPECT_EQ(read_data_argument("{\"a\":1}"), "{\"a\":1}");
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("wirebench-data-" + std::to_string(::getpid()));
+  std::ofstream(path, std::ios::binary) << std::string("line 1\nline\0 2\n", 15);
+  EXPECT_EQ(read_data_argument("@" + path.string()), std::string("line 1\nline\0 2\n", 15));
+  std::filesystem::remove(path);
+  EXPECT_THROW(read_data_argument("@" + path.string()), std::invalid_argument);
+}
+
+TEST(user_call_parsing, a_command_splits_on_blanks) {
+  EXPECT_EQ(split_command("SET key:__rand_int__ value"), (strings{"SET", "key:__rand_int__", "value"}));
+  EXPECT_EQ(split_command("  PING  "), (strings{"PING"}));
+  EXPECT_EQ(split_command("a\tb\nc"), (strings{"a", "b", "c"}));
+}
+
+TEST(user_call_parsing, quotes_work_as_in_redis_cli) {
+  EXPECT_EQ(split_command(R"(SET k "hello world")"), (strings{"SET", "k", "hello world"}));
+  EXPECT_EQ(split_command(R"(SET k "a\"b\\c\n\x41")"), (strings{"SET", "k", "a\"b\\c\nA"}));
+  EXPECT_EQ(split_command(R"(SET k 'it\'s \n')"), (strings{"SET", "k", "it's \\n"}));
+  EXPECT_EQ(split_command(R"(SET k:"a b" "")"), (strings{"SET", "k:a b", ""}));
+}
+
+TEST(user_call_parsing, unbalanced_or_glued_quotes_and_empty_commands_are_refused) {
+  for (const char* bad : {R"(SET k "open)", "SET k 'open", R"(SET k "a"b)", "", "   "})
+    EXPECT_THROW(split_command(bad), std::invalid_argument) << bad;
+}
+
+TEST(call_placeholder, every_placeholder_gets_twelve_digits_in_the_keyspace) {
+  std::string bytes = "k:__rand_int__ f:__rand_int__";
+  random_int_filler filler(bytes, 1, 7);
+  ASSERT_FALSE(filler.empty());
+  filler.fill(bytes);
+  EXPECT_EQ(bytes, "k:000000000000 f:000000000000");  // keyspace 1: only 0
+  filler.fill(bytes);  // the same bytes again: the positions still hold
+  EXPECT_EQ(bytes, "k:000000000000 f:000000000000");
+}
+
+TEST(call_placeholder, numbers_vary_per_call_and_per_placeholder_and_stay_below_the_keyspace) {
+  const std::string layout = "__rand_int__|__rand_int__";
+  random_int_filler filler(layout, 1000, 42);
+  std::set<std::string> seen;
+  std::string bytes = layout;
+  for (int i = 0; i < 200; ++i) {
+    filler.fill(bytes);
+    ASSERT_EQ(bytes.size(), layout.size());
+    ASSERT_EQ(bytes[12], '|');
+    for (const std::size_t at : {0u, 13u}) {
+      const std::string digits = bytes.substr(at, 12);
+      ASSERT_EQ(digits.find_first_not_of("0123456789"), std::string::npos) << digits;
+      ASSERT_LT(std::stoull(digits), 1000u);
+      ASSERT_EQ(digits.substr(0, 9), "000000000");
+      seen.insert(digits);
+    }
+  }
+  EXPECT_GT(seen.size(), 150u);  // 400 draws from 1000 values
+}
+
+TEST(call_placeholder, the_same_seed_gives_the_same_numbers_and_no_placeholder_changes_nothing) {
+  random_int_filler a("__rand_int__", 1'000'000'000'000, 5), b("__rand_int__", 1'000'000'000'000, 5);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(a.next(), b.next());
+  std::string plain = "GET / HTTP/1.1";
+  random_int_filler none(plain, 10, 1);
+  EXPECT_TRUE(none.empty());
+  none.fill(plain);
+  EXPECT_EQ(plain, "GET / HTTP/1.1");
+  EXPECT_NE(next_placeholder_seed(), next_placeholder_seed());
+}
+
+TEST(user_call, describe_says_what_is_sent) {
+  http_call h;
+  h.method = "POST";
+  h.target = "/items";
+  h.authority = "127.0.0.1:8080";
+  h.headers = {{"Accept", "*/*"}};
+  h.body = "{}";
+  EXPECT_EQ(describe(user_call{h}),
+            "POST http://127.0.0.1:8080/items -H 'Accept: */*' (2-byte body) expecting 200");
+  resp_call r{{"SET", "k:__rand_int__", "a b"}, "OK"};
+  EXPECT_EQ(describe(user_call{r, 100}),
+            "SET k:__rand_int__ \"a b\" expecting 'OK' (__rand_int__ in [0, 100))");
+  EXPECT_EQ(user_call{r}.kind(), user_call_kind::resp);
+  EXPECT_EQ(user_call{h}.kind(), user_call_kind::http);
+}
+
+}  // namespace
+}  // namespace wirebench

@@ -1,0 +1,44 @@
+#pragma once
+// nginx as a test's peer: started in a folder of its own, on two free loopback ports that serve
+// the same `locations` (nginx.conf text inside a server block), one HTTP/1.1 and one h2c (HTTP/2
+// with prior knowledge); `http_settings` go in the http block. Stopped when the object goes.
+// The test checks that nginx is installed first (WIREBENCH_REQUIRE_PEER).
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "support/child_process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace wirebench::test {
+
+class nginx_server {
+ public:
+  nginx_server(const std::string& tag, const std::string& locations,
+               const std::string& http_settings = "")
+      : dir_(tag), port_(free_loopback_port()), h2c_port_(free_loopback_port()) {
+    std::ofstream(dir_.path("nginx.conf"))
+        << "worker_processes 1;\ndaemon off;\npid " << dir_.path("nginx.pid")
+        << ";\nerror_log " << dir_.path("error.log") << ";\nevents { worker_connections 256; }\n"
+        << "http {\n  access_log off;\n" << http_settings
+        << "  client_body_temp_path " << dir_.path("body") << ";\n"
+        << "  server {\n    listen 127.0.0.1:" << port_ << ";\n" << locations << "  }\n"
+        << "  server {\n    listen 127.0.0.1:" << h2c_port_ << " http2;\n" << locations << "  }\n"
+        << "}\n";
+    nginx_ = std::make_unique<child_process>(std::vector<std::string>{
+        "nginx", "-c", dir_.path("nginx.conf"), "-p", dir_.str(), "-e", dir_.path("error.log")});
+  }
+  // Waits until both ports accept connections; false if nginx did not get there.
+  bool started() const { return wait_for_listener(port_) && wait_for_listener(h2c_port_); }
+  int port() const { return port_; }          // HTTP/1.1
+  int h2c_port() const { return h2c_port_; }  // HTTP/2, cleartext
+  const temp_dir& dir() const { return dir_; }
+
+ private:
+  temp_dir dir_;
+  int port_;
+  int h2c_port_;
+  std::unique_ptr<child_process> nginx_;  // last: stopped before its folder is removed
+};
+
+}  // namespace wirebench::test
