@@ -29,10 +29,13 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
                  "Send this request instead of the greet call: http://host:port/path?query "
                  "(its host:port is dialed unless --connect is given)")
       ->group(http);
-  cmd.add_option("--path", o.path, "The same with a path only: /path?query on the --connect server")
+  cmd.add_option("--path", o.path, "The same with a path only: /path?query, on the --connect server (or the one run starts)")
       ->group(http);
   cmd.add_option("-X,--method", o.method, "Request method (default GET, or POST with -d)")->group(http);
-  cmd.add_option("-H,--header", o.headers, "Request header 'name: value' (repeatable)")->group(http);
+  // One value per -H (a word after it is not another header: `call` takes names there).
+  cmd.add_option("-H,--header", o.headers, "Request header 'name: value' (repeatable)")
+      ->allow_extra_args(false)
+      ->group(http);
   cmd.add_option("-d,--data", o.data, "Request body, or @FILE for a file's bytes (sent with "
                  "Content-Length)")->group(http);
   cmd.add_option("--expect-status", o.expect_status, "The status of a successful call")

@@ -3,7 +3,8 @@
 // server might send. Input: [protocol][flags][pattern][seed] then the server's bytes.
 //   protocol: which codec (modulo how many there are)
 //   flags:    bits 0-2 calls encoded first (ids 1..n), bit 3 a 64-byte reply limit (else 4 KiB),
-//             bit 4 HTTP/1.1 Connection: close
+//             bit 4 HTTP/1.1 Connection: close, bit 5 a user call where the protocol takes one
+//             (HTTP: with an expected body, and with bit 6 a HEAD; RESP: with an expected reply)
 //   pattern, seed: how the bytes are cut into reads for the second run (split_feeder.hpp)
 // The codec is driven as engine_link drives it: open, encode the calls, produce; then each read
 // is appended to the unconsumed bytes, which are decoded whole; the read buffer holds at most
@@ -109,6 +110,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   config.connect = endpoint::parse_or_throw("tcp://127.0.0.1:7000");  // never dialed
   config.max_frame_bytes = (flags & 8) ? 64 : 4096;
   config.persistent = (flags & 16) == 0;
+  if ((flags & 32) != 0 && p.user_calls == user_call_kind::http) {
+    http_call h;
+    h.method = (flags & 64) ? "HEAD" : "GET";
+    h.target = "/k/__rand_int__";
+    h.expect_body = "ok";
+    config.call = user_call{h};
+  } else if ((flags & 32) != 0 && p.user_calls == user_call_kind::resp) {
+    config.call = user_call{resp_call{{"GET", "k:__rand_int__"}, "v"}};
+  }
   const client_codec_factory make = p.client_codecs(config);
   const int calls = flags & 7;
 
