@@ -42,30 +42,40 @@ namespace wirebench {
 
 class engine_lane;
 
+/// Settings of a client_engine.
 struct client_engine_config {
+  /// Where every connection goes.
   endpoint connect;
+  /// Number of lanes, each with one connection open at a time.
   std::size_t connections = 1;  // lanes
+  /// Event-loop threads; connection i lives on thread i % threads.
   std::size_t threads = 1;
+  /// CPUs to pin the threads to.
   std::vector<int> cpus;         // pin the threads (empty: no pinning)
+  /// Name prefix of the engine's threads (visible in top/perf).
   std::string thread_name = "cli";
-  // Calls awaiting replies per connection (the pipelining depth or stream count); more wait in
-  // the lane's queue, up to max_queued (plus max_in_flight while a connection is being dialed),
-  // past which a call fails with errc::rejected.
+  /// Calls awaiting replies per connection (the pipelining depth or stream count); more wait in
+  /// the lane's queue, up to max_queued (plus max_in_flight while a connection is being dialed),
+  /// past which a call fails with errc::rejected.
   std::size_t max_in_flight = 1024;
+  /// Calls a lane queues beyond those in flight (see max_in_flight).
   std::size_t max_queued = 4096;
-  // Replies matched by id: timed-out or canceled ids kept reserved for their late replies.
+  /// Replies matched by id: timed-out or canceled ids kept reserved for their late replies.
   std::size_t max_abandoned = 4096;
+  /// A dial not finished after this long fails (errc::connect_failed).
   std::chrono::steady_clock::duration connect_timeout = std::chrono::seconds(5);
-  // A connection with calls in flight that receives nothing for this long is closed (its calls
-  // fail with errc::timeout) and replaced. 0: off (calls still have their own deadlines).
+  /// A connection with calls in flight that receives nothing for this long is closed (its calls
+  /// fail with errc::timeout) and replaced. 0: off (calls still have their own deadlines).
   std::chrono::steady_clock::duration silence_timeout{};
-  // Waits between failed dials: the first, doubled after each failure, at most the second.
+  /// Waits between failed dials: the first, doubled after each failure, at most the second.
   std::chrono::steady_clock::duration redial_backoff = std::chrono::milliseconds(10);
+  /// The longest wait between failed dials (see redial_backoff).
   std::chrono::steady_clock::duration max_redial_backoff = std::chrono::seconds(1);
-  // Makes each new connection's codec. Required.
+  /// Makes each new connection's codec. Required.
   client_codec_factory codec;
 };
 
+/// Counters of a client_engine, summed over its lanes (client_engine::stats()).
 struct client_engine_stats {
   std::uint64_t late = 0;              // replies for calls that had already timed out or been canceled
   std::uint64_t unknown = 0;           // replies for ids never issued (dropped)
@@ -77,17 +87,21 @@ struct client_engine_stats {
   std::error_code last_connect_error;  // why the last failed dial failed (the system's error)
 };
 
+/// The client engine (see above). Its methods may be called from any thread unless said otherwise.
 class client_engine {
  public:
+  /// The clock deadlines are on.
   using clock = std::chrono::steady_clock;
 
-  // Cancels one call: before it is sent (it leaves the queue; nothing reaches the wire), or after
-  // (it completes with errc::canceled at once, the codec tells the server if it can, and its
-  // reply, if it still comes, is counted as late). No effect once the call has completed. Any
-  // thread; never after the engine is destroyed.
+  /// Cancels one call: before it is sent (it leaves the queue; nothing reaches the wire), or after
+  /// (it completes with errc::canceled at once, the codec tells the server if it can, and its
+  /// reply, if it still comes, is counted as late). No effect once the call has completed. Any
+  /// thread; never after the engine is destroyed.
   class call_handle {
    public:
+    /// A handle to no call: cancel() does nothing.
     call_handle() = default;
+    /// Cancels the call (see call_handle). Any thread.
     void cancel();
 
    private:
@@ -97,30 +111,38 @@ class client_engine {
     std::shared_ptr<state> state_;
   };
 
-  // Starts the threads and dials every connection. Throws std::invalid_argument on a bad config.
+  /// Starts the threads and dials every connection. Throws std::invalid_argument on a bad config.
   explicit client_engine(client_engine_config config);
+  /// Closes the engine (close()), so never from inside a completion.
   ~client_engine();
+  /// Not copyable.
   client_engine(const client_engine&) = delete;
+  /// Not copyable.
   client_engine& operator=(const client_engine&) = delete;
 
-  // A call on lane `lane % connections`, or (without a lane) on a lane of the calling thread when
-  // that is one of the engine's, else round robin. Any thread. After close(), the call completes
-  // at once, on the caller's thread, with connection_closed (no engine thread is left to run it).
+  /// A call on lane `lane % connections`, or (without a lane) on a lane of the calling thread when
+  /// that is one of the engine's, else round robin. Any thread. After close(), the call completes
+  /// at once, on the caller's thread, with connection_closed (no engine thread is left to run it).
   void async_call(std::string_view request, clock::time_point deadline, call_completion&& done);
+  /// As async_call(), on lane `lane % connections`.
   void async_call_on(std::size_t lane, std::string_view request, clock::time_point deadline,
                      call_completion&& done);
-  // The same with a timeout: the deadline is taken from the loop's turn (loop_clock) when the
-  // call is made inside one (from a completion), which spares a clock read per call.
+  /// The same with a timeout: the deadline is taken from the loop's turn (loop_clock) when the
+  /// call is made inside one (from a completion), which spares a clock read per call.
   void async_call(std::string_view request, clock::duration timeout, call_completion&& done);
+  /// As async_call() with a timeout, on lane `lane % connections`.
   void async_call_on(std::size_t lane, std::string_view request, clock::duration timeout,
                      call_completion&& done);
+  /// As async_call() with a deadline, returning a handle that can cancel the call.
   call_handle async_call_cancelable(std::string_view request, clock::time_point deadline,
                                     call_completion done);
 
-  // Closes every connection: calls in flight and queued fail with connection_closed. Joins the
-  // engine's threads, so never from inside a completion. Idempotent; the destructor calls it.
+  /// Closes every connection: calls in flight and queued fail with connection_closed. Joins the
+  /// engine's threads, so never from inside a completion. Idempotent; the destructor calls it.
   void close();
+  /// Counters summed over every lane. Any thread.
   client_engine_stats stats() const;
+  /// Number of lanes (config.connections).
   std::size_t lanes() const { return lanes_.size(); }
 
  private:

@@ -18,81 +18,84 @@
 
 namespace wirebench {
 
-// How replies find their calls.
+/// How replies find their calls.
 enum class reply_order : std::uint8_t {
   by_id,     // replies carry the id the call was encoded with, in any order (mux, HTTP/2, ...)
   in_order,  // replies come in request order and carry nothing (line, RESP, HTTP/1.1, ...)
 };
 
-// One decoded reply.
+/// One decoded reply.
 struct codec_reply {
   std::uint32_t id = 0;  // by_id: the call's id; in_order: ignored (the oldest call is meant)
-  // Empty: `body` is the reply. remote_error: the server answered with an error, `body` its
-  // reason. Any other code: the call failed with it (wrong_reply for an answer of the wrong shape).
+  /// Empty: `body` is the reply. remote_error: the server answered with an error, `body` its
+  /// reason. Any other code: the call failed with it (wrong_reply for an answer of the wrong shape).
   std::error_code error;
   std::string_view body;  // valid until the codec's next decode()
-  // The server refused the call without processing it (HTTP/2 REFUSED_STREAM, or a stream above a
-  // GOAWAY's last-stream-id): the engine sends it again, on a new connection if this one is going.
+  /// The server refused the call without processing it (HTTP/2 REFUSED_STREAM, or a stream above a
+  /// GOAWAY's last-stream-id): the engine sends it again, on a new connection if this one is going.
   bool not_processed = false;
 };
 
-// What one decode() found, beside the replies.
+/// What one decode() found, beside the replies.
 struct decoded {
   std::vector<codec_reply> replies;  // in arrival order; cleared by the engine before each decode
-  // The server will take no new call on this connection (HTTP/2 GOAWAY, a mux drain frame, an
-  // HTTP/1.1 response with Connection: close): the engine re-dials, and what it still has to send
-  // goes to the new connection.
+  /// The server will take no new call on this connection (HTTP/2 GOAWAY, a mux drain frame, an
+  /// HTTP/1.1 response with Connection: close): the engine re-dials, and what it still has to send
+  /// goes to the new connection.
   bool going_away = false;
-  // With going_away: calls still in flight after the last reply will never be answered, since the
-  // server did not process them (HTTP/1.1 requests pipelined behind the one that closed): the
-  // engine sends them again on the new connection.
+  /// With going_away: calls still in flight after the last reply will never be answered, since the
+  /// server did not process them (HTTP/1.1 requests pipelined behind the one that closed): the
+  /// engine sends them again on the new connection.
   bool rest_not_processed = false;
 };
 
+/// A protocol's sans-IO client codec (see above): one per connection, used only on its thread.
 class client_codec {
  public:
+  /// Virtual: a codec is owned through the base (client_codec_factory's unique_ptr).
   virtual ~client_codec() = default;
 
+  /// How this protocol's replies find their calls.
   virtual reply_order order() const = 0;
-  // True if decode() may report calls as not processed (not_processed, rest_not_processed): the
-  // engine then keeps each call's request until its reply, to send it again. False spares that
-  // copy per call.
+  /// True if decode() may report calls as not processed (not_processed, rest_not_processed): the
+  /// engine then keeps each call's request until its reply, to send it again. False spares that
+  /// copy per call.
   virtual bool may_refuse() const { return false; }
-  // The connection is open: what the protocol says before any call (HTTP/2's preface and
-  // SETTINGS, a TLS ClientHello). Nothing by default.
+  /// The connection is open: what the protocol says before any call (HTTP/2's preface and
+  /// SETTINGS, a TLS ClientHello). Nothing by default.
   virtual std::error_code open(gather_queue& out) {
     (void)out;
     return {};
   }
-  // Encodes one call (`request` is the call's payload: a greet name). A codec may queue the bytes
-  // and emit them in produce() instead (nghttp2 does, so that one write carries a batch).
-  // Errors: invalid_argument or frame_too_long (the call fails with it, the connection stays).
+  /// Encodes one call (`request` is the call's payload: a greet name). A codec may queue the bytes
+  /// and emit them in produce() instead (nghttp2 does, so that one write carries a batch).
+  /// Errors: invalid_argument or frame_too_long (the call fails with it, the connection stays).
   virtual std::error_code encode(std::uint32_t id, std::string_view request, gather_queue& out) = 0;
-  // Decodes what it can of `data` (every unconsumed byte) into `into`, appending to `out` what the
-  // protocol answers by itself (pong, SETTINGS ack, WINDOW_UPDATE). Returns the bytes consumed;
-  // sets `error` when the stream is broken (the connection then closes with it).
+  /// Decodes what it can of `data` (every unconsumed byte) into `into`, appending to `out` what the
+  /// protocol answers by itself (pong, SETTINGS ack, WINDOW_UPDATE). Returns the bytes consumed;
+  /// sets `error` when the stream is broken (the connection then closes with it).
   virtual std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue& out,
                              std::error_code& error) = 0;
-  // Tells the server call `id` was canceled; false if the protocol has no way to.
+  /// Tells the server call `id` was canceled; false if the protocol has no way to.
   virtual bool cancel(std::uint32_t id, gather_queue& out) {
     (void)id;
     (void)out;
     return false;
   }
-  // Emits what encode() and decode() queued; called just before every write. Returns an error
-  // when the stream is broken (the connection closes with it).
+  /// Emits what encode() and decode() queued; called just before every write. Returns an error
+  /// when the stream is broken (the connection closes with it).
   virtual std::error_code produce(gather_queue& out) {
     (void)out;
     return {};
   }
-  // True while a reply is partly received (EOF then truncates it).
+  /// True while a reply is partly received (EOF then truncates it).
   virtual bool mid_reply() const = 0;
-  // The read buffer's bound: the largest reply plus its framing.
+  /// The read buffer's bound: the largest reply plus its framing.
   virtual std::size_t max_read_bytes() const = 0;
 };
 
-// Makes a new connection's codec: one client's, which may share what that client set up once
-// (a TLS context, the Host header). Called on the connection's thread.
+/// Makes a new connection's codec: one client's, which may share what that client set up once
+/// (a TLS context, the Host header). Called on the connection's thread.
 using client_codec_factory = std::function<std::unique_ptr<client_codec>()>;
 
 }  // namespace wirebench

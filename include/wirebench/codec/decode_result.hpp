@@ -8,6 +8,7 @@
 
 namespace wirebench {
 
+/// What one decode() call found.
 enum class decode_status : std::uint8_t {
   need_more,  // no complete frame yet; `consumed` bytes (possibly 0) may still be dropped
   frame,      // `frame` is complete; drop `consumed` bytes (frame + framing) after using it
@@ -15,15 +16,19 @@ enum class decode_status : std::uint8_t {
   corrupt,    // bytes that cannot be a frame (errc::corrupt_frame); the stream is lost
 };
 
-// What a decoder does after a frame over its limit.
+/// What a decoder does after a frame over its limit.
 enum class oversize_policy : std::uint8_t {
   fail,     // report too_large and keep reporting it: the stream is lost (close the connection)
   resync,   // report too_large once, discard the frame's bytes, then decode the next frame
 };
 
+/// One decoder step: what was found, how many bytes to drop, and the frame if one was found.
 struct decode_result {
+  /// need_more, frame, too_large or corrupt.
   decode_status status = decode_status::need_more;
+  /// Bytes to drop from the front of the data before the next decode().
   std::size_t consumed = 0;
+  /// With status frame: the frame's payload, a view into the caller's buffer.
   std::span<const std::byte> frame{};
 };
 

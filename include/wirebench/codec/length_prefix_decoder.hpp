@@ -10,19 +10,26 @@
 
 namespace wirebench {
 
+/// Settings of a length-prefixed encoder and decoder.
 struct length_prefix_config {
+  /// Width of the big-endian length header.
   std::size_t header_bytes = 4;            // 1, 2, 4 or 8
+  /// Largest payload allowed.
   std::size_t max_frame_bytes = 1 << 20;   // payload bytes, not counting the header
+  /// What the decoder does after a frame over max_frame_bytes.
   oversize_policy on_oversize = oversize_policy::fail;
 
-  // Throws std::invalid_argument naming the bad field (a start-up error).
+  /// Throws std::invalid_argument naming the bad field (a start-up error).
   void validate() const;
 };
 
+/// Length-prefixed frame decoder (see above). Keeps state between calls: one per stream.
 class length_prefix_decoder {
  public:
+  /// Throws std::invalid_argument on a bad config (config.validate()).
   explicit length_prefix_decoder(length_prefix_config config = {});
 
+  /// Decodes the next frame from `data`, every unconsumed byte of the stream (see decode_result.hpp).
   decode_result decode(std::span<const std::byte> data) {
     // The common case, inline: a 4-byte header and a whole frame of allowed size in `data`.
     if (config_.header_bytes == 4 && data.size() >= 4 && skip_remaining_ == 0 &&
@@ -37,10 +44,12 @@ class length_prefix_decoder {
     return decode_any(data);
   }
 
-  // True only while discarding an oversize frame: a partial frame of normal size is simply
-  // unconsumed bytes, which the caller (the connection) sees for itself.
+  /// True only while discarding an oversize frame: a partial frame of normal size is simply
+  /// unconsumed bytes, which the caller (the connection) sees for itself.
   bool mid_frame() const { return skip_remaining_ > 0; }
+  /// True once the decoder reported a fatal error (it then keeps reporting it).
   bool failed() const { return failed_ != decode_status::need_more; }
+  /// The configuration it was made with.
   const length_prefix_config& config() const { return config_; }
 
  private:

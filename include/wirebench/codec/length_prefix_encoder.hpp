@@ -7,12 +7,14 @@
 
 namespace wirebench {
 
+/// Length-prefixed frame encoder (see above). Stateless: encode() is const.
 class length_prefix_encoder {
  public:
+  /// Throws std::invalid_argument on a bad config (config.validate()).
   explicit length_prefix_encoder(length_prefix_config config = {});
 
-  // Fails with frame_too_long if the payload is over max_frame_bytes or over what the header width
-  // can express (255 bytes for a 1-byte header).
+  /// Fails with frame_too_long if the payload is over max_frame_bytes or over what the header width
+  /// can express (255 bytes for a 1-byte header).
   std::error_code encode(std::span<const std::byte> payload, encoded_frame& out) const;
 
  private:

@@ -13,23 +13,31 @@
 
 namespace wirebench {
 
+/// Settings of a line_decoder.
 struct line_decoder_config {
+  /// Longest line delivered, after stripping, not counting the delimiter.
   std::size_t max_line_bytes = 64 * 1024;
+  /// Drop one '\r' right before the '\n' (see above).
   bool strip_cr = true;
+  /// What the decoder does after a line over max_line_bytes.
   oversize_policy on_oversize = oversize_policy::fail;
 };
 
+/// Newline frame decoder (see above). Keeps state between calls: one per stream.
 class line_decoder {
  public:
+  /// Keeps `config` as given (no validation).
   explicit line_decoder(line_decoder_config config = {});
 
-  // `data` is every unconsumed byte of the stream (see decode_result.hpp).
+  /// `data` is every unconsumed byte of the stream (see decode_result.hpp).
   decode_result decode(std::span<const std::byte> data);
 
-  // True when bytes of an unfinished line have been seen (used for read timeouts and for telling a
-  // clean end of stream from a truncated one).
+  /// True when bytes of an unfinished line have been seen (used for read timeouts and for telling a
+  /// clean end of stream from a truncated one).
   bool mid_frame() const { return scanned_ > 0 || discarding_; }
+  /// True once the decoder reported a fatal too_large (fail policy; it then keeps reporting it).
   bool failed() const { return failed_; }
+  /// The configuration it was made with.
   const line_decoder_config& config() const { return config_; }
 
  private:

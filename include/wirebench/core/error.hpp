@@ -6,8 +6,9 @@
 
 namespace wirebench {
 
+/// wirebench's error codes, in error_category(); each converts to a std::error_code.
 enum class errc : int {
-  // 0 is success, as for every std::error_code.
+  /// 0 is success, as for every std::error_code.
   frame_too_long = 1,   // a frame (or line) is longer than the configured limit
   corrupt_frame,        // bytes that cannot be a frame (e.g. a length that overflows)
   truncated_frame,      // the peer closed the stream in the middle of a frame
@@ -31,16 +32,19 @@ enum class errc : int {
   tls_failed,           // TLS handshake failure, a bad record, or no agreed ALPN protocol
 };
 
+/// The category of wirebench::errc codes (a single instance).
 const std::error_category& error_category() noexcept;
 
+/// Makes `e` a std::error_code in error_category() (found by ADL for std::error_code{e}).
 inline std::error_code make_error_code(errc e) noexcept {
   return {static_cast<int>(e), error_category()};
 }
 
-// Short stable name of a code ("frame_too_long"), used as a key in results and logs.
+/// Short stable name of a code ("frame_too_long"), used as a key in results and logs.
 std::string_view error_name(const std::error_code& ec);
 
 }  // namespace wirebench
 
+/// Lets errc values convert implicitly to std::error_code.
 template <>
 struct std::is_error_code_enum<wirebench::errc> : std::true_type {};

@@ -13,27 +13,33 @@
 
 namespace wirebench {
 
+/// Output waiting for one writev (see above). Not thread-safe: one owner at a time.
 class gather_queue {
  public:
-  // Payloads longer than this are kept as their own segment when handed over by value.
+  /// Payloads longer than this are kept as their own segment when handed over by value.
   static constexpr std::size_t copy_threshold = 1024;
 
+  /// An empty queue.
   gather_queue() = default;
+  /// Takes `other`'s output; `other` is left empty.
   gather_queue(gather_queue&& other) noexcept { swap(other); }
+  /// Takes `other`'s output, dropping this queue's; `other` is left empty.
   gather_queue& operator=(gather_queue&& other) noexcept {
     gather_queue(std::move(other)).swap(*this);
     return *this;
   }
+  /// Exchanges the contents of the two queues.
   void swap(gather_queue& other) noexcept;
 
-  // Copies the frame (prefix, payload, suffix): for payloads the caller does not keep alive.
+  /// Copies the frame (prefix, payload, suffix): for payloads the caller does not keep alive.
   void append(const encoded_frame& frame);
-  // Takes ownership of `payload`; copies it only if it is small enough to coalesce.
+  /// Takes ownership of `payload`; copies it only if it is small enough to coalesce.
   void append(std::span<const std::byte> prefix, std::string&& payload,
               std::span<const std::byte> suffix);
+  /// Copies `bytes` into the arena, counted as one frame.
   void append_bytes(std::span<const std::byte> bytes);
-  // Room for `size` bytes at the arena's tail, counted as one frame: the caller writes all of
-  // them before the next call on this queue (a codec that encodes in place, sparing a copy).
+  /// Room for `size` bytes at the arena's tail, counted as one frame: the caller writes all of
+  /// them before the next call on this queue (a codec that encodes in place, sparing a copy).
   std::byte* append_in_place(std::size_t size) {
     const std::size_t offset = arena_size_;
     std::byte* at = grow_arena(size);
@@ -42,12 +48,15 @@ class gather_queue {
     return at;
   }
 
+  /// Total bytes queued.
   std::size_t bytes() const { return bytes_; }
+  /// Frames appended since the last clear().
   std::size_t frames() const { return frames_; }
+  /// True when no bytes are queued.
   bool empty() const { return bytes_ == 0; }
 
-  // Calls f(std::span<const std::byte>) for each contiguous segment, in order. The spans stay valid
-  // until the next append or clear.
+  /// Calls f(std::span<const std::byte>) for each contiguous segment, in order. The spans stay valid
+  /// until the next append or clear.
   template <typename F>
   void for_each_segment(F&& f) const {
     for (const segment& s : segments_) {
@@ -57,8 +66,10 @@ class gather_queue {
       f(std::span<const std::byte>(base + s.offset, s.size));
     }
   }
+  /// Number of contiguous segments (iovecs) for_each_segment() visits.
   std::size_t segment_count() const { return segments_.size(); }
 
+  /// Drops everything queued.
   void clear();  // keeps the arena's capacity for the next batch
 
  private:

@@ -9,20 +9,27 @@
 
 namespace wirebench {
 
+/// The time of the event-loop turn this thread is in (see above). All state is thread_local.
 class loop_clock {
  public:
+  /// The clock loop_clock reads.
   using clock = std::chrono::steady_clock;
 
+  /// The current turn's time on this thread; outside a turn, clock::now().
   static clock::time_point now() { return depth_ > 0 ? time_ : clock::now(); }
 
-  // Marks a turn on this thread for its lifetime. Nested turns keep the outer turn's time.
+  /// Marks a turn on this thread for its lifetime. Nested turns keep the outer turn's time.
   class turn {
    public:
+    /// Opens a turn stamped `at`; inside an open turn on this thread, keeps the outer turn's time.
     explicit turn(clock::time_point at) {
       if (depth_++ == 0) time_ = at;
     }
+    /// Closes the turn.
     ~turn() { --depth_; }
+    /// Not copyable.
     turn(const turn&) = delete;
+    /// Not copyable.
     turn& operator=(const turn&) = delete;
   };
 

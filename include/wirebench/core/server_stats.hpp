@@ -7,12 +7,19 @@
 
 namespace wirebench {
 
+/// Counters of a running server, one snapshot (see above).
 struct server_stats {
+  /// Connections accepted since the server started.
   std::uint64_t accepted = 0;
+  /// Connections open now.
   std::uint64_t active = 0;
+  /// Requests answered.
   std::uint64_t requests = 0;
+  /// Connections refused at accept.
   std::uint64_t rejected_connections = 0;  // over max_connections
+  /// Accepts that failed.
   std::uint64_t accept_errors = 0;         // e.g. out of file descriptors
+  /// How many connections closed for each reason.
   std::map<std::string, std::uint64_t> close_reasons;  // error_name(reason) -> connections
 };
 

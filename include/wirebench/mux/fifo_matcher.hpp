@@ -12,23 +12,32 @@
 
 namespace wirebench {
 
+/// The call_matcher for replies that come in request order (see above).
 class fifo_matcher final : public call_matcher {
  public:
+  /// Room for `max_in_flight` calls (the ring rounds it up to a power of two); throws std::invalid_argument for 0.
   explicit fifo_matcher(std::size_t max_in_flight = 1024);
 
+  /// See call_matcher::add(); ids are handed out in sequence.
   std::uint32_t add(call_completion&& done, clock::time_point deadline, const void* token,
                     std::string_view request = {}) override;
-  // `id` must be the oldest outstanding id; anything else is unknown (the stream is out of step).
+  /// `id` must be the oldest outstanding id; anything else is unknown (the stream is out of step).
   reply_match take(std::uint32_t id, call_completion& done) override;
+  /// The oldest outstanding id; nullopt when nothing is outstanding.
   std::optional<std::uint32_t> next_in_order() const override;
+  /// See call_matcher::cancel(); the call keeps its place until its reply comes.
   bool cancel(std::uint32_t id, const void* token, call_completion& done) override;
+  /// See call_matcher::expire(); expired calls keep their places until their replies come.
   std::size_t expire(clock::time_point now, std::vector<call_completion>& expired) override;
+  /// See call_matcher::next_deadline().
   std::optional<clock::time_point> next_deadline() const override;
+  /// See call_matcher::take_all().
   void take_all(std::vector<unanswered_call>& out) override;
-  // Only the oldest call (a server that refused it) or the newest (a call that could not be
-  // encoded) can leave this way: the rest keep their order.
+  /// Only the oldest call (a server that refused it) or the newest (a call that could not be
+  /// encoded) can leave this way: the rest keep their order.
   bool take_unanswered(std::uint32_t id, unanswered_call& out) override;
 
+  /// Where the id sequence continues from.
   void set_next_id(std::uint32_t id) { next_id_ = id; }
 
  private:

@@ -21,6 +21,7 @@
 
 namespace wirebench {
 
+/// A mux frame's type byte (offset 0).
 enum class mux_frame_type : std::uint8_t {
   request = 1,      // client -> server: call `id` with the payload
   reply = 2,        // server -> client: the result of call `id`
@@ -31,17 +32,22 @@ enum class mux_frame_type : std::uint8_t {
   drain = 7,        // server -> client: finishing what is in flight, then closing; send no more
 };
 
+/// Bytes of the mux header (type and id) before the payload.
 constexpr std::size_t mux_header_bytes = 5;
 
+/// A parsed mux frame (parse_mux_frame()).
 struct mux_frame {
+  /// What the frame is.
   mux_frame_type type;
+  /// The request id (0 for ping/pong/drain).
   std::uint32_t id;
+  /// The rest of the frame: a view into the caller's bytes.
   std::span<const std::byte> payload;
 };
 
-// Parses a length-prefixed frame's payload. nullopt when it is shorter than the header or the type
-// is unknown (the stream is then broken: errc::protocol_error).
-// Inline, with next_mux_frame: both run once per frame on the client's and the server's path.
+/// Parses a length-prefixed frame's payload. nullopt when it is shorter than the header or the type
+/// is unknown (the stream is then broken: errc::protocol_error).
+/// Inline, with next_mux_frame: both run once per frame on the client's and the server's path.
 inline std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame) {
   if (frame.size() < mux_header_bytes) return std::nullopt;
   const auto type = std::to_integer<std::uint8_t>(frame[0]);
@@ -53,9 +59,9 @@ inline std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame
   return mux_frame{static_cast<mux_frame_type>(type), id, frame.subspan(mux_header_bytes)};
 }
 
-// The next mux frame in a stream of length-prefixed frames (`data` is every unconsumed byte;
-// `consumed` advances past what was used). nullopt when more bytes are needed, or on a broken
-// stream with `error` set: frame_too_long, corrupt_frame, or protocol_error (not a mux frame).
+/// The next mux frame in a stream of length-prefixed frames (`data` is every unconsumed byte;
+/// `consumed` advances past what was used). nullopt when more bytes are needed, or on a broken
+/// stream with `error` set: frame_too_long, corrupt_frame, or protocol_error (not a mux frame).
 inline std::optional<mux_frame> next_mux_frame(length_prefix_decoder& decoder,
                                                std::span<const std::byte> data,
                                                std::size_t& consumed, std::error_code& error) {
@@ -71,8 +77,8 @@ inline std::optional<mux_frame> next_mux_frame(length_prefix_decoder& decoder,
   return f;
 }
 
-// The 9 bytes before a payload of `payload_size` (at most UINT32_MAX - mux_header_bytes): the
-// 4-byte length, then the mux header. For encoders that write a frame in place.
+/// The 9 bytes before a payload of `payload_size` (at most UINT32_MAX - mux_header_bytes): the
+/// 4-byte length, then the mux header. For encoders that write a frame in place.
 inline void write_mux_header(std::byte* at, mux_frame_type type, std::uint32_t id,
                              std::size_t payload_size) {
   const auto length = static_cast<std::uint32_t>(payload_size + mux_header_bytes);
@@ -87,8 +93,8 @@ inline void write_mux_header(std::byte* at, mux_frame_type type, std::uint32_t i
   at[8] = std::byte(id);
 }
 
-// The full frame as gather buffers: the 4-byte length and the mux header as prefix, the caller's
-// payload referenced. max_payload is the receiver's limit (frame_too_long when over it).
+/// The full frame as gather buffers: the 4-byte length and the mux header as prefix, the caller's
+/// payload referenced. max_payload is the receiver's limit (frame_too_long when over it).
 std::error_code encode_mux_frame(mux_frame_type type, std::uint32_t id,
                                  std::span<const std::byte> payload, std::size_t max_payload,
                                  encoded_frame& out);

@@ -55,8 +55,10 @@ namespace wirebench {
 /// clients, async_call on a client_engine).
 using rpc_handler = std::function<asio::awaitable<rpc_reply>(std::string request)>;
 
+/// One connection's server side of the coroutine RPC server (see above); mux_rpc_server is it on server_skeleton.
 class mux_rpc_session : public stream_session {
  public:
+  /// What every connection reads: made once per server, read-only after.
   struct settings {
     /// Required.
     rpc_handler handler;
@@ -77,10 +79,15 @@ class mux_rpc_session : public stream_session {
   /// connection_handler's callbacks, on the connection's thread.
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override;
+  /// Cancels every call still running (terminal cancellation, see above).
   void on_close(connection& c, std::error_code reason) override;
+  /// True while the decoder is discarding an oversize frame.
   bool mid_frame() const override { return decoder_.mid_frame(); }
+  /// True while calls are running: a graceful stop waits for them.
   bool busy() const override { return !calls_.empty(); }
+  /// False at max_in_flight running calls: the connection stops reading.
   bool accepting_input() const override { return calls_.size() < settings_.max_in_flight; }
+  /// Sends a drain frame: the client sends no more calls.
   void on_drain(connection& c) override;
 
  private:

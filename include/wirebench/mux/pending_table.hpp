@@ -21,28 +21,39 @@
 
 namespace wirebench {
 
+/// Limits of a pending_table.
 struct pending_table_config {
   std::size_t max_in_flight = 1024;  // pending calls per connection
-  // Timed-out or canceled ids kept reserved for their late replies; past this the oldest is
-  // released (its reply, should it come, then counts as unknown rather than late).
+  /// Timed-out or canceled ids kept reserved for their late replies; past this the oldest is
+  /// released (its reply, should it come, then counts as unknown rather than late).
   std::size_t max_abandoned = 4096;
 };
 
+/// The call_matcher by request id (see above).
 class pending_table final : public call_matcher {
  public:
+  /// Throws std::invalid_argument when max_in_flight is 0 or the limits are too large.
   explicit pending_table(pending_table_config config = {});
 
+  /// See call_matcher::add(); the id is one not reserved (see above).
   std::uint32_t add(call_completion&& done, clock::time_point deadline, const void* token,
                     std::string_view request = {}) override;
+  /// See call_matcher::take().
   reply_match take(std::uint32_t id, call_completion& done) override;
+  /// See call_matcher::cancel(); the id stays reserved for its late reply.
   bool cancel(std::uint32_t id, const void* token, call_completion& done) override;
+  /// See call_matcher::expire(); expired ids stay reserved for their late replies.
   std::size_t expire(clock::time_point now, std::vector<call_completion>& expired) override;
+  /// See call_matcher::next_deadline().
   std::optional<clock::time_point> next_deadline() const override;
+  /// See call_matcher::take_all().
   void take_all(std::vector<unanswered_call>& out) override;
+  /// See call_matcher::take_unanswered().
   bool take_unanswered(std::uint32_t id, unanswered_call& out) override;
+  /// Ids reserved for late replies (timed out or canceled), at most max_abandoned.
   std::size_t abandoned() const { return abandoned_count_; }
 
-  // Where the id counter continues from (tests use it to cross the 2^32 wrap-around).
+  /// Where the id counter continues from (tests use it to cross the 2^32 wrap-around).
   void set_next_id(std::uint32_t id) { next_id_ = id; }
 
  private:

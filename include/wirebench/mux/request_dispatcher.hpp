@@ -23,28 +23,32 @@
 
 namespace wirebench {
 
-// What every connection's dispatcher shares (made once per server, read-only).
+/// What every connection's dispatcher shares (made once per server, read-only).
 struct dispatch_settings {
-  // Computes the reply body, or sets `error` (on a worker thread, or inline).
+  /// Computes the reply body, or sets `error` (on a worker thread, or inline).
   std::function<std::string(std::string_view request, std::error_code& error)> handler;
+  /// The delay added to each request (a timer, holding no thread).
   service_time_model service_time;
+  /// True: replies go out in request order; false: as they are ready.
   bool ordered = false;
 };
 
+/// The server half of request multiplexing for one connection (see above). Connection thread only.
 class request_dispatcher {
  public:
-  // Writes one reply on the connection (on its thread). `ok` false: `body` is the error's text.
+  /// Writes one reply on the connection (on its thread). `ok` false: `body` is the error's text.
   using reply_writer =
       std::function<void(connection& c, std::uint64_t key, bool ok, std::string&& body)>;
 
-  // `pool` (the server's worker pool) computes the replies; null: the event-loop thread does.
+  /// `pool` (the server's worker pool) computes the replies; null: the event-loop thread does.
   request_dispatcher(const dispatch_settings& settings, asio::thread_pool* pool, reply_writer write)
       : settings_(settings), pool_(pool), write_(std::move(write)) {}
 
-  // Starts one request; `key` is what the reply must carry (request id, msgid).
+  /// Starts one request; `key` is what the reply must carry (request id, msgid).
   void start(connection& c, std::uint64_t key, std::string_view request);
-  // The reply for `key`, if not yet written, will not be.
+  /// The reply for `key`, if not yet written, will not be.
   void cancel(std::uint64_t key) { canceled_.insert(key); }
+  /// Requests started whose replies are not yet back on the connection's thread.
   std::size_t in_flight() const { return in_flight_; }
 
  private:

@@ -14,15 +14,22 @@
 
 namespace wirebench {
 
+/// A service-time model (syntax above).
 struct service_time_model {
+  /// The kinds of model (none, fixed, exp, skewed in the syntax above).
   enum class kind : std::uint8_t { none, fixed, exponential, skewed };
+  /// Which kind of model this is.
   kind type = kind::none;
   std::chrono::nanoseconds mean{0};  // fixed: the time; exponential: the mean; skewed: the slow time
   std::uint32_t one_in = 0;          // skewed: 1 request in `one_in` is slow
 
+  /// One request's delay (0 for none).
   std::chrono::nanoseconds sample(std::mt19937_64& rng) const;
+  /// The model in parse()'s syntax.
   std::string to_string() const;  // the same syntax parse() reads
+  /// Reads the syntax above; throws std::invalid_argument on anything else.
   static service_time_model parse(std::string_view text);  // throws std::invalid_argument
+  /// Field-by-field equality.
   friend bool operator==(const service_time_model&, const service_time_model&) = default;
 };
 

@@ -11,26 +11,30 @@
 
 namespace wirebench::tls {
 
+/// A shared OpenSSL context (SSL_CTX), freed with its last owner.
 using context_ptr = std::shared_ptr<SSL_CTX>;
 
+/// A certificate and its private key, in PEM.
 struct certificate_pem {
+  /// The certificate, PEM.
   std::string certificate;
+  /// The private key, PEM.
   std::string private_key;
 };
 
-// A fresh P-256 key and a certificate for it, signed by itself, valid for a day, for
-// `common_name` with subjectAltName localhost, 127.0.0.1 and ::1. Throws on OpenSSL failure.
+/// A fresh P-256 key and a certificate for it, signed by itself, valid for a day, for
+/// `common_name` with subjectAltName localhost, 127.0.0.1 and ::1. Throws on OpenSSL failure.
 certificate_pem make_self_signed_certificate(std::string_view common_name = "localhost");
 
-// A server context offering exactly `alpn` (a peer that does not offer it fails the handshake
-// with no_application_protocol, RFC 7301). The certificate and key come from the options' PEM
-// files, or, when those are empty, from make_self_signed_certificate(). Throws with OpenSSL's
-// reason when a file cannot be used.
+/// A server context offering exactly `alpn` (a peer that does not offer it fails the handshake
+/// with no_application_protocol, RFC 7301). The certificate and key come from the options' PEM
+/// files, or, when those are empty, from make_self_signed_certificate(). Throws with OpenSSL's
+/// reason when a file cannot be used.
 context_ptr make_server_context(const tls_options& options, std::string_view alpn);
 
-// A client context asking for `alpn`. With options.ca_file it verifies the server's certificate
-// chain and name against that CA; without, it does not verify (benchmark mode: the server's
-// certificate is typically self-signed).
+/// A client context asking for `alpn`. With options.ca_file it verifies the server's certificate
+/// chain and name against that CA; without, it does not verify (benchmark mode: the server's
+/// certificate is typically self-signed).
 context_ptr make_client_context(const tls_options& options, std::string_view alpn);
 
 }  // namespace wirebench::tls

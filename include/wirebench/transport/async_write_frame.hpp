@@ -24,7 +24,7 @@
 namespace wirebench {
 
 namespace detail {
-// The frame as Asio buffers (they point into the frame and its payload; copied by async_write).
+/// The frame as Asio buffers (they point into the frame and its payload; copied by async_write).
 inline std::array<asio::const_buffer, 3> frame_buffers(const encoded_frame& frame) {
   const auto b = frame.buffers();
   return {asio::const_buffer(b[0].data(), b[0].size()), asio::const_buffer(b[1].data(), b[1].size()),

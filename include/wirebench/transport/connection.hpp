@@ -24,92 +24,110 @@
 namespace wirebench {
 
 class connection;
+/// A stream socket of any family (TCP or Unix).
 using stream_socket = asio::generic::stream_protocol::socket;
+/// Timeouts and other intervals (steady clock).
 using duration = std::chrono::steady_clock::duration;
 
+/// Settings of one connection.
 struct connection_config {
+  /// Size of the read buffer at first (capped at max_read_bytes).
   std::size_t initial_read_bytes = 16 * 1024;
-  // The read buffer grows up to this and no further: the frame limit plus its framing bytes.
+  /// The read buffer grows up to this and no further: the frame limit plus its framing bytes.
   std::size_t max_read_bytes = (1 << 20) + 64;
   duration idle_timeout{};   // no traffic either way for this long: close (0 = off)
   duration read_timeout{};   // a frame started, or a reply awaited, and no byte for this long
   duration write_timeout{};  // a write not taken by the peer for this long
-  // Backpressure: above pause_reading_above buffered output bytes we stop reading until the peer
-  // drains; above max_output_bytes the peer is dropped as a slow consumer.
+  /// Backpressure: above pause_reading_above buffered output bytes we stop reading until the peer
+  /// drains; above max_output_bytes the peer is dropped as a slow consumer.
+  /// Output bytes buffered above which reading pauses (see above).
   std::size_t pause_reading_above = 1 << 20;
+  /// Output bytes buffered above which the peer is dropped (errc::slow_consumer).
   std::size_t max_output_bytes = 16 << 20;
 };
 
-// What a protocol plugs into a connection. All calls are on the connection's thread.
+/// What a protocol plugs into a connection. All calls are on the connection's thread.
 class connection_handler {
  public:
+  /// The connection owns its handler and destroys it with itself.
   virtual ~connection_handler() = default;
-  // Called with every unconsumed byte (frames are views into the read buffer, valid only during
-  // the call). Returns how many bytes to drop from the front; set `error` to close the connection
-  // with that reason (after flushing what on_data queued).
+  /// Called with every unconsumed byte (frames are views into the read buffer, valid only during
+  /// the call). Returns how many bytes to drop from the front; set `error` to close the connection
+  /// with that reason (after flushing what on_data queued).
   virtual std::size_t on_data(connection& c, std::span<const std::byte> data,
                               std::error_code& error) = 0;
-  // Exactly once, when the connection closes, with the first reason.
+  /// Exactly once, when the connection closes, with the first reason.
   virtual void on_close(connection& c, std::error_code reason) = 0;
-  // True while the peer owes us bytes (a client with calls pending): the read timeout applies.
+  /// True while the peer owes us bytes (a client with calls pending): the read timeout applies.
   virtual bool awaiting_peer() const { return false; }
-  // True when the decoder holds part of a frame, so that EOF is a truncated frame, not a clean close.
+  /// True when the decoder holds part of a frame, so that EOF is a truncated frame, not a clean close.
   virtual bool mid_frame() const { return false; }
-  // True while work started for this connection will still queue output (replies computed on
-  // other threads): a graceful shutdown waits for it.
+  /// True while work started for this connection will still queue output (replies computed on
+  /// other threads): a graceful shutdown waits for it.
   virtual bool busy() const { return false; }
-  // When a graceful shutdown begins, before reading stops: the protocol may tell the peer.
+  /// When a graceful shutdown begins, before reading stops: the protocol may tell the peer.
   virtual void on_drain(connection&) {}
-  // Just before queued output is written: a protocol that encodes lazily (nghttp2 gathers a loop
-  // turn's frames into one mem_send) appends to outbox() here. Set `error` to close.
+  /// Just before queued output is written: a protocol that encodes lazily (nghttp2 gathers a loop
+  /// turn's frames into one mem_send) appends to outbox() here. Set `error` to close.
   virtual void before_write(connection&, std::error_code& error) { (void)error; }
-  // False while the handler wants no more input (too much work in flight): the connection stops
-  // reading, without penalty, until work_finished() finds it true again; then on_data is called
-  // once with whatever is buffered (possibly nothing), so input held back is not stranded.
+  /// False while the handler wants no more input (too much work in flight): the connection stops
+  /// reading, without penalty, until work_finished() finds it true again; then on_data is called
+  /// once with whatever is buffered (possibly nothing), so input held back is not stranded.
   virtual bool accepting_input() const { return true; }
 };
 
+/// One stream connection on one io_context thread (see above). Held by shared_ptr: start() needs one.
 class connection final : public std::enable_shared_from_this<connection>, private closable {
  public:
+  /// Takes the socket and the handler; does nothing until start().
   connection(stream_socket socket, connection_config config,
              std::unique_ptr<connection_handler> handler);
+  /// Destroys the handler with the connection.
   ~connection();
 
-  // Starts reading and the timers (on the connection's thread; callable from any thread).
+  /// Starts reading and the timers (on the connection's thread; callable from any thread).
   void start();
-  // Closes now, with `reason` (first reason wins). Any thread; idempotent.
+  /// Closes now, with `reason` (first reason wins). Any thread; idempotent.
   void close(std::error_code reason) override;
-  // Stops reading, waits for the handler's in-flight work (busy()) and for what is queued to be
-  // flushed, then closes with errc::shutting_down. Any thread.
+  /// Stops reading, waits for the handler's in-flight work (busy()) and for what is queued to be
+  /// flushed, then closes with errc::shutting_down. Any thread.
   void shutdown_gracefully();
 
-  // Queue output (connection thread only). It goes out at the end of the current read turn, or
-  // on the next loop turn, gathered with everything else queued by then.
+  /// Queue output (connection thread only). It goes out at the end of the current read turn, or
+  /// on the next loop turn, gathered with everything else queued by then.
   void send(const encoded_frame& frame);
+  /// As send(frame), taking ownership of `payload` (not copied when large; see gather_queue).
   void send(std::span<const std::byte> prefix, std::string&& payload,
             std::span<const std::byte> suffix);
-  // Where a sans-IO encoder appends output directly (connection thread only); request_flush()
-  // then has it written like send() does. request_flush() also makes a write turn happen when
-  // only the handler's before_write() has something to add.
+  /// Where a sans-IO encoder appends output directly (connection thread only); request_flush()
+  /// then has it written like send() does. request_flush() also makes a write turn happen when
+  /// only the handler's before_write() has something to add.
   gather_queue& outbox() { return pending_; }
+  /// Has outbox() written, like send() does (connection thread only).
   void request_flush() { schedule_flush(); }
-  // The handler's in-flight work finished (some of it): resume input it had paused, or, during a
-  // drain, close if nothing is left. Connection thread only.
+  /// The handler's in-flight work finished (some of it): resume input it had paused, or, during a
+  /// drain, close if nothing is left. Connection thread only.
   void work_finished();
-  // Tells the connection the peer owes us bytes from `now` on (call it before awaiting_peer()
-  // turns true): restarts the read-timeout clock.
+  /// Tells the connection the peer owes us bytes from `now` on (call it before awaiting_peer()
+  /// turns true): restarts the read-timeout clock.
   void awaiting_from(std::chrono::steady_clock::time_point now);
-  // When the last read completed: a loop turn's time, for callers that need no fresher one.
+  /// When the last read completed: a loop turn's time, for callers that need no fresher one.
   std::chrono::steady_clock::time_point last_read() const { return last_read_; }
 
+  /// The executor of the connection's thread: post work here to call send().
   asio::any_io_executor executor() { return socket_.get_executor(); }
+  /// False once closed (connection thread).
   bool is_open() const { return !closed_; }
+  /// Why it closed (the first reason); empty while open.
   std::error_code close_reason() const { return reason_; }
+  /// The protocol's handler.
   connection_handler& handler() { return *handler_; }
+  /// Output bytes queued or being written.
   std::size_t queued_output_bytes() const { return pending_.bytes() + writing_.bytes(); }
-  // How many reads completed and how many writes were started: writes never outnumber the loop
-  // turns that queued output, which is what gathering buys (tests check it).
+  /// How many reads completed and how many writes were started: writes never outnumber the loop
+  /// turns that queued output, which is what gathering buys (tests check it).
   std::uint64_t read_count() const { return read_count_; }
+  /// How many writes were started (see read_count()).
   std::uint64_t write_count() const { return write_count_; }
 
  private:

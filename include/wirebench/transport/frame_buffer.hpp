@@ -9,6 +9,7 @@
 
 namespace wirebench {
 
+/// The read buffer of one framed stream (see above). Not thread-safe: one stream's reader only.
 class frame_buffer {
  public:
   /// `max_bytes`: the most it holds, which must cover one frame and its framing (the decoder's
@@ -17,6 +18,7 @@ class frame_buffer {
 
   /// The bytes not used yet.
   std::span<const std::byte> data() const { return {storage_.data() + begin_, end_ - begin_}; }
+  /// Number of bytes in data().
   std::size_t size() const { return end_ - begin_; }
   /// Drops `n` bytes from the front of data().
   void consume(std::size_t n);
@@ -27,11 +29,13 @@ class frame_buffer {
   /// `n` bytes were read into what prepare() returned.
   void commit(std::size_t n) { end_ += n; }
 
+  /// The limit it never grows past.
   std::size_t max_bytes() const { return max_bytes_; }
 
   /// The frame async_read_frame() returned last stays in data() (the caller views it) until the
   /// next read starts, which drops it: `held` bytes.
   void hold(std::size_t held) { held_ = held; }
+  /// Drops the held frame's bytes (see hold()) from the front of data().
   void release_held() {
     consume(held_);
     held_ = 0;

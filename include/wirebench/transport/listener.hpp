@@ -16,19 +16,23 @@
 
 namespace wirebench {
 
+/// Accepts stream connections on one endpoint (see above).
 class listener {
  public:
-  // Called on the thread the socket was placed on.
+  /// Called on the thread the socket was placed on.
   using accept_handler = std::function<void(stream_socket)>;
 
-  // Binds and listens; throws std::system_error naming the endpoint when that fails (start-up).
-  // A stale Unix socket file (nobody listening) is replaced; a live one is an error.
+  /// Binds and listens; throws std::system_error naming the endpoint when that fails (start-up).
+  /// A stale Unix socket file (nobody listening) is replaced; a live one is an error.
   listener(io_pool& pool, const endpoint& where, accept_handler on_accept, int backlog = 4096);
+  /// Stops accepting (close()).
   ~listener();
 
+  /// The endpoint it listens on (with the kernel's port when bound to port 0).
   endpoint local_endpoint() const { return local_; }
-  // Stops accepting and removes a Unix socket file. Any thread; idempotent.
+  /// Stops accepting and removes a Unix socket file. Any thread; idempotent.
   void close();
+  /// Accepts that failed (e.g. out of file descriptors). Any thread.
   std::uint64_t accept_errors() const { return accept_errors_.load(std::memory_order_relaxed); }
 
  private:
@@ -38,16 +42,16 @@ class listener {
   std::atomic<std::uint64_t> accept_errors_{0};
 };
 
-// Connects to `where` on `ctx`; `done(ec, socket)` runs on ctx's thread exactly once. A connect
-// that has not finished after `timeout` fails with errc::connect_failed.
+/// Connects to `where` on `ctx`; `done(ec, socket)` runs on ctx's thread exactly once. A connect
+/// that has not finished after `timeout` fails with errc::connect_failed.
 void async_connect(asio::io_context& ctx, const endpoint& where, duration timeout,
                    std::function<void(std::error_code, stream_socket)> done);
 
-// What a call reports when its connection could not be made: running out of file descriptors is
-// its own outcome (too_many_files_open), anything else is errc::connect_failed.
+/// What a call reports when its connection could not be made: running out of file descriptors is
+/// its own outcome (too_many_files_open), anything else is errc::connect_failed.
 std::error_code connect_error(std::error_code ec);
 
-// Sets the options we want on every stream socket (TCP_NODELAY for TCP).
+/// Sets the options we want on every stream socket (TCP_NODELAY for TCP).
 void tune_socket(stream_socket& socket);
 
 }  // namespace wirebench

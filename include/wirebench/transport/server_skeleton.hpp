@@ -33,6 +33,7 @@
 
 namespace wirebench {
 
+/// What server_skeleton needs of a Session: a stream_session with `settings`, max_read_bytes(settings), and a constructor from settings (and optionally the worker pool).
 template <class S>
 concept skeleton_session =
     std::derived_from<S, stream_session> &&
@@ -42,23 +43,27 @@ concept skeleton_session =
     (std::constructible_from<S, const typename S::settings&> ||
      std::constructible_from<S, const typename S::settings&, asio::thread_pool*>);
 
+/// Settings of a server_skeleton.
 struct server_skeleton_config {
-  // connection.max_read_bytes is ignored: the session's max_read_bytes() sets it.
+  /// connection.max_read_bytes is ignored: the session's max_read_bytes() sets it.
   stream_server_config transport;
-  // Threads of the worker pool, made only for a Session that takes one; 0: no pool (the session
-  // computes on the event loop).
+  /// Threads of the worker pool, made only for a Session that takes one; 0: no pool (the session
+  /// computes on the event loop).
   std::size_t workers = 0;
 };
 
+/// The server every stream protocol runs on (see above): a stream_server making one Session per connection.
 template <skeleton_session Session>
 class server_skeleton {
  public:
+  /// What every connection's Session reads (Session::settings).
   using settings = typename Session::settings;
+  /// True when the Session takes the worker pool (asio::thread_pool*) in its constructor.
   static constexpr bool takes_workers =
       std::constructible_from<Session, const settings&, asio::thread_pool*>;
 
-  // Makes the worker pool and the transport, then listens: sessions are made only once every
-  // member they read exists. Throws std::system_error if the endpoint cannot be bound.
+  /// Makes the worker pool and the transport, then listens: sessions are made only once every
+  /// member they read exists. Throws std::system_error if the endpoint cannot be bound.
   server_skeleton(server_skeleton_config config, settings s)
       : settings_(std::move(s)),
         transport_(with_read_buffer(std::move(config.transport), settings_),
@@ -67,19 +72,24 @@ class server_skeleton {
       if (config.workers != 0) workers_.emplace(config.workers);
     transport_.start();
   }
+  /// Stops the server (stop()).
   ~server_skeleton() { stop(); }
+  /// Not copyable.
   server_skeleton(const server_skeleton&) = delete;
+  /// Not copyable.
   server_skeleton& operator=(const server_skeleton&) = delete;
 
+  /// The endpoint it listens on (with the kernel's port when bound to port 0).
   endpoint local_endpoint() const { return transport_.local_endpoint(); }
-  // Graceful: the transport drains (work in flight on the pool finishes and its replies go out),
-  // then the pool's threads are joined. Idempotent; any thread but the server's own.
+  /// Graceful: the transport drains (work in flight on the pool finishes and its replies go out),
+  /// then the pool's threads are joined. Idempotent; any thread but the server's own.
   void stop() {
     std::call_once(stopped_, [this] {
       transport_.stop();
       if (workers_) workers_->join();
     });
   }
+  /// The transport's counters plus the sessions' request count. Any thread.
   server_stats stats() const {
     server_stats s = transport_.stats();
     s.requests = requests_.load(std::memory_order_relaxed);

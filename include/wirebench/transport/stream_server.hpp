@@ -20,34 +20,45 @@
 
 namespace wirebench {
 
+/// Settings of a stream_server.
 struct stream_server_config {
+  /// Where to listen.
   endpoint listen;
+  /// The transport threads.
   io_pool_options pool;
+  /// Every connection's settings.
   connection_config connection;
+  /// Connections open at once; one more is closed at accept and counted as rejected.
   std::size_t max_connections = 10000;
+  /// How long stop() waits for connections to drain before force-closing them.
   duration drain_timeout = std::chrono::seconds(5);
 };
 
+/// A stream server (see above).
 class stream_server {
  public:
-  // Called on the new connection's thread, from start() on, on every pool thread at once;
-  // returns the protocol's handler for it, which the connection owns.
+  /// Called on the new connection's thread, from start() on, on every pool thread at once;
+  /// returns the protocol's handler for it, which the connection owns.
   using handler_factory = std::function<std::unique_ptr<connection_handler>()>;
 
-  // Starts the threads but does not listen: what `make_handler` uses may be set up until start().
+  /// Starts the threads but does not listen: what `make_handler` uses may be set up until start().
   stream_server(stream_server_config config, handler_factory make_handler);
+  /// Stops the server (stop()).
   ~stream_server();
+  /// Not copyable.
   stream_server(const stream_server&) = delete;
+  /// Not copyable.
   stream_server& operator=(const stream_server&) = delete;
 
-  // Binds and starts accepting; throws std::system_error naming the endpoint if it cannot bind.
-  // Once, before local_endpoint() and before other threads use the server.
+  /// Binds and starts accepting; throws std::system_error naming the endpoint if it cannot bind.
+  /// Once, before local_endpoint() and before other threads use the server.
   void start();
+  /// The endpoint it listens on; only after start().
   endpoint local_endpoint() const { return listener_->local_endpoint(); }
-  // Graceful: stop accepting, flush every connection's due replies and close it, wait up to
-  // drain_timeout, then force-close the rest and join the threads. Idempotent; any thread but ours.
+  /// Graceful: stop accepting, flush every connection's due replies and close it, wait up to
+  /// drain_timeout, then force-close the rest and join the threads. Idempotent; any thread but ours.
   void stop();
-  // `requests` is 0: handlers count their requests themselves (see server_skeleton).
+  /// `requests` is 0: handlers count their requests themselves (see server_skeleton).
   server_stats stats() const;
 
  private:

@@ -9,12 +9,13 @@
 
 namespace wirebench {
 
+/// Base of a protocol's per-connection session under server_skeleton (see above).
 class stream_session : public connection_handler {
  protected:
-  // Inside on_data, on the connection's thread: `n` more requests taken in (answered, or handed
-  // to a worker). Counted in server_stats::requests.
+  /// Inside on_data, on the connection's thread: `n` more requests taken in (answered, or handed
+  /// to a worker). Counted in server_stats::requests.
   void count_requests(std::uint64_t n) { requests_ += n; }
-  // The count since the last call (the skeleton's, after each on_data).
+  /// The count since the last call (the skeleton's, after each on_data).
   std::uint64_t take_requests() { return std::exchange(requests_, 0); }
 
  private:
