@@ -31,7 +31,8 @@ std::string read_data_argument(std::string_view arg);
 
 // Splits a command line into arguments as redis-cli does: blanks separate words; a word may be
 // "double quoted" (escapes \n \r \t \b \a \\ \" and \xHH) or 'single quoted' (only \'), and a
-// closing quote must end the word. Throws on an unbalanced quote or an empty command.
+// closing quote must end the word (our RESP server's inline-command splitter, Redis's
+// sdssplitargs). Throws on an unbalanced quote or an empty command.
 std::vector<std::string> split_command(std::string_view line);
 
 }  // namespace wirebench

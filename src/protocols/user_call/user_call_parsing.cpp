@@ -8,6 +8,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "../resp/resp_request_parser.hpp"
+
 namespace wirebench {
 namespace {
 
@@ -17,15 +19,6 @@ bool is_tchar(char c) {  // RFC 9110 §5.6.2
   const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   return alnum || std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
 }
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 }  // namespace
 
@@ -101,68 +94,21 @@ std::string read_data_argument(std::string_view arg) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
+// The RESP server's own splitter (Redis's sdssplitargs, which redis-cli uses too): a command
+// given here is split exactly as our server splits an inline command.
 std::vector<std::string> split_command(std::string_view line) {
+  std::string storage;
+  std::vector<std::size_t> ends;
+  if (!resp::split_inline_args(line, storage, ends))
+    bad("--command '" + std::string(line) + "': unbalanced quotes (or a closing quote not "
+        "followed by a blank)");
+  if (ends.empty()) bad("--command '" + std::string(line) + "': no command");
   std::vector<std::string> args;
-  const auto fail = [&](const char* why) {
-    bad("--command '" + std::string(line) + "': " + why);
-  };
-  std::size_t i = 0;
-  for (;;) {
-    while (i < line.size() && blank(line[i])) ++i;
-    if (i == line.size()) break;
-    // A word runs to the next blank outside quotes; quotes may open anywhere in it (key:"a b"
-    // is one word, key:a b), and a closing quote must end the word, as in redis-cli.
-    std::string word;
-    char quote = 0;
-    for (bool done = false; !done;) {
-      if (i == line.size()) {
-        if (quote != 0) fail("unbalanced quotes");
-        break;
-      }
-      const char c = line[i];
-      if (quote == 0) {
-        if (blank(c)) break;
-        if (c == '"' || c == '\'') quote = c;
-        else word.push_back(c);
-        ++i;
-        continue;
-      }
-      if (c == quote) {
-        ++i;
-        if (i < line.size() && !blank(line[i])) fail("a closing quote must end its word");
-        done = true;
-        continue;
-      }
-      if (c == '\\' && i + 1 < line.size()) {
-        const char e = line[i + 1];
-        if (quote == '\'') {  // in single quotes only \' is an escape
-          word.push_back(e == '\'' ? '\'' : '\\');
-          i += e == '\'' ? 2 : 1;
-          continue;
-        }
-        if (e == 'x' && i + 3 < line.size() && hex_digit(line[i + 2]) >= 0 &&
-            hex_digit(line[i + 3]) >= 0) {
-          word.push_back(static_cast<char>(hex_digit(line[i + 2]) * 16 + hex_digit(line[i + 3])));
-          i += 4;
-          continue;
-        }
-        switch (e) {
-          case 'n': word.push_back('\n'); break;
-          case 'r': word.push_back('\r'); break;
-          case 't': word.push_back('\t'); break;
-          case 'b': word.push_back('\b'); break;
-          case 'a': word.push_back('\a'); break;
-          default: word.push_back(e); break;  // \\, \" and any other escaped character
-        }
-        i += 2;
-        continue;
-      }
-      word.push_back(c);
-      ++i;
-    }
-    args.push_back(std::move(word));
+  std::size_t from = 0;
+  for (const std::size_t to : ends) {
+    args.emplace_back(storage, from, to - from);
+    from = to;
   }
-  if (args.empty()) fail("no command");
   return args;
 }
 
