@@ -63,6 +63,13 @@ client_engine::client_engine(client_engine_config config)
 
 client_engine::~client_engine() { close(); }
 
+inline engine_lane& client_engine::lane_at(std::size_t index) {
+  // A driver's lane numbers are mostly below the lane count already, or there is one lane (every
+  // worker on one multiplexed connection): no division then.
+  const std::size_t n = lanes_.size();
+  return *lanes_[index < n ? index : n == 1 ? 0 : index % n];
+}
+
 engine_lane& client_engine::lane_for_this_thread() {
   if (this_thread_engine == this) {
     // The lanes of thread t are t, t + T, t + 2T, ...
@@ -88,42 +95,43 @@ void client_engine::route(engine_lane& lane, call c) {
   });
 }
 
-engine_lane& client_engine::lane_at(std::size_t index) {
-  // A driver's lane numbers are mostly below the lane count already, or there is one lane (every
-  // worker on one multiplexed connection): no division then.
-  const std::size_t n = lanes_.size();
-  return *lanes_[index < n ? index : n == 1 ? 0 : index % n];
+// On the lane's own thread a call goes straight in; from any other thread it is posted there.
+inline bool client_engine::on_thread_of(const engine_lane& lane) const {
+  return this_thread_engine == this && this_thread_index == lane.thread();
 }
 
-// On the lane's own thread the call goes straight in (a relative deadline from the loop's turn,
-// when it is made inside one); from any other thread it is posted there.
-void client_engine::submit(engine_lane& lane, std::string_view request, due when,
+void client_engine::submit(engine_lane& lane, std::string_view request, clock::time_point deadline,
                            call_completion&& done) {
-  if (this_thread_engine == this && this_thread_index == lane.thread())
-    return lane.issue(request, when.relative ? loop_clock::now() + when.after : when.at,
-                      std::move(done), nullptr);
-  route(lane, call(std::string(request), when.relative ? clock::now() + when.after : when.at,
-                   std::move(done), nullptr));
+  if (on_thread_of(lane)) return lane.issue(request, deadline, std::move(done), nullptr);
+  route(lane, call(std::string(request), deadline, std::move(done), nullptr));
+}
+
+// A timeout counts from the loop's turn when the call is made inside one (from a completion).
+void client_engine::submit(engine_lane& lane, std::string_view request, clock::duration timeout,
+                           call_completion&& done) {
+  if (on_thread_of(lane))
+    return lane.issue(request, loop_clock::now() + timeout, std::move(done), nullptr);
+  route(lane, call(std::string(request), clock::now() + timeout, std::move(done), nullptr));
 }
 
 void client_engine::async_call(std::string_view request, clock::time_point deadline,
                                call_completion&& done) {
-  submit(lane_for_this_thread(), request, {deadline, {}, false}, std::move(done));
+  submit(lane_for_this_thread(), request, deadline, std::move(done));
 }
 
 void client_engine::async_call_on(std::size_t index, std::string_view request,
                                   clock::time_point deadline, call_completion&& done) {
-  submit(lane_at(index), request, {deadline, {}, false}, std::move(done));
+  submit(lane_at(index), request, deadline, std::move(done));
 }
 
 void client_engine::async_call(std::string_view request, clock::duration timeout,
                                call_completion&& done) {
-  submit(lane_for_this_thread(), request, {{}, timeout, true}, std::move(done));
+  submit(lane_for_this_thread(), request, timeout, std::move(done));
 }
 
 void client_engine::async_call_on(std::size_t index, std::string_view request,
                                   clock::duration timeout, call_completion&& done) {
-  submit(lane_at(index), request, {{}, timeout, true}, std::move(done));
+  submit(lane_at(index), request, timeout, std::move(done));
 }
 
 client_engine::call_handle client_engine::async_call_cancelable(std::string_view request,

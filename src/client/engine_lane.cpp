@@ -26,11 +26,9 @@ void engine_lane::complete_later(call_completion done, std::error_code ec) {
   asio::post(ctx_, [d = std::move(done), ec] { d(ec, {}); });
 }
 
-void engine_lane::issue(std::string_view request, clock::time_point deadline,
-                        call_completion&& done, const void* token) {
+void engine_lane::queue_or_fail(std::string_view request, clock::time_point deadline,
+                                call_completion&& done, const void* token) {
   if (closed_) return complete_later(std::move(done), errc::connection_closed);
-  if (link_ != nullptr && queue_.empty() && link_->can_take(config_.max_in_flight))
-    return send_now(request, deadline, done, token);
   // While dialing, the queue also holds the calls that go out the moment the connection opens.
   const std::size_t limit = config_.max_queued + (link_ == nullptr ? config_.max_in_flight : 0);
   if (queue_.size() >= limit) {
@@ -41,15 +39,6 @@ void engine_lane::issue(std::string_view request, clock::time_point deadline,
   set_phase(token, cancel_state::phase::queued);
   arm(deadline);
   dial_if_needed();
-}
-
-void engine_lane::send_now(std::string_view request, clock::time_point deadline,
-                           call_completion& done, const void* token) {
-  std::uint32_t id = 0;
-  if (const std::error_code ec = link_->send(request, deadline, done, token, id))
-    return complete_later(std::move(done), ec);
-  set_phase(token, cancel_state::phase::sent, link_, id);
-  arm(deadline);
 }
 
 // Queued calls go out while the open connection has room.

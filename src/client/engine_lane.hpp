@@ -38,8 +38,15 @@ class engine_lane {
 
   // On the lane's thread from here on.
   void start();
+  // A call: sent at once when the open connection has room and nothing is queued ahead of it
+  // (inline: every call of a closed loop takes this path), else queued, rejected or failed.
   void issue(std::string_view request, clock::time_point deadline, call_completion&& done,
-             const void* token);
+             const void* token) {
+    if (link_ != nullptr && !closed_ && queue_.empty() && link_->can_take(config_.max_in_flight))
+        [[likely]]
+      return send_now(request, deadline, done, token);
+    queue_or_fail(request, deadline, std::move(done), token);
+  }
   void cancel(cancel_state& st);
   // The engine is closing: every call fails with connection_closed, every connection closes.
   void close();
@@ -79,7 +86,15 @@ class engine_lane {
   };
   enum class dialing : std::uint8_t { idle, dialing, backing_off };
   void send_now(std::string_view request, clock::time_point deadline, call_completion& done,
-                const void* token);
+                const void* token) {
+    std::uint32_t id = 0;
+    if (const std::error_code ec = link_->send(request, deadline, done, token, id)) [[unlikely]]
+      return complete_later(std::move(done), ec);
+    set_phase(token, cancel_state::phase::sent, link_, id);
+    arm(deadline);
+  }
+  void queue_or_fail(std::string_view request, clock::time_point deadline, call_completion&& done,
+                     const void* token);
   void dial();
   void on_dialed(std::error_code ec, stream_socket socket);
   void back_off();

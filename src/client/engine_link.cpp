@@ -2,7 +2,6 @@
 
 #include "engine_lane.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/core/loop_clock.hpp"
 #include "wirebench/mux/fifo_matcher.hpp"
 #include "wirebench/mux/pending_table.hpp"
 
@@ -31,20 +30,10 @@ std::error_code engine_link::open(connection& c) {
   return ec;
 }
 
-std::error_code engine_link::send(std::string_view request, clock::time_point deadline,
-                                  call_completion& done, const void* token, std::uint32_t& id) {
-  if (matcher_->in_flight() == 0) conn_->awaiting_from(loop_clock::now());  // silence clock starts
-  // can_take() was checked: there is room, and the id is not 0.
-  id = matcher_->add(std::move(done), deadline, token, may_refuse_ ? request : std::string_view());
-  if (const std::error_code ec = codec_->encode(id, request, conn_->outbox())) {
-    unanswered_call back;
-    matcher_->take_unanswered(id, back);
-    done = std::move(back.done);
-    return ec;
-  }
-  dirty_ = true;
-  conn_->request_flush();
-  return {};
+void engine_link::take_back(std::uint32_t id, call_completion& done) {
+  unanswered_call back;
+  matcher_->take_unanswered(id, back);
+  done = std::move(back.done);
 }
 
 bool engine_link::cancel(std::uint32_t id, const void* token, call_completion& done) {
@@ -88,11 +77,9 @@ void engine_link::match(const codec_reply& r, std::error_code& error) {
     return;
   }
   // Taken straight into its place in the batch (no completion moved twice per call).
-  ready_call& ready = ready_.emplace_back();
+  ready_call& ready = ready_.emplace_back(r.error, r.body);
   switch (matcher_->take(*id, ready.done)) {
     case reply_match::completed:
-      ready.ec = r.error;
-      ready.body = r.body;
       return;
     case reply_match::late:
       ready_.pop_back();

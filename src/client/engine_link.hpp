@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "wirebench/codec/client_codec.hpp"
+#include "wirebench/core/loop_clock.hpp"
 #include "wirebench/mux/call_matcher.hpp"
 #include "wirebench/transport/connection.hpp"
 
@@ -30,8 +31,21 @@ class engine_link final : public connection_handler {
 
   // Sends one call: the matcher keeps it, the codec encodes it. On an encode error the call is
   // taken back, `done` is left with the caller and the error returned. Returns the call's id.
+  // Inline: every call passes here, from engine_lane::issue()'s fast path.
   std::error_code send(std::string_view request, clock::time_point deadline, call_completion& done,
-                       const void* token, std::uint32_t& id);
+                       const void* token, std::uint32_t& id) {
+    if (matcher_->in_flight() == 0) conn_->awaiting_from(loop_clock::now());  // silence clock starts
+    // can_take() was checked: there is room, and the id is not 0.
+    id = matcher_->add(std::move(done), deadline, token, may_refuse_ ? request : std::string_view());
+    std::error_code ec = codec_->encode(id, request, conn_->outbox());
+    if (ec) [[unlikely]] {
+      take_back(id, done);
+      return ec;
+    }
+    dirty_ = true;
+    conn_->request_flush();
+    return ec;  // the codec's empty code: a new one would cost a call into libstdc++
+  }
   bool can_take(std::size_t max_in_flight) const {
     return conn_ != nullptr && !closed_ && !going_ && matcher_->in_flight() < max_in_flight;
   }
@@ -54,11 +68,13 @@ class engine_link final : public connection_handler {
 
  private:
   struct ready_call {
+    ready_call(const std::error_code& e, std::string_view b) : ec(e), body(b) {}
     call_completion done;
     std::error_code ec;
     std::string_view body;
   };
   void match(const codec_reply& r, std::error_code& error);
+  void take_back(std::uint32_t id, call_completion& done);  // an encode failed: `done` back
 
   engine_lane& lane_;
   std::unique_ptr<client_codec> codec_;

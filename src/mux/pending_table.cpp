@@ -44,6 +44,26 @@ void pending_table::grow() {
   }
 }
 
+// Inline here (add and take are the per-call path), like unlink().
+inline void pending_table::link_by_deadline(std::int32_t index) {
+  slot& s = slots_[static_cast<std::size_t>(index)];
+  // Walk back from the tail past later deadlines: O(1) when every call has the same timeout.
+  std::int32_t after = tail_;
+  while (after != -1 && slots_[static_cast<std::size_t>(after)].deadline > s.deadline)
+    after = slots_[static_cast<std::size_t>(after)].prev;
+  s.prev = after;
+  s.next = after == -1 ? head_ : slots_[static_cast<std::size_t>(after)].next;
+  if (s.prev == -1) head_ = index; else slots_[static_cast<std::size_t>(s.prev)].next = index;
+  if (s.next == -1) tail_ = index; else slots_[static_cast<std::size_t>(s.next)].prev = index;
+}
+
+inline void pending_table::unlink(std::int32_t index) {
+  slot& s = slots_[static_cast<std::size_t>(index)];
+  if (s.prev == -1) head_ = s.next; else slots_[static_cast<std::size_t>(s.prev)].next = s.next;
+  if (s.next == -1) tail_ = s.prev; else slots_[static_cast<std::size_t>(s.next)].prev = s.prev;
+  s.prev = s.next = -1;
+}
+
 pending_table::slot* pending_table::find(std::uint32_t id, state st) {
   slot& s = slots_[id & mask_];
   return s.id == id && s.st == st ? &s : nullptr;
@@ -71,25 +91,6 @@ std::uint32_t pending_table::add(call_completion&& done, clock::time_point deadl
   link_by_deadline(index);
   ++in_flight_;
   return id;
-}
-
-void pending_table::link_by_deadline(std::int32_t index) {
-  slot& s = slots_[static_cast<std::size_t>(index)];
-  // Walk back from the tail past later deadlines: O(1) when every call has the same timeout.
-  std::int32_t after = tail_;
-  while (after != -1 && slots_[static_cast<std::size_t>(after)].deadline > s.deadline)
-    after = slots_[static_cast<std::size_t>(after)].prev;
-  s.prev = after;
-  s.next = after == -1 ? head_ : slots_[static_cast<std::size_t>(after)].next;
-  if (s.prev == -1) head_ = index; else slots_[static_cast<std::size_t>(s.prev)].next = index;
-  if (s.next == -1) tail_ = index; else slots_[static_cast<std::size_t>(s.next)].prev = index;
-}
-
-void pending_table::unlink(std::int32_t index) {
-  slot& s = slots_[static_cast<std::size_t>(index)];
-  if (s.prev == -1) head_ = s.next; else slots_[static_cast<std::size_t>(s.prev)].next = s.next;
-  if (s.next == -1) tail_ = s.prev; else slots_[static_cast<std::size_t>(s.next)].prev = s.prev;
-  s.prev = s.next = -1;
 }
 
 void pending_table::abandon(std::int32_t index) {

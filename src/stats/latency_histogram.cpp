@@ -9,15 +9,6 @@ namespace wirebench {
 
 latency_histogram::latency_histogram() : counts_(counts_size, 0) {}
 
-// Bucket b holds values in [2^(b+10), 2^(b+11)) (bucket 0 also holds [0, 2^11)), split into
-// 1024 sub-buckets of width 2^b: the relative error is at most 1/1024 (HdrHistogram's layout).
-std::size_t latency_histogram::index_of(std::uint64_t v) {
-  const int pow2_ceiling = 64 - std::countl_zero(v | (sub_bucket_count - 1));
-  const int bucket = pow2_ceiling - sub_bucket_bits;
-  const std::uint64_t sub = v >> bucket;  // in [1024, 2048) except in bucket 0
-  return (static_cast<std::size_t>(bucket + 1) << (sub_bucket_bits - 1)) + sub - sub_bucket_half;
-}
-
 std::uint64_t latency_histogram::highest_equivalent(std::size_t index) {
   std::size_t bucket = index >> (sub_bucket_bits - 1);
   std::uint64_t sub = (index & (sub_bucket_half - 1)) + sub_bucket_half;
@@ -28,18 +19,6 @@ std::uint64_t latency_histogram::highest_equivalent(std::size_t index) {
   }
   const std::uint64_t lowest = sub << bucket;
   return lowest + (std::uint64_t{1} << bucket) - 1;
-}
-
-void latency_histogram::record(std::uint64_t ns) {
-  if (ns > highest_trackable_ns) {
-    ns = highest_trackable_ns;
-    ++saturated_;
-  }
-  ++counts_[index_of(ns)];
-  ++total_;
-  min_ = std::min(min_, ns);
-  max_ = std::max(max_, ns);
-  sum_ += ns;
 }
 
 void latency_histogram::merge(const latency_histogram& other) {

@@ -148,14 +148,13 @@ class client_engine {
  private:
   friend class engine_lane;
   struct call;
-  struct due {  // a deadline, or a timeout from when the call is made
-    clock::time_point at;
-    clock::duration after;
-    bool relative;
-  };
   engine_lane& lane_for_this_thread();
   engine_lane& lane_at(std::size_t index);
-  void submit(engine_lane& lane, std::string_view request, due when, call_completion&& done);
+  bool on_thread_of(const engine_lane& lane) const;
+  void submit(engine_lane& lane, std::string_view request, clock::time_point deadline,
+              call_completion&& done);
+  void submit(engine_lane& lane, std::string_view request, clock::duration timeout,
+              call_completion&& done);
   void route(engine_lane& lane, call c);
   void note_connect_error(std::error_code ec);
 

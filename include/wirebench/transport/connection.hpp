@@ -104,7 +104,13 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   /// only the handler's before_write() has something to add.
   gather_queue& outbox() { return pending_; }
   /// Has outbox() written, like send() does (connection thread only).
-  void request_flush() { schedule_flush(); }
+  void request_flush() {
+    // Inline: a client encodes every call and asks for a flush; nearly always one is due anyway.
+    if ((in_input_ || writing_now_ || flush_posted_) &&
+        queued_output_bytes() <= config_.max_output_bytes)
+      return;
+    schedule_flush();
+  }
   /// The handler's in-flight work finished (some of it): resume input it had paused, or, during a
   /// drain, close if nothing is left. Connection thread only.
   void work_finished();
