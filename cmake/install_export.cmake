@@ -3,7 +3,7 @@
 # and a pkg-config file for builds without CMake:
 #   c++ -std=c++20 app.cpp $(pkg-config --cflags --libs wirebench-framing)
 # Only the library's public headers are installed: the layers it is made of (core, codec,
-# transport, mux, client). protocols/, load/ and stats/ are the harness's internals. Everything
+# transport, mux, client, tls). protocols/, load/ and stats/ are the harness's internals. Everything
 # here is the `framing` component: `cmake --install build --component framing` installs the
 # library without the wirebench program.
 include(GNUInstallDirs)

@@ -1,6 +1,6 @@
 // (b) A length-prefixed client with a timeout on every call: the read of the reply races a timer
-// (awaitable_operators' ||), and whichever finishes first cancels the other. The server in the
-// same program greets every name but never answers "slow".
+// (awaitable_operators' ||); the first to finish, reply, read error or timeout, cancels the
+// other. The server in the same program greets every name but never answers "slow".
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -8,6 +8,7 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
@@ -19,6 +20,7 @@
 #include <wirebench/transport/async_read_frame.hpp>
 #include <wirebench/transport/async_write_frame.hpp>
 
+using asio::experimental::as_tuple;
 using asio::ip::tcp;
 using asio::use_awaitable;
 using namespace asio::experimental::awaitable_operators;
@@ -53,10 +55,14 @@ asio::awaitable<std::string> call(tcp::socket& socket, wb::frame_buffer& buffer,
   wb::encoded_frame out;
   co_await wb::async_write_frame(socket, encoder, wb::as_bytes(name), out, use_awaitable);
   asio::steady_timer timer(socket.get_executor(), timeout);
-  auto first = co_await (wb::async_read_frame(socket, buffer, decoder, use_awaitable) ||
+  // The read completes with its error code (as_tuple) instead of throwing it: Asio's || waits for
+  // the first success, so a read that threw (peer_closed, frame_too_long) would wait out the timer.
+  auto first = co_await (wb::async_read_frame(socket, buffer, decoder, as_tuple(use_awaitable)) ||
                          timer.async_wait(use_awaitable));
   if (first.index() == 1) co_return "timed out";  // the read was canceled
-  co_return std::string(wb::as_text(std::get<0>(first)));
+  const auto [ec, frame] = std::get<0>(first);
+  if (ec) co_return "failed: " + ec.message();
+  co_return std::string(wb::as_text(frame));
 }
 
 asio::awaitable<void> client(tcp::endpoint server) {

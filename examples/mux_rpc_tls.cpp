@@ -2,12 +2,12 @@
 // in the library's TLS client codec, verifying the server's certificate. The server here is a
 // short coroutine on asio::ssl::stream that answers mux frames with the framed operations; its
 // certificate is made in memory at start-up and the client trusts exactly it (a CA file).
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
+#include <unistd.h>  // getpid
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -67,7 +67,9 @@ int main() {
   tcp::acceptor acceptor(server_io, {asio::ip::make_address("127.0.0.1"), 0});
   asio::co_spawn(server_io, [&]() -> asio::awaitable<void> {
     tcp::socket socket = co_await acceptor.async_accept(use_awaitable);  // one client here
-    co_await serve(asio::ssl::stream<tcp::socket>(std::move(socket), server_tls));
+    // Its own statement: GCC 12 may destroy a temporary twice in a full expression with a co_await.
+    asio::ssl::stream<tcp::socket> stream(std::move(socket), server_tls);
+    co_await serve(std::move(stream));
   }, asio::detached);
   std::thread server_thread([&] { server_io.run(); });
 
