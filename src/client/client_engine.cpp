@@ -107,7 +107,8 @@ void client_engine::submit(engine_lane& lane, std::string_view request, clock::t
 }
 
 // A timeout counts from the loop's turn when the call is made inside one (from a completion).
-void client_engine::submit(engine_lane& lane, std::string_view request, clock::duration timeout,
+inline void client_engine::submit(engine_lane& lane, std::string_view request,
+                                  clock::duration timeout,
                            call_completion&& done) {
   if (on_thread_of(lane))
     return lane.issue(request, loop_clock::now() + timeout, std::move(done), nullptr);

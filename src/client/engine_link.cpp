@@ -59,7 +59,8 @@ void engine_link::before_write(connection& c, std::error_code& error) {
   error = codec_->produce(c.outbox());
 }
 
-void engine_link::match(const codec_reply& r, std::error_code& error) {
+// Inline: once per reply, from on_data() only.
+inline void engine_link::match(const codec_reply& r, std::error_code& error) {
   std::optional<std::uint32_t> id = r.id;
   if (in_order_) {
     // The oldest call's; a codec whose replies carry ids in order too (mux's ordered mode) has

@@ -59,7 +59,8 @@ void closed_loop::stop() {
   done_.wait(lock, [this] { return active_.load() == 0; });
 }
 
-void closed_loop::issue(std::size_t w, clock::time_point now) {
+// Inline into on_reply(), where a worker's every call but its first starts.
+inline void closed_loop::issue(std::size_t w, clock::time_point now) {
   const phase now_in = phase_.load(std::memory_order_acquire);
   if (now_in == phase::stopping) {
     // The lock makes the last decrement and the driver's wait one step: the driver cannot see 0
