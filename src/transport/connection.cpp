@@ -14,6 +14,7 @@ namespace wirebench {
 namespace {
 // Compact the read buffer once less than this much room is left at its end.
 constexpr std::size_t min_read_room = 4096;
+constexpr int max_reads_per_turn = 16;
 }  // namespace
 
 connection::connection(stream_socket socket, connection_config config,
@@ -108,13 +109,12 @@ void connection::awaiting_from(clock::time_point now) {
   if (!expecting_bytes()) last_read_ = now;
 }
 
-// Reading: one async_read_some at a time into the buffer's free end, asio's reactor doing the
-// recv. After a read that came back short (the socket drained for now) asio starts the next one
-// without a speculative recv and without touching epoll (the descriptor stays registered,
-// edge-triggered), so a request-response turn costs epoll_wait, recv and the writev. An
-// async_wait for readability followed by our own recv, as before, cost an epoll_ctl per turn:
-// asio re-arms the descriptor for every wait. A read that filled the buffer is followed by a
-// speculative recv, completed through the loop, so a busy peer cannot starve the others.
+// Reading: non-blocking reads until one comes back short (the socket is drained for now), then
+// async_wait for readability. asio's async_read_some would instead try a speculative recv after
+// every batch, which on request-response traffic nearly always returns EAGAIN: one wasted
+// syscall per request. No readiness edge can be missed: this io_context has one thread, so the
+// drain and the wait registration happen with no epoll_wait in between. Where no wait was
+// pending (start, resume after backpressure) the first step is a read, not a wait.
 bool connection::make_room() {
   if (begin_ == end_) begin_ = end_ = 0;
   if (buffer_.size() - end_ < min_read_room && begin_ > 0) {
@@ -134,47 +134,58 @@ bool connection::make_room() {
 }
 
 void connection::read_loop() {
-  if (closed_ || draining_ || waiting_read_ || reading_paused()) return;
-  if (!handler_->accepting_input()) {
-    input_paused_ = true;  // work_finished() resumes
-    return;
-  }
-  if (!make_room()) return;
-  waiting_read_ = true;
-  // The buffer is not touched while the read is pending: make_room() runs only from here.
-  socket_.async_read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_),
-                          [self = shared_from_this()](std::error_code ec, std::size_t n) {
-                            self->on_read(ec, n);
-                          });
-}
-
-// Runs on the connection's thread when the read completes; the connection is kept alive by the
-// handler's reference.
-void connection::on_read(std::error_code ec, std::size_t n) {
-  waiting_read_ = false;
-  // Closed: canceled. Draining: what arrived after the drain began is not read (dropped).
-  if (closed_ || draining_) return;
-  if (ec) {
-    on_read_error(ec);
-    return;
-  }
   in_read_loop_ = true;
   struct leave {
     bool& flag;
     ~leave() { flag = false; }
   } on_exit{in_read_loop_};
-  last_read_ = last_activity_ = clock::now();
-  ++read_count_;
-  end_ += n;
-  // A handler that stopped accepting while the read was pending gets the bytes when
-  // work_finished() resumes it.
-  if (handler_->accepting_input()) process_input();
-  if (!closed_ && !handler_->accepting_input()) {
-    input_paused_ = true;  // work_finished() resumes with what is buffered
-    return;
+  // A peer that keeps the buffer full gets a bounded number of reads before others get a turn.
+  for (int turns = 0; turns < max_reads_per_turn; ++turns) {
+    if (closed_ || draining_ || waiting_read_ || reading_paused()) return;
+    if (!handler_->accepting_input()) {
+      input_paused_ = true;  // work_finished() resumes
+      return;
+    }
+    if (!make_room()) return;
+    const std::size_t room = buffer_.size() - end_;
+    std::error_code ec;
+    const std::size_t n = socket_.read_some(asio::buffer(buffer_.data() + end_, room), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      wait_readable();
+      return;
+    }
+    if (ec) {
+      on_read_error(ec);
+      return;
+    }
+    last_read_ = last_activity_ = clock::now();
+    ++read_count_;
+    end_ += n;
+    process_input();
+    if (!closed_ && !handler_->accepting_input()) {
+      input_paused_ = true;  // work_finished() resumes with what is buffered
+      return;
+    }
+    if (n < room) {
+      wait_readable();
+      return;
+    }
   }
-  in_read_loop_ = false;
-  read_loop();
+  asio::post(socket_.get_executor(), [self = shared_from_this()] { self->read_loop(); });
+}
+
+void connection::wait_readable() {
+  if (closed_ || draining_ || waiting_read_) return;
+  waiting_read_ = true;
+  socket_.async_wait(asio::socket_base::wait_read, [self = shared_from_this()](std::error_code ec) {
+    self->waiting_read_ = false;
+    if (self->closed_) return;
+    if (ec) {
+      self->close_now(ec);
+      return;
+    }
+    self->read_loop();
+  });
 }
 
 void connection::on_read_error(std::error_code ec) {

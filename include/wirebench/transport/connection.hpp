@@ -141,7 +141,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void close_now(std::error_code reason);
   bool make_room();
   void read_loop();
-  void on_read(std::error_code ec, std::size_t n);
+  void wait_readable();
   void on_read_error(std::error_code ec);
   void process_input();
   void schedule_flush();
