@@ -73,7 +73,7 @@ class engine_link final : public connection_handler {
     std::error_code ec;
     std::string_view body;
   };
-  void match(const codec_reply& r, std::error_code& error);
+  inline void match(const codec_reply& r, std::error_code& error);  // in the .cpp, per reply
   void take_back(std::uint32_t id, call_completion& done);  // an encode failed: `done` back
 
   engine_lane& lane_;

@@ -149,12 +149,13 @@ class client_engine {
   friend class engine_lane;
   struct call;
   engine_lane& lane_for_this_thread();
-  engine_lane& lane_at(std::size_t index);
-  bool on_thread_of(const engine_lane& lane) const;
+  // Inline, defined in client_engine.cpp (the only place they are called): the per-call path.
+  inline engine_lane& lane_at(std::size_t index);
+  inline bool on_thread_of(const engine_lane& lane) const;
   void submit(engine_lane& lane, std::string_view request, clock::time_point deadline,
               call_completion&& done);
-  void submit(engine_lane& lane, std::string_view request, clock::duration timeout,
-              call_completion&& done);
+  inline void submit(engine_lane& lane, std::string_view request, clock::duration timeout,
+                     call_completion&& done);
   void route(engine_lane& lane, call c);
   void note_connect_error(std::error_code ec);
 

@@ -57,7 +57,7 @@ class closed_loop {
     clock::time_point started;
     bool measured = false;
   };
-  void issue(std::size_t w, clock::time_point now);
+  inline void issue(std::size_t w, clock::time_point now);  // defined in closed_loop.cpp
   void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
 
   protocol_client& client_;

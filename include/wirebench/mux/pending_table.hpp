@@ -70,8 +70,9 @@ class pending_table final : public call_matcher {
   };
   slot* find(std::uint32_t id, state st);
   void grow();  // doubles the array, every reserved id moving to its new slot
-  void link_by_deadline(std::int32_t index);
-  void unlink(std::int32_t index);
+  // Inline, defined in pending_table.cpp (the only place they are called): add and take use them.
+  inline void link_by_deadline(std::int32_t index);
+  inline void unlink(std::int32_t index);
   void abandon(std::int32_t index);  // pending -> abandoned, completion moved out by the caller
   void release(slot& s, unanswered_call& out);  // pending -> free, everything moved to `out`
 
