@@ -15,7 +15,7 @@ void issue_and_complete(benchmark::State& state, Matcher& m) {
   const auto depth = static_cast<std::size_t>(state.range(0));
   const auto deadline = call_matcher::clock::now() + std::chrono::hours(1);
   std::size_t completed = 0;
-  const call_completion done = [&completed](std::error_code, std::string_view) { ++completed; };
+  const auto done = [&completed](std::error_code, std::string_view) { ++completed; };
   std::deque<std::uint32_t> in_flight;
   for (std::size_t i = 0; i < depth; ++i)
     in_flight.push_back(m.add(call_completion(done), deadline, nullptr, "w1-x"));

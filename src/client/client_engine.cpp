@@ -30,13 +30,7 @@ struct client_engine::call {
 
   call(std::string r, clock::time_point d, call_completion c, const void* t)
       : request(std::move(r)), deadline(d), done(std::move(c)), token(t) {}
-  call(call&& other) noexcept
-      : request(std::move(other.request)),
-        deadline(other.deadline),
-        done(std::move(other.done)),
-        token(other.token) {
-    other.done = nullptr;
-  }
+  call(call&&) noexcept = default;  // the moved-from call's completion is empty: no double run
   call& operator=(call&&) = delete;
   ~call() {
     if (done) done(errc::connection_closed, {});
@@ -84,13 +78,11 @@ engine_lane& client_engine::lane_for_this_thread() {
 void client_engine::route(engine_lane& lane, call c) {
   if (closed_.load(std::memory_order_acquire)) {
     call_completion done = std::move(c.done);
-    c.done = nullptr;
     done(errc::connection_closed, {});
     return;
   }
   asio::post(lane.context(), [&lane, c = std::move(c)]() mutable {
     call_completion done = std::move(c.done);
-    c.done = nullptr;
     lane.issue(c.request, c.deadline, std::move(done), c.token);
   });
 }

@@ -63,7 +63,6 @@ bool fifo_matcher::cancel(std::uint32_t id, const void* token, call_completion& 
     if (e.id != id) continue;
     if (!e.done || e.token != token) return false;
     done = std::move(e.done);
-    e.done = nullptr;
     --live_;
     return true;
   }
@@ -78,7 +77,6 @@ std::size_t fifo_matcher::expire(clock::time_point now, std::vector<call_complet
     entry& e = at(i);
     if (!e.done || e.deadline > now) continue;
     expired.push_back(std::move(e.done));
-    e.done = nullptr;
     --live_;
     ++count;
   }
@@ -109,7 +107,6 @@ bool fifo_matcher::take_unanswered(std::uint32_t id, unanswered_call& out) {
   entry& e = oldest ? at(0) : at(in_flight_ - 1);
   if ((!oldest && !newest) || !e.done) return false;
   out = {std::move(e.request), std::move(e.done), e.deadline, e.token};
-  e.done = nullptr;
   e.token = nullptr;
   if (oldest) head_ = (head_ + 1) & mask_;
   --in_flight_;

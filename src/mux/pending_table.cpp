@@ -85,7 +85,7 @@ std::uint32_t pending_table::add(call_completion&& done, clock::time_point deadl
   s.st = state::pending;
   s.deadline = deadline;
   s.token = token;
-  s.done.swap(done);  // a free slot's is empty: cheaper than a move-assignment, same effect
+  s.done = std::move(done);
   s.has_request = !request.empty();
   if (s.has_request) requests_[static_cast<std::size_t>(index)].assign(request);
   link_by_deadline(index);
@@ -125,8 +125,7 @@ reply_match pending_table::take(std::uint32_t id, call_completion& done) {
     return reply_match::late;
   }
   unlink(static_cast<std::int32_t>(id & mask_));
-  done.swap(s.done);
-  s.done = nullptr;  // whatever `done` held before
+  done = std::move(s.done);
   s.st = state::free;
   --in_flight_;
   return reply_match::completed;
@@ -136,7 +135,6 @@ bool pending_table::cancel(std::uint32_t id, const void* token, call_completion&
   slot* s = find(id, state::pending);
   if (s == nullptr || s->token != token) return false;
   done = std::move(s->done);
-  s->done = nullptr;
   abandon(static_cast<std::int32_t>(id & mask_));
   return true;
 }
@@ -146,7 +144,6 @@ std::size_t pending_table::expire(clock::time_point now, std::vector<call_comple
   while (head_ != -1 && slots_[static_cast<std::size_t>(head_)].deadline <= now) {
     const std::int32_t index = head_;
     expired.push_back(std::move(slots_[static_cast<std::size_t>(index)].done));
-    slots_[static_cast<std::size_t>(index)].done = nullptr;
     abandon(index);
     ++count;
   }
@@ -165,7 +162,6 @@ void pending_table::release(slot& s, unanswered_call& out) {
   out.done = std::move(s.done);
   out.deadline = s.deadline;
   out.token = s.token;
-  s.done = nullptr;
   s.token = nullptr;
   s.st = state::free;
 }
