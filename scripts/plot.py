@@ -7,10 +7,13 @@
   <name>-workers.*    closed-loop points: time per request (1 / throughput) and p99 latency against the
                worker count, one line per protocol (a fixed colour and marker per protocol, a line
                style per family: framed, HTTP, gRPC, RESP)
+  <name>-knee.*       a --find-max-rate search: p50 and p99 latency against the offered rate, a line
+               per protocol, the target's limits dashed and each knee (highest rate met) starred
 
 Every figure is the median over the point's repeats (the error bars span min..max of the rate)."""
 import json
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -66,8 +69,14 @@ def save(fig, out, name):
     return written
 
 
+def knee_points(doc):
+    return {step["point"] for knee in doc.get("knees", []) for step in knee["steps"]}
+
+
 def quantile_charts(plt, doc, out):
-    points = [p for p in doc["points"] if p["parameters"]["load"] != "closed"]
+    searched = knee_points(doc)  # a search's steps have their own chart
+    points = [p for i, p in enumerate(doc["points"])
+              if p["parameters"]["load"] != "closed" and i not in searched]
     if not points:
         return []
     protocols = in_family_order(dict.fromkeys(p["parameters"]["protocol"] for p in points))
@@ -131,6 +140,52 @@ def workers_charts(plt, doc, out):
     return save(fig, out, "workers")
 
 
+UNIT_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def knee_chart(plt, doc, out):
+    knees = doc.get("knees", [])
+    if not knees:
+        return []
+    fig, ax = plt.subplots(figsize=(10, 6))
+    limits = set()
+    for knee in knees:
+        steps = sorted(knee["steps"], key=lambda st: st["rate"])
+        rates = [st["rate"] for st in steps]
+        summaries = [doc["points"][st["point"]]["summary"]["latency_us"] for st in steps]
+        label = f"{knee['protocol']} {knee['load']} workers={knee['workers']}"
+        look = style(knee["protocol"])
+        ax.plot(rates, [q["p99"] / 1000 for q in summaries], label=label + " p99", **look)
+        ax.plot(rates, [q["p50"] / 1000 for q in summaries], color=look["color"],
+                marker=look["marker"], linestyle=":", alpha=0.6, label=label + " p50")
+        if knee["max_rate_met"] > 0:
+            at = rates.index(knee["max_rate_met"]) if knee["max_rate_met"] in rates else None
+            y = summaries[at]["p99"] / 1000 if at is not None else None
+            ax.axvline(knee["max_rate_met"], color=look["color"], linestyle="--", alpha=0.4)
+            if y is not None:
+                ax.plot([knee["max_rate_met"]], [y], marker="*", markersize=16, color=look["color"],
+                        linestyle="none")
+            ax.annotate(f"knee {knee['max_rate_met']:,.0f}/s", (knee["max_rate_met"], y or 0),
+                        textcoords="offset points", xytext=(6, 10), fontsize=8, color=look["color"])
+        for name, value, unit in re.findall(r"(p[\d.]+|max)<=(\d+)(ns|us|ms|s)\b", knee["slo"]):
+            limits.add((name, int(value) * UNIT_MS[unit]))
+    for name, ms in sorted(limits):
+        ax.axhline(ms, color="black", linestyle="--", linewidth=0.8)
+        ax.annotate(f"target {name} <= {ms:g} ms", (0, ms), xycoords=("axes fraction", "data"),
+                    textcoords="offset points", xytext=(4, 3), fontsize=8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("offered rate (calls/s, open loop)")
+    ax.set_ylabel("latency, ms (from the intended start)")
+    ax.set_title("Latency against offered rate: the knee is the highest rate meeting "
+                 + ", ".join(sorted({k["slo"] for k in knees})))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.suptitle(subtitle(doc), fontsize=9)
+    fig.tight_layout()
+    return save(fig, out, "knee")
+
+
 def main(argv):
     if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
         sys.exit("usage: scripts/plot RESULTS.json [OUT_DIR]")
@@ -145,7 +200,8 @@ def main(argv):
         import matplotlib.pyplot as plt
     except ImportError:
         sys.exit("scripts/plot: no matplotlib (apt-get install python3-matplotlib, or scripts/setup)")
-    written = quantile_charts(plt, doc, out) + workers_charts(plt, doc, out)
+    written = (quantile_charts(plt, doc, out) + workers_charts(plt, doc, out) +
+               knee_chart(plt, doc, out))
     if not written:
         print("scripts/plot: nothing to plot (no open-loop points, no closed-loop sweep over workers)",
               file=sys.stderr)

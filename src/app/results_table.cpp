@@ -32,6 +32,24 @@ std::string late_text(const point_parameters& p, const point_summary& s) {
   return std::to_string(s.late) + share;
 }
 
+// What a --find-max-rate search found, and why the step above it missed.
+std::string knee_line(const knee_result& k) {
+  std::string line = "knee: " + k.protocol + " " + k.load + " workers=" +
+                     std::to_string(k.workers) + ": ";
+  if (k.max_rate_met > 0) {
+    line += count(k.max_rate_met) + " calls/s met " + k.slo;
+  } else {
+    line += "no rate met " + k.slo;
+  }
+  if (k.lowest_missed > 0) {
+    line += (k.max_rate_met > 0 ? "; the step above, " : "; down to ") + count(k.lowest_missed) +
+            "/s, missed: " + k.missed_because;
+  } else {
+    line += " up to --max-rate (the search's ceiling)";
+  }
+  return line + " (" + std::to_string(k.steps.size()) + " steps)";
+}
+
 void write_rows(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(rows.front().size(), 0);
   for (const auto& row : rows)
@@ -129,6 +147,7 @@ void print_table(std::ostream& out, const run_record& run) {
     out << "\n";
   }
   if (first.parameters.call) out << "request: " << describe(*first.parameters.call) << "\n";
+  for (const auto& k : run.knees) out << knee_line(k) << "\n";
   for (const auto& w : warnings) out << "warning: " << w << "\n";
 }
 

@@ -20,6 +20,8 @@ namespace {
 
 struct run_options {
   run_plan plan;
+  bool find_max_rate = false;
+  std::string slo;
   std::vector<std::string> protocols = {"all"};
   std::string connect;
   std::string scenario;
@@ -52,6 +54,22 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!given("--repeats")) plan.repeats = 1;
   }
   if (given("--rate") && !given("--load") && o.scenario.empty()) plan.loads = {"uniform"};
+  if (o.find_max_rate) {
+    if (!o.scenario.empty()) return "--find-max-rate searches on its own: drop --scenario";
+    if (o.slo.empty()) return "--find-max-rate needs the target to meet: --slo 'p99<=1ms'";
+    try {
+      plan.slo = slo_target::parse(o.slo);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    if (!given("--load")) plan.loads = {"uniform"};
+    if (!given("--rate")) plan.rate = 1000;  // the first step
+    for (const auto& load : plan.loads)
+      if (load == "closed") return "--find-max-rate searches an open loop's rate: --load closed has none";
+    if (plan.max_rate < plan.rate) return "--max-rate is below the first step's --rate";
+  } else if (!o.slo.empty() || given("--max-rate")) {
+    return "--slo and --max-rate belong to --find-max-rate";
+  }
   // An open loop's workers bound the calls in flight: one would make every call wait for the
   // last, so without --workers an open-loop run gets room for 64.
   const bool open_loop = std::any_of(plan.loads.begin(), plan.loads.end(),
@@ -223,6 +241,15 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
                   "comparison: 100 calls/s for 60 s per protocol, bursty and uniform, "
                   "min/p50/p90/max (other options still apply)");
   cmd->add_flag("--quick", o->quick, "Short runs (comparison: 5 s; otherwise 0.5 s, 1 repeat)");
+  cmd->add_flag("--find-max-rate", o->find_max_rate,
+                "Search each protocol's highest open-loop rate that meets --slo: a ramp from "
+                "--rate (default 1000/s) doubling, then bisection to 5%; each step --repeats runs");
+  cmd->add_option("--slo", o->slo,
+                  "The target of --find-max-rate: quantiles and an error share, e.g. "
+                  "'p99<=1ms', 'p50<=200us,p99.9<=5ms,errors<=0.1%' (errors<=1% unless given)");
+  cmd->add_option("--max-rate", plan.max_rate, "--find-max-rate: the highest rate tried (calls/s)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("-o,--out", o->out_json, "Write the results as JSON here (and CSV beside it)");
   cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress line");

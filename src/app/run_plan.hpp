@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wirebench/load/results_file.hpp"
+#include "wirebench/load/slo.hpp"
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
@@ -35,6 +36,10 @@ struct run_plan {
   double late_after_ms = 1;
   double reply_timeout_seconds = 10;
   std::uint64_t seed = 1;
+  // --find-max-rate: each protocol, open load and worker count is a search for the highest rate
+  // meeting `slo`, from `rate` (the first step) up to `max_rate`; steps are points of the run.
+  std::optional<slo_target> slo;
+  double max_rate = 1e7;
   bool progress = true;
   std::string command_line;
 };

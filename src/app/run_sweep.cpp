@@ -1,6 +1,7 @@
 // The sweep behind `wirebench run`: start each protocol's server (a child process), then for each
 // load and worker count run the point R times with a fresh client, sampling both sides' CPU over
-// each measured window.
+// each measured window. With --find-max-rate each load and worker count is instead a search
+// (knee_search.hpp): a point per rate tried, judged against the target (slo.hpp).
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -10,6 +11,7 @@
 
 #include "progress_line.hpp"
 #include "run_plan.hpp"
+#include "wirebench/load/knee_search.hpp"
 #include "wirebench/load/load_driver.hpp"
 #include "wirebench/load/server_process.hpp"
 #include "wirebench/protocols/library_versions.hpp"
@@ -136,7 +138,9 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
   record.machine = describe_machine();
   record.libraries = library_versions();
   const std::size_t max_workers = *std::max_element(plan.workers.begin(), plan.workers.end());
-  const std::size_t points_per_protocol = plan.loads.size() * plan.workers.size();
+  // A rate search runs about a dozen steps (its length is not known ahead: the ETA is a guess).
+  const std::size_t points_per_protocol =
+      plan.loads.size() * plan.workers.size() * (plan.slo ? 12 : 1);
   progress_line progress(plan.protocols.size() * points_per_protocol * plan.repeats,
                          plan.warmup_seconds + plan.duration_seconds + 0.1, plan.progress);
   if (!plan.client_cpus.empty()) pin_current_thread(parse_cpu_list(plan.client_cpus));
@@ -169,49 +173,78 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
     }
 
     bool unreachable = false;
+    // One point: its parameters, then --repeats runs of it with a fresh client each. Empty when
+    // no repeat ran (the server is unreachable, or the client cannot be made).
+    auto run_point = [&](const std::string& load, std::size_t workers,
+                         double rate) -> std::optional<point_result> {
+      if (unreachable) return std::nullopt;
+      point_result point;
+      const connection_layout layout = layout_for(p.multiplexed, workers, plan.depth);
+      point_parameters& params = point.parameters;
+      params.protocol = name;
+      params.load = load;
+      params.workers = workers;
+      params.depth = layout.depth;
+      params.connections = layout.connections;
+      params.rate = load == "closed" ? 0 : rate;
+      params.warmup_seconds = plan.warmup_seconds;
+      params.duration_seconds = plan.duration_seconds;
+      params.payload_bytes = plan.payload_bytes;
+      params.late_after_ms = plan.late_after_ms;
+      params.transport = plan.connect ? "remote" : plan.transport;
+      params.endpoint = where.to_string();
+      params.server_threads = plan.server_threads;
+      if (server) params.server_engine = p.engine_for(plan.server_engine);  // --connect: unknown
+      params.client_threads = plan.client_threads;
+      params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
+      params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;
+      params.server_local = server != nullptr;
+      params.call = plan.call;
+      std::string label = name + " " + load;
+      if (plan.slo) label += "@" + std::to_string(static_cast<long long>(rate)) + "/s";
+      label += " workers=" + std::to_string(workers);
+      for (std::size_t r = 1; r <= plan.repeats; ++r) {
+        progress.begin_step(label + " repeat " + std::to_string(r) + "/" +
+                            std::to_string(plan.repeats));
+        try {
+          point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get()));
+        } catch (const no_connection& e) {  // nothing more of this protocol can run
+          failures.push_back(name + ": " + e.what());  // printed when the run ends
+          unreachable = true;
+          break;
+        } catch (const std::exception& e) {  // a client that cannot be made (bad config)
+          failures.push_back(name + ": " + e.what());
+          progress.note(name + ": " + e.what());
+          break;
+        }
+      }
+      if (point.repeats.empty()) return std::nullopt;
+      point.summary = summarize(point.repeats, budget_for(plan, record.machine, load != "closed"));
+      return point;
+    };
+
     for (const std::string& load : plan.loads) {
       for (const std::size_t workers : plan.workers) {
-        if (unreachable) break;
-        point_result point;
-        const connection_layout layout = layout_for(p.multiplexed, workers, plan.depth);
-        point_parameters& params = point.parameters;
-        params.protocol = name;
-        params.load = load;
-        params.workers = workers;
-        params.depth = layout.depth;
-        params.connections = layout.connections;
-        params.rate = load == "closed" ? 0 : plan.rate;
-        params.warmup_seconds = plan.warmup_seconds;
-        params.duration_seconds = plan.duration_seconds;
-        params.payload_bytes = plan.payload_bytes;
-        params.late_after_ms = plan.late_after_ms;
-        params.transport = plan.connect ? "remote" : plan.transport;
-        params.endpoint = where.to_string();
-        params.server_threads = plan.server_threads;
-        if (server) params.server_engine = p.engine_for(plan.server_engine);  // --connect: unknown
-        params.client_threads = plan.client_threads;
-        params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
-        params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;
-        params.server_local = server != nullptr;
-        params.call = plan.call;
-        for (std::size_t r = 1; r <= plan.repeats; ++r) {
-          progress.begin_step(name + " " + load + " workers=" + std::to_string(workers) +
-                              " repeat " + std::to_string(r) + "/" + std::to_string(plan.repeats));
-          try {
-            point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get()));
-          } catch (const no_connection& e) {  // nothing more of this protocol can run
-            failures.push_back(name + ": " + e.what());  // printed when the run ends
-            unreachable = true;
-            break;
-          } catch (const std::exception& e) {  // a client that cannot be made (bad config)
-            failures.push_back(name + ": " + e.what());
-            progress.note(name + ": " + e.what());
-            break;
-          }
+        if (!plan.slo) {
+          if (auto point = run_point(load, workers, plan.rate))
+            record.points.push_back(std::move(*point));
+          continue;
         }
-        if (point.repeats.empty()) continue;
-        point.summary = summarize(point.repeats, budget_for(plan, record.machine, load != "closed"));
-        record.points.push_back(std::move(point));
+        knee_result knee{name, load, workers, plan.slo->text, 0, 0, "", {}};
+        knee_search search({.start_rate = plan.rate, .max_rate = plan.max_rate});
+        while (const auto rate = search.next_rate()) {
+          auto point = run_point(load, workers, *rate);
+          if (!point) break;
+          const auto violation = plan.slo->violation(point->repeats);
+          search.record(*rate, !violation);
+          knee.steps.push_back({*rate, violation.value_or(""), record.points.size()});
+          if (violation && *rate <= search.lowest_missed()) knee.missed_because = *violation;
+          record.points.push_back(std::move(*point));
+        }
+        if (knee.steps.empty()) continue;
+        knee.max_rate_met = search.highest_met();
+        if (!std::isinf(search.lowest_missed())) knee.lowest_missed = search.lowest_missed();
+        record.knees.push_back(std::move(knee));
       }
     }
     if (server) server->stop();

@@ -158,6 +158,17 @@ std::string results_json(const run_record& run) {
   for (const merged_input& m : run.merged_from)
     merged_from.push_back({{"file", m.file}, {"command", m.command_line},
                            {"started_at", m.started_at}, {"hostname", m.hostname}});
+  json knees = json::array();
+  for (const knee_result& k : run.knees) {
+    json steps = json::array();
+    for (const knee_step& st : k.steps)
+      steps.push_back({{"rate", st.rate}, {"met", st.violation.empty()},
+                       {"violation", st.violation}, {"point", st.point}});
+    knees.push_back({{"protocol", k.protocol}, {"load", k.load}, {"workers", k.workers},
+                     {"slo", k.slo}, {"max_rate_met", k.max_rate_met},
+                     {"lowest_missed", k.lowest_missed}, {"missed_because", k.missed_because},
+                     {"steps", std::move(steps)}});
+  }
   json doc = {{"format", results_format},
               {"command", run.command_line},
               {"started_at", run.started_at},
@@ -172,6 +183,7 @@ std::string results_json(const run_record& run) {
                 {"optimized_build", m.optimized}}},
               {"libraries", std::move(libraries)},
               {"merged_from", std::move(merged_from)},
+              {"knees", std::move(knees)},
               {"points", std::move(points)}};
   // Bytes that are not UTF-8 (a request body from a file) become U+FFFD rather than an exception.
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -136,6 +136,9 @@ point_result merge_point(const std::vector<const point_result*>& points,
 run_record merge_results(const std::vector<results_input>& inputs) {
   if (inputs.size() < 2) refuse("merge needs at least two results files");
   const results_input& base = inputs[0];
+  for (const auto& in : inputs)
+    if (!in.run.knees.empty())
+      refuse(in.file + " is a rate search (--find-max-rate): each generator chose its own rates");
   for (std::size_t i = 1; i < inputs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (inputs[i].run.started_at == inputs[j].run.started_at &&

@@ -216,6 +216,19 @@ run_record read_results_json(std::string_view text) {
     run.merged_from.push_back(
         {one.text("file"), one.text("command"), one.text("started_at"), one.text("hostname")});
   }
+  const reader knees = top.at("knees");
+  for (std::size_t i = 0; i < knees.size(); ++i) {
+    const reader k = knees.at(i);
+    knee_result knee{k.text("protocol"), k.text("load"), k.count("workers"), k.text("slo"),
+                     k.number("max_rate_met"), k.number("lowest_missed"),
+                     k.text("missed_because"), {}};
+    const reader steps = k.at("steps");
+    for (std::size_t j = 0; j < steps.size(); ++j) {
+      const reader st = steps.at(j);
+      knee.steps.push_back({st.number("rate"), st.text("violation"), st.count("point")});
+    }
+    run.knees.push_back(std::move(knee));
+  }
   const reader points = top.at("points");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const reader p = points.at(i);

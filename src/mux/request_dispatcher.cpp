@@ -3,6 +3,8 @@
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 
+#include <thread>
+
 namespace wirebench {
 
 request_dispatcher::ready_reply request_dispatcher::compute(std::string_view request,
@@ -18,7 +20,9 @@ void request_dispatcher::start(connection& c, std::uint64_t key, std::string_vie
   if (pool_ == nullptr) {
     ready_reply reply = compute(request, key);
     const auto delay = settings_.service_time.sample(rng_);
-    if (delay.count() == 0) {
+    if (delay.count() == 0 || settings_.service_time.holds_thread()) {
+      // busy: the event loop itself is held, as a server with a blocking handler and no pool is.
+      if (delay.count() != 0) std::this_thread::sleep_for(delay);
       deliver(c, seq, std::move(reply));
       return;
     }
@@ -34,7 +38,8 @@ void request_dispatcher::start(connection& c, std::uint64_t key, std::string_vie
     ready_reply reply = compute(req, key);
     thread_local std::mt19937_64 rng{std::random_device{}()};
     const auto delay = settings_.service_time.sample(rng);
-    if (delay.count() == 0) {
+    if (delay.count() == 0 || settings_.service_time.holds_thread()) {
+      if (delay.count() != 0) std::this_thread::sleep_for(delay);  // busy: the worker is held
       finish(conn, seq, std::move(reply));
       return;
     }

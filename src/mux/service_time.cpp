@@ -19,7 +19,8 @@ std::chrono::nanoseconds parse_duration_or_throw(std::string_view text, std::str
 std::chrono::nanoseconds service_time_model::sample(std::mt19937_64& rng) const {
   switch (type) {
     case kind::none: return std::chrono::nanoseconds(0);
-    case kind::fixed: return mean;
+    case kind::fixed:
+    case kind::busy: return mean;
     case kind::exponential: {
       std::exponential_distribution<double> d(1.0 / static_cast<double>(mean.count()));
       return std::chrono::nanoseconds(static_cast<std::int64_t>(d(rng)));
@@ -33,6 +34,7 @@ std::string service_time_model::to_string() const {
   switch (type) {
     case kind::none: return "none";
     case kind::fixed: return "fixed:" + format_duration(mean);
+    case kind::busy: return "busy:" + format_duration(mean);
     case kind::exponential: return "exp:" + format_duration(mean);
     case kind::skewed: return "skewed:" + std::to_string(one_in) + ":" + format_duration(mean);
   }
@@ -45,8 +47,8 @@ service_time_model service_time_model::parse(std::string_view text) {
   const auto colon = text.find(':');
   const std::string_view name = text.substr(0, colon);
   const std::string_view rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
-  if (name == "fixed" || name == "exp") {
-    m.type = name == "fixed" ? kind::fixed : kind::exponential;
+  if (name == "fixed" || name == "exp" || name == "busy") {
+    m.type = name == "fixed" ? kind::fixed : name == "busy" ? kind::busy : kind::exponential;
     m.mean = parse_duration_or_throw(rest, text);
     if (m.type == kind::exponential && m.mean.count() == 0)
       throw std::invalid_argument("service time '" + std::string(text) + "': the mean must be > 0");
@@ -66,7 +68,7 @@ service_time_model service_time_model::parse(std::string_view text) {
     return m;
   }
   throw std::invalid_argument("service time '" + std::string(text) +
-                              "': expected none, fixed:T, exp:T or skewed:K:T");
+                              "': expected none, fixed:T, exp:T, skewed:K:T or busy:T");
 }
 
 }  // namespace wirebench

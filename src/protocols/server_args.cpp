@@ -66,7 +66,7 @@ std::vector<server_flag> make_flags() {
                          "mux, msgpack-rpc: worker threads computing replies (0: none, on the "
                          "event loop)"));
   f.push_back({"--service-time", "", "MODEL",
-               "mux, msgpack-rpc: added time per request: none, fixed:T, exp:T or skewed:K:T",
+               "mux, msgpack-rpc: added time per request: none, fixed:T, exp:T, skewed:K:T, or busy:T (holds its thread)",
                [](server_config& c, std::string_view v) {
                  c.service_time = service_time_model::parse(v);
                },

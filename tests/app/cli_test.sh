@@ -23,8 +23,10 @@ one_line_error() { [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^wirebench: .*$
 
 # Starts a server on ENDPOINT in the background and waits for the endpoint it reports (up to 20 s:
 # on a machine busy with builds a start has been seen to take more than 5).
-start_server() {
-  "$wb" serve --protocol "$1" --listen "$2" --threads 2 2>"$work/serve.log" &
+start_server() {  # start_server PROTOCOL ENDPOINT [SERVE-FLAGS...]
+  local protocol=$1 listen=$2
+  shift 2
+  "$wb" serve --protocol "$protocol" --listen "$listen" --threads 2 "$@" 2>"$work/serve.log" &
   server_pid=$!
   for _ in $(seq 400); do
     grep -q "serving" "$work/serve.log" 2>/dev/null && break
@@ -262,6 +264,32 @@ if check "a server for two generators starts" start_server line "tcp://127.0.0.1
   echo '{"format": "wirebench-results-1"}' >"$work/old.json"
   check "merging a format-1 file exits 1" exit_is 1 "$wb" merge "$work/gen-1.json" "$work/old.json"
   check "merging a format-1 file says why" one_line_error "holds no latency histograms"
+fi
+
+# --find-max-rate against a server of known capacity: 4 workers, each request holding its worker
+# for 5 ms, serve at most 800 calls/s; the knee found must be within 15% of that.
+check "--find-max-rate without --slo exits 2" exit_is 2 "$wb" run -p mux --find-max-rate
+check "--find-max-rate without --slo says what to add" one_line_error "needs the target to meet: --slo"
+check "--slo without --find-max-rate exits 2" exit_is 2 "$wb" run -p mux --slo 'p99<=1ms'
+check "a bad --slo exits 2" exit_is 2 "$wb" run -p mux --find-max-rate --slo 'p99<1ms'
+check "a bad --slo is one line naming the part" one_line_error "'p99<1ms' is not NAME<=LIMIT"
+knee_within_15_percent() {
+  python3 - "$work/knee.json" <<'PY'
+import json, sys
+knee = json.load(open(sys.argv[1]))["knees"][0]
+found = knee["max_rate_met"]
+print(f"knee {found:.0f}/s against a capacity of 800/s; steps:",
+      [(round(s["rate"]), s["violation"] or "met") for s in knee["steps"]])
+sys.exit(0 if 680 <= found <= 920 else 1)
+PY
+}
+if check "a server of known capacity starts" start_server mux "tcp://127.0.0.1:0" --workers 4 \
+     --service-time busy:5ms; then
+  check "--find-max-rate runs" exit_is 0 "$wb" run -p mux --connect "$bound" --find-max-rate \
+    --slo 'p99<=20ms' --rate 100 --duration 0.5 --warmup 0.2 --repeats 1 -q -o "$work/knee.json"
+  check "the knee line is printed" grep -q "^knee: mux uniform workers=64: .* calls/s met p99<=20ms" "$work/out"
+  check "the knee is within 15% of the known capacity" knee_within_15_percent
+  stop_server TERM
 fi
 
 echo "$passed passed, $failures failed"

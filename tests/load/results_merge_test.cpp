@@ -131,6 +131,11 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", generator("gen-2", s, 1000.0, 3)}}),
             "mux closed workers=8: the durations differ (a.json and b.json)");
 
+  run_record search = generator("gen-2", s, 1000.0);
+  search.knees.push_back({"mux", "uniform", 8, "p99<=1ms", 1000, 0, "", {{1000, "", 0}}});
+  EXPECT_EQ(refusal({{"a.json", a}, {"b.json", search}}),
+            "b.json is a rate search (--find-max-rate): each generator chose its own rates");
+
   run_record no_start = generator("gen-2", s, 1000.0);
   no_start.points[0].repeats[0].load.window_start_unix = 0;
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", no_start}}),

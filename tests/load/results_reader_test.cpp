@@ -54,6 +54,8 @@ run_record sample_run() {
     point.summary = summarize(point.repeats, {1, 2});
     run.points.push_back(point);
   }
+  run.knees.push_back({"resp", "uniform", 4, "p99<=1ms", 1000, 2000, "p99 1.5ms > 1ms",
+                       {{1000, "", 0}, {2000, "p99 1.5ms > 1ms", 1}}});
   return run;
 }
 
@@ -65,6 +67,8 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(read.points[0].repeats[1].load.latency.nonempty_buckets(),
             sample_run().points[0].repeats[1].load.latency.nonempty_buckets());
   EXPECT_EQ(read.points[1].parameters.call, sample_run().points[1].parameters.call);
+  ASSERT_EQ(read.knees.size(), 1u);
+  EXPECT_EQ(read.knees[0].steps[1].violation, "p99 1.5ms > 1ms");
 }
 
 TEST(results_reader, refuses_what_is_not_a_format_2_results_file) {

@@ -8,8 +8,10 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(service_time, parses_and_prints_each_model) {
-  for (const char* text : {"none", "fixed:100us", "exp:250us", "skewed:100:5ms", "fixed:2s", "fixed:7ns"})
+  for (const char* text : {"none", "fixed:100us", "exp:250us", "skewed:100:5ms", "fixed:2s", "fixed:7ns", "busy:1ms"})
     EXPECT_EQ(service_time_model::parse(text).to_string(), text);
+  EXPECT_TRUE(service_time_model::parse("busy:1ms").holds_thread());
+  EXPECT_FALSE(service_time_model::parse("fixed:1ms").holds_thread());
   auto s = service_time_model::parse("skewed:50:3ms");
   EXPECT_EQ(s.type, service_time_model::kind::skewed);
   EXPECT_EQ(s.one_in, 50u);

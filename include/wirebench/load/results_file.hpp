@@ -20,6 +20,23 @@ struct merged_input {
   std::string hostname;
 };
 
+// A --find-max-rate search of one protocol at one worker count: each step is a point of the run.
+struct knee_step {
+  double rate = 0;           // calls/s offered
+  std::string violation;     // why it missed the target ("" when it met it)
+  std::size_t point = 0;     // its point in run_record::points
+};
+struct knee_result {
+  std::string protocol;
+  std::string load;          // the open loop's arrivals (uniform, poisson, bursty)
+  std::size_t workers = 0;   // most calls in flight
+  std::string slo;           // the target, as given
+  double max_rate_met = 0;   // the highest rate that met it (0: none did)
+  double lowest_missed = 0;  // the lowest rate that missed it (0: none did, up to --max-rate)
+  std::string missed_because;  // why that step missed
+  std::vector<knee_step> steps;  // in the order run
+};
+
 struct run_record {
   std::string command_line;
   std::string started_at;  // UTC, ISO 8601
@@ -27,6 +44,7 @@ struct run_record {
   std::vector<std::pair<std::string, std::string>> libraries;
   std::vector<point_result> points;
   std::vector<merged_input> merged_from;  // empty unless `wirebench merge` made this run
+  std::vector<knee_result> knees;         // empty unless the run searched (--find-max-rate)
 };
 
 // The JSON format written: version 2 carries each repeat's whole latency histograms.
