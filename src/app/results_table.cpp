@@ -32,6 +32,13 @@ std::string late_text(const point_parameters& p, const point_summary& s) {
   return std::to_string(s.late) + share;
 }
 
+// A failure's words on one table line: control bytes (a body's newlines) as spaces.
+std::string printable(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return text;
+}
+
 // What a --find-max-rate search found, and why the step above it missed.
 std::string knee_line(const knee_result& k) {
   std::string line = "knee: " + k.protocol + " " + k.load + " workers=" +
@@ -110,6 +117,8 @@ void print_table(std::ostream& out, const run_record& run) {
     if (s.outcomes.failed() > 0) {
       std::string why;
       for (const auto& [name, n] : s.outcomes.errors()) why += " " + name + "=" + std::to_string(n);
+      for (const auto& sample : s.outcomes.samples())
+        why += "; " + sample.error + " said \"" + printable(sample.text) + "\"";
       warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) +
                          ": failed calls:" + why);
     }

@@ -85,7 +85,7 @@ void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view r
   const auto ns = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now - k.started).count());
   if (check_greetings_ && !ec && reply != k.expected) ec = errc::wrong_reply;
-  recorder_.local().record(k.measured, ec, ns);
+  recorder_.local().record(k.measured, ec, ns, 0, false, reply);
   issue(w, now);
 }
 

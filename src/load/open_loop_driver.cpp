@@ -188,7 +188,8 @@ class open_loop_run {
     const bool measured = s.measured, late = s.late;
     const auto intended = s.intended, sent = s.sent;
     s.busy.store(false, std::memory_order_release);  // the slot may be reused from here on
-    recorder_.local().record(measured, ec, ns_between(intended, now), ns_between(sent, now), late);
+    recorder_.local().record(measured, ec, ns_between(intended, now), ns_between(sent, now), late,
+                             reply);
   }
 
   protocol_client& client_;

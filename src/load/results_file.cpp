@@ -24,6 +24,13 @@ json outcomes_json(const outcome_counts& o) {
   return j;
 }
 
+// The first distinct failures and what came back with them, so a result says why calls failed.
+json error_samples_json(const outcome_counts& o) {
+  json j = json::array();
+  for (const auto& s : o.samples()) j.push_back({{"error", s.error}, {"text", s.text}});
+  return j;
+}
+
 // The whole histogram, compactly: its non-empty buckets as [lowest value in ns, count] pairs, with
 // the exact figures the buckets round (results_reader.cpp reads it back).
 json histogram_json(const latency_histogram& h) {
@@ -90,6 +97,7 @@ json summary_json(const point_summary& s) {
             {"actual_latency_us", quantiles_json(s.actual_latency)},
             {"outcomes", outcomes_json(s.outcomes)},
             {"errors", s.outcomes.errors()},
+            {"error_samples", error_samples_json(s.outcomes)},
             {"late", s.late},
             {"planned", s.planned},
             {"late_replies", s.late_replies},
@@ -119,6 +127,7 @@ json repeat_json(const repeat_result& r) {
             {"actual_latency_histogram", histogram_json(r.load.actual_latency)},
             {"outcomes", outcomes_json(r.load.outcomes)},
             {"errors", r.load.outcomes.errors()},
+            {"error_samples", error_samples_json(r.load.outcomes)},
             {"late", r.load.late},
             {"planned", r.load.planned},
             {"late_replies", r.late_replies},

@@ -63,7 +63,7 @@ latency_histogram histogram(const reader& r) {
   return std::move(*h);
 }
 
-outcome_counts outcomes(const reader& by_outcome, const reader& errors) {
+outcome_counts outcomes(const reader& by_outcome, const reader& errors, const reader& samples) {
   outcome_counts o;
   for (std::size_t i = 0; i < outcome_count; ++i) {
     const auto kind = static_cast<outcome>(i);
@@ -72,6 +72,8 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors) {
   if (!errors.raw().is_object()) errors.fail("is not an object");
   for (const auto& [name, n] : errors.raw().items())
     o.add_counted_error(name, errors.at(name.c_str()).as<std::uint64_t>());
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    o.add_sample({samples.at(i).text("error"), samples.at(i).text("text")});
   return o;
 }
 
@@ -136,7 +138,7 @@ repeat_result repeat(const reader& r) {
   if (r.at("rate_summed").as<bool>()) out.load.merged_rate = r.number("requests_per_second");
   out.load.latency = histogram(r.at("latency_histogram"));
   out.load.actual_latency = histogram(r.at("actual_latency_histogram"));
-  out.load.outcomes = outcomes(r.at("outcomes"), r.at("errors"));
+  out.load.outcomes = outcomes(r.at("outcomes"), r.at("errors"), r.at("error_samples"));
   out.load.late = r.count("late");
   out.load.planned = r.count("planned");
   out.late_replies = r.count("late_replies");

@@ -49,14 +49,24 @@ outcome classify(const std::error_code& ec) {
   return outcome::other_error;
 }
 
-void outcome_counts::add_error(const std::error_code& ec) {
+void outcome_counts::add_error(const std::error_code& ec, std::string_view detail) {
   ++by_outcome_[static_cast<std::size_t>(classify(ec))];
   ++errors_[std::string(error_name(ec))];
+  if (!detail.empty() && samples_.size() < max_samples)
+    add_sample({std::string(error_name(ec)), std::string(detail.substr(0, max_sample_bytes))});
+}
+
+void outcome_counts::add_sample(error_sample sample) {
+  if (samples_.size() >= max_samples) return;
+  for (const auto& s : samples_)
+    if (s == sample) return;
+  samples_.push_back(std::move(sample));
 }
 
 void outcome_counts::merge(const outcome_counts& other) {
   for (std::size_t i = 0; i < outcome_count; ++i) by_outcome_[i] += other.by_outcome_[i];
   for (const auto& [name, n] : other.errors_) errors_[name] += n;
+  for (const auto& s : other.samples_) add_sample(s);
 }
 
 std::uint64_t outcome_counts::total() const {

@@ -43,7 +43,7 @@ run_record sample_run() {
       }
       rep.load.latency.record(latency_histogram::highest_trackable_ns + 5);  // saturated
       rep.load.outcomes.add(errc::timeout);
-      rep.load.outcomes.add(errc::remote_error);
+      rep.load.outcomes.add(errc::remote_error, "ERR unknown command 'FOO'");
       rep.load.window_seconds = 1.25;
       rep.load.window_start_unix = 1'795'000'000.5 + r;
       rep.client_cpu = {0.5, 0.25};
@@ -67,6 +67,8 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(read.points[0].repeats[1].load.latency.nonempty_buckets(),
             sample_run().points[0].repeats[1].load.latency.nonempty_buckets());
   EXPECT_EQ(read.points[1].parameters.call, sample_run().points[1].parameters.call);
+  ASSERT_EQ(read.points[0].summary.outcomes.samples().size(), 1u);
+  EXPECT_EQ(read.points[0].summary.outcomes.samples()[0].text, "ERR unknown command 'FOO'");
   ASSERT_EQ(read.knees.size(), 1u);
   EXPECT_EQ(read.knees[0].steps[1].violation, "p99 1.5ms > 1ms");
 }

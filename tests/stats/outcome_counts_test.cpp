@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 
 #include "wirebench/core/error.hpp"
 
@@ -56,6 +57,30 @@ TEST(OutcomeCounts, CountsEveryCallOnceAndKeepsErrorNames) {
   EXPECT_EQ(c.total(), 7u);
   EXPECT_EQ(c.count(outcome::ok), 3u);
   EXPECT_EQ(c.errors().at("timeout"), 2u);
+}
+
+// What came back with failed calls: the first distinct ones, cut to size, none for successes,
+// merged without repeats and never more than max_samples.
+TEST(OutcomeCounts, KeepsTheFirstDistinctFailuresWithTheirWords) {
+  outcome_counts c;
+  c.add({}, "hello, bob");  // a success's reply is no sample
+  c.add(errc::remote_error, "ERR unknown command 'FOO'");
+  c.add(errc::remote_error, "ERR unknown command 'FOO'");
+  c.add(errc::timeout);  // no words: counted, no sample
+  c.add(errc::wrong_reply, std::string(1000, 'x'));
+  ASSERT_EQ(c.samples().size(), 2u);
+  EXPECT_EQ(c.samples()[0],
+            (outcome_counts::error_sample{"remote_error", "ERR unknown command 'FOO'"}));
+  EXPECT_EQ(c.samples()[1].error, "wrong_reply");
+  EXPECT_EQ(c.samples()[1].text.size(), outcome_counts::max_sample_bytes);
+
+  outcome_counts d;
+  d.add(errc::remote_error, "ERR unknown command 'FOO'");
+  for (int i = 0; i < 10; ++i) d.add(errc::remote_error, "ERR " + std::to_string(i));
+  c.merge(d);
+  ASSERT_EQ(c.samples().size(), outcome_counts::max_samples);
+  EXPECT_EQ(c.samples()[2].text, "ERR 0");
+  EXPECT_EQ(c.errors().at("remote_error"), 13u);
 }
 
 TEST(OutcomeCounts, EveryOutcomeHasADistinctName) {

@@ -31,11 +31,13 @@ class call_recorder {
     // A completed call: counted always (warm-up included), recorded only when `measured`: its
     // outcome always, its latencies when it succeeded (a failed call's time says nothing about
     // the protocol, and its outcome is counted instead). Without `track_actual` the actual
-    // latency is the latency (a closed loop), kept once and copied when merged.
+    // latency is the latency (a closed loop), kept once and copied when merged. `detail`: what
+    // came back with a failed call (outcome_counts::error_sample).
     void record(bool measured, const std::error_code& ec, std::uint64_t latency_ns,
-                std::uint64_t actual_latency_ns = 0, bool late = false) {
+                std::uint64_t actual_latency_ns = 0, bool late = false,
+                std::string_view detail = {}) {
       if (measured) {
-        data_.outcomes.add(ec);
+        data_.outcomes.add(ec, detail);
         if (late) ++data_.late;
         if (!ec) {
           data_.latency.record(latency_ns);

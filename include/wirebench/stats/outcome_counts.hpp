@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace wirebench {
 
@@ -27,29 +28,45 @@ outcome classify(const std::error_code& ec);
 
 class outcome_counts {
  public:
-  void add(const std::error_code& ec) {
+  // One of the first distinct failures, with what the other side said: a remote error's text, an
+  // unexpected status and body, the wrong reply itself. What a user needs to see first when calls
+  // fail (an unknown command, a 404), kept without a cost per successful call.
+  struct error_sample {
+    std::string error;  // error_name()
+    std::string text;   // at most max_sample_bytes of it
+    friend bool operator==(const error_sample&, const error_sample&) = default;
+  };
+  static constexpr std::size_t max_samples = 5;
+  static constexpr std::size_t max_sample_bytes = 200;
+
+  // `detail`: what came back with a failed call (see error_sample); ignored for a success.
+  void add(const std::error_code& ec, std::string_view detail = {}) {
     if (!ec) {
       ++by_outcome_[static_cast<std::size_t>(outcome::ok)];  // inline: once per call
       return;
     }
-    add_error(ec);
+    add_error(ec, detail);
   }
   void merge(const outcome_counts& other);
   // Counts read back from a results file: `n` more calls ended with `o`; `n` more failed with the
   // error named `name` (error_name()). The caller keeps the two consistent, as add() does.
   void add_counted(outcome o, std::uint64_t n) { by_outcome_[static_cast<std::size_t>(o)] += n; }
   void add_counted_error(const std::string& name, std::uint64_t n) { errors_[name] += n; }
+  void add_sample(error_sample sample);  // kept if new and fewer than max_samples are
 
   std::uint64_t count(outcome o) const { return by_outcome_[static_cast<std::size_t>(o)]; }
   std::uint64_t total() const;
   std::uint64_t failed() const { return total() - count(outcome::ok); }
   // error_name(ec) -> calls that failed with it (successes are not listed).
   const std::map<std::string, std::uint64_t>& errors() const { return errors_; }
+  // The first distinct failures that came with words (at most max_samples), in the order seen.
+  const std::vector<error_sample>& samples() const { return samples_; }
 
  private:
-  void add_error(const std::error_code& ec);
+  void add_error(const std::error_code& ec, std::string_view detail);
   std::array<std::uint64_t, outcome_count> by_outcome_{};
   std::map<std::string, std::uint64_t> errors_;
+  std::vector<error_sample> samples_;
 };
 
 }  // namespace wirebench
