@@ -1,4 +1,5 @@
-"""Plots of a `wirebench run` results file (format wirebench-results-1), as PNG and SVG:
+"""Plots of a `wirebench run` or `wirebench merge` results file (format wirebench-results-1 or
+-2), as PNG and SVG:
 
   <name>-quantiles.*  open-loop points: one bar chart per quantile (min, p50, p90, max) across protocols,
                a bar per arrival schedule: the comparison's four charts, with the schedule beside
@@ -43,7 +44,7 @@ def in_family_order(protocols):
 def load(path):
     with open(path) as f:
         doc = json.load(f)
-    if doc.get("format") != "wirebench-results-1":
+    if doc.get("format") not in ("wirebench-results-1", "wirebench-results-2"):
         sys.exit(f"scripts/plot: {path} is not a wirebench run results file")
     return doc
 

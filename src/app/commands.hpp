@@ -15,6 +15,7 @@ command_runner add_serve_command(CLI::App& app);
 command_runner add_call_command(CLI::App& app);
 // argc/argv: recorded with the results, so that every figure carries the command that made it.
 command_runner add_run_command(CLI::App& app, int argc, char** argv);
+command_runner add_merge_command(CLI::App& app);
 
 // Shared option helpers.
 void add_protocol_option(CLI::App& cmd, std::string& protocol);

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   auto serve = app::add_serve_command(app);
   auto call = app::add_call_command(app);
   auto run = app::add_run_command(app, argc, argv);
+  auto merge = app::add_merge_command(app);
 
   try {
     app.parse(argc, argv);
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("serve")) return serve();
     if (app.got_subcommand("call")) return call();
     if (app.got_subcommand("run")) return run();
+    if (app.got_subcommand("merge")) return merge();
   } catch (const std::exception& e) {
     return app::usage_error(e.what());
   }

@@ -121,6 +121,13 @@ void print_table(std::ostream& out, const run_record& run) {
   out << "machine: " << run.machine.cpu_model << ", " << run.machine.available_cpus << " of "
       << run.machine.online_cpus << " CPUs, " << run.machine.kernel << "\n";
   for (const auto& placement : placements) out << "placement: " << placement << "\n";
+  if (!run.merged_from.empty()) {
+    out << "merged from " << run.merged_from.size() << " generators (workers, conns and req/s "
+        "are their sums, cpu/call is theirs over all their calls, latency is read from their "
+        "histograms added):";
+    for (const auto& m : run.merged_from) out << " " << m.file << " (" << m.hostname << ")";
+    out << "\n";
+  }
   if (first.parameters.call) out << "request: " << describe(*first.parameters.call) << "\n";
   for (const auto& w : warnings) out << "warning: " << w << "\n";
 }

@@ -1,16 +1,13 @@
 // wirebench run: the load generator. Parses and validates the command line into a run_plan, runs
 // the sweep, prints the table and writes the results files.
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "results_output.hpp"
 #include "run_plan.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
@@ -32,31 +29,6 @@ struct run_options {
   std::string out_csv;
   user_call_options user;
 };
-
-// Creates the file's folder and checks that the file can be written, before a long run rather
-// than after it. Returns a message when it cannot.
-std::string prepare_output(const std::string& path) {
-  std::error_code ec;
-  const auto folder = std::filesystem::path(path).parent_path();
-  if (!folder.empty()) std::filesystem::create_directories(folder, ec);
-  if (ec) return "cannot create " + folder.string() + ": " + ec.message();
-  std::ofstream probe(path, std::ios::app);
-  if (!probe) return "cannot write " + path + ": " + std::strerror(errno);
-  return {};
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  return static_cast<bool>(file.flush());
-}
-
-std::string csv_path_for(const std::string& json_path) {
-  const auto dot = json_path.rfind('.');
-  const auto slash = json_path.rfind('/');
-  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (has_extension ? json_path.substr(0, dot) : json_path) + ".csv";
-}
 
 // Checks what CLI11 cannot and completes the plan; returns a message on a usage error.
 std::string finish_plan(run_options& o, const CLI::App& cmd) {
@@ -264,23 +236,8 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
     // Flushed before anything goes to stderr: with both in one file, the results line would
     // otherwise land inside the table.
     std::cout.flush();
-    int status = failures.empty() ? 0 : 1;
-    std::vector<std::string> written;
-    using render = std::string (*)(const run_record&);
-    for (const auto& [path, format] : {std::pair<std::string, render>{o->out_json, results_json},
-                                       std::pair<std::string, render>{o->out_csv, results_csv}}) {
-      if (path.empty()) continue;  // nothing asked for: nothing rendered
-      if (write_file(path, format(record))) {
-        written.push_back(path);
-      } else {
-        std::cerr << "wirebench: cannot write " << path << "\n";
-        status = 1;
-      }
-    }
-    if (written.size() == 2)
-      std::cerr << "wirebench: results in " << written[0] << " and " << written[1] << "\n";
-    else if (written.size() == 1)
-      std::cerr << "wirebench: results in " << written[0] << "\n";
+    int status = write_results(record, o->out_json, o->out_csv) ? 0 : 1;
+    if (!failures.empty()) status = 1;
     for (const auto& f : failures) std::cerr << "wirebench: " << f << "\n";
     return status;
   };

@@ -106,6 +106,7 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   std::this_thread::sleep_until(start + spec.warmup);
   if (spec.on_window) spec.on_window(true);
   const auto window_start = clock::now();
+  const double window_start_unix = unix_seconds_now();
   loop.open_window();
   std::this_thread::sleep_until(window_start + spec.duration);
   loop.close_window();
@@ -118,6 +119,7 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);
   result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
+  result.window_start_unix = window_start_unix;
   return result;
 }
 

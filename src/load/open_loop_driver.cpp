@@ -90,6 +90,7 @@ class open_loop_run {
     const auto window_opens = start + spec_.warmup;
     const auto window_closes = window_opens + spec_.duration;
     clock_type::time_point window_start{};
+    double window_start_unix = 0;
     bool window_open = false;
     load_result result;
     std::string name;  // this call's name, built in place (capacity reused)
@@ -101,6 +102,7 @@ class open_loop_run {
         sleep_until(window_opens);
         if (spec_.on_window) spec_.on_window(true);
         window_start = clock_type::now();
+        window_start_unix = unix_seconds_now();
         window_open = true;
       }
       if (intended > clock_type::now()) sleep_until(intended);
@@ -122,6 +124,7 @@ class open_loop_run {
       sleep_until(window_opens);
       if (spec_.on_window) spec_.on_window(true);
       window_start = clock_type::now();
+      window_start_unix = unix_seconds_now();
     }
     if (clock_type::now() < window_closes) sleep_until(window_closes);
     const auto window_end = clock_type::now();
@@ -133,6 +136,7 @@ class open_loop_run {
     result.outcomes = std::move(totals.outcomes);
     result.late = totals.late;
     result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
+    result.window_start_unix = window_start_unix;
     return result;
   }
 

@@ -24,6 +24,15 @@ json outcomes_json(const outcome_counts& o) {
   return j;
 }
 
+// The whole histogram, compactly: its non-empty buckets as [lowest value in ns, count] pairs, with
+// the exact figures the buckets round (results_reader.cpp reads it back).
+json histogram_json(const latency_histogram& h) {
+  json buckets = json::array();
+  for (const auto& b : h.nonempty_buckets()) buckets.push_back({b.value_ns, b.count});
+  return {{"count", h.count()}, {"min_ns", h.min()}, {"max_ns", h.max()},
+          {"sum_ns", h.sum_ns()}, {"saturated", h.saturated()}, {"buckets", std::move(buckets)}};
+}
+
 json cpu_json(const cpu_time& c) {
   return {{"user_seconds", c.user_seconds}, {"system_seconds", c.system_seconds}};
 }
@@ -70,7 +79,8 @@ json parameters_json(const point_parameters& p) {
           {"client_threads", p.client_threads},
           {"server_cpus", p.server_cpus},
           {"client_cpus", p.client_cpus},
-          {"server_local", p.server_local}};
+          {"server_local", p.server_local},
+          {"generators", p.generators}};
 }
 
 json summary_json(const point_summary& s) {
@@ -100,10 +110,15 @@ json summary_json(const point_summary& s) {
 
 json repeat_json(const repeat_result& r) {
   json j = {{"window_seconds", r.load.window_seconds},
+            {"window_start_unix", r.load.window_start_unix},
             {"requests_per_second", r.load.requests_per_second()},
+            {"rate_summed", r.load.merged_rate > 0},  // requests_per_second is the generators' sum
             {"latency_us", quantiles_json(latency_quantiles::of(r.load.latency))},
             {"actual_latency_us", quantiles_json(latency_quantiles::of(r.load.actual_latency))},
+            {"latency_histogram", histogram_json(r.load.latency)},
+            {"actual_latency_histogram", histogram_json(r.load.actual_latency)},
             {"outcomes", outcomes_json(r.load.outcomes)},
+            {"errors", r.load.outcomes.errors()},
             {"late", r.load.late},
             {"planned", r.load.planned},
             {"late_replies", r.late_replies},
@@ -139,7 +154,11 @@ std::string results_json(const run_record& run) {
                       {"repeats", std::move(repeats)}});
   }
   const machine_info& m = run.machine;
-  json doc = {{"format", "wirebench-results-1"},
+  json merged_from = json::array();
+  for (const merged_input& m : run.merged_from)
+    merged_from.push_back({{"file", m.file}, {"command", m.command_line},
+                           {"started_at", m.started_at}, {"hostname", m.hostname}});
+  json doc = {{"format", results_format},
               {"command", run.command_line},
               {"started_at", run.started_at},
               {"machine",
@@ -152,6 +171,7 @@ std::string results_json(const run_record& run) {
                 {"compiler", m.compiler},
                 {"optimized_build", m.optimized}}},
               {"libraries", std::move(libraries)},
+              {"merged_from", std::move(merged_from)},
               {"points", std::move(points)}};
   // Bytes that are not UTF-8 (a request body from a file) become U+FFFD rather than an exception.
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

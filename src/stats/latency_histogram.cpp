@@ -9,7 +9,7 @@ namespace wirebench {
 
 latency_histogram::latency_histogram() : counts_(counts_size, 0) {}
 
-std::uint64_t latency_histogram::highest_equivalent(std::size_t index) {
+std::uint64_t latency_histogram::lowest_equivalent(std::size_t index) {
   std::size_t bucket = index >> (sub_bucket_bits - 1);
   std::uint64_t sub = (index & (sub_bucket_half - 1)) + sub_bucket_half;
   if (bucket == 0) {  // the first half-bucket run is [0, 1024): width 1
@@ -17,8 +17,52 @@ std::uint64_t latency_histogram::highest_equivalent(std::size_t index) {
   } else {
     bucket -= 1;
   }
-  const std::uint64_t lowest = sub << bucket;
-  return lowest + (std::uint64_t{1} << bucket) - 1;
+  return sub << bucket;
+}
+
+std::uint64_t latency_histogram::highest_equivalent(std::size_t index) {
+  const std::size_t bucket = index >> (sub_bucket_bits - 1);
+  const std::uint64_t width = std::uint64_t{1} << (bucket == 0 ? 0 : bucket - 1);
+  return lowest_equivalent(index) + width - 1;
+}
+
+std::vector<latency_histogram::bucket> latency_histogram::nonempty_buckets() const {
+  std::vector<bucket> out;
+  for (std::size_t i = 0; i < counts_size; ++i)
+    if (counts_[i] != 0) out.push_back({lowest_equivalent(i), counts_[i]});
+  return out;
+}
+
+std::optional<latency_histogram> latency_histogram::restore(const std::vector<bucket>& buckets,
+                                                            std::uint64_t min_ns,
+                                                            std::uint64_t max_ns,
+                                                            std::uint64_t sum_ns,
+                                                            std::uint64_t saturated) {
+  latency_histogram h;
+  std::size_t last = 0;
+  for (std::size_t k = 0; k < buckets.size(); ++k) {
+    const bucket& b = buckets[k];
+    if (b.count == 0 || b.value_ns > highest_trackable_ns) return std::nullopt;
+    const std::size_t i = index_of(b.value_ns);
+    if (lowest_equivalent(i) != b.value_ns || (k > 0 && i <= last)) return std::nullopt;
+    if (h.total_ + b.count < h.total_) return std::nullopt;  // overflow: no real run counts so many
+    h.counts_[i] = b.count;
+    h.total_ += b.count;
+    last = i;
+  }
+  if (h.total_ == 0) {
+    if (min_ns != 0 || max_ns != 0 || sum_ns != 0 || saturated != 0) return std::nullopt;
+    return h;
+  }
+  // min and max must fall in the first and last buckets, saturated ones in the 60 s bucket.
+  if (min_ns > max_ns || index_of(min_ns) != index_of(buckets.front().value_ns) ||
+      index_of(max_ns) != last || saturated > h.total_)
+    return std::nullopt;
+  h.min_ = min_ns;
+  h.max_ = max_ns;
+  h.sum_ = sum_ns;
+  h.saturated_ = saturated;
+  return h;
 }
 
 void latency_histogram::merge(const latency_histogram& other) {

@@ -236,5 +236,33 @@ if check "a wrong-greeting server starts" wrong_server; then
   server_pid=
 fi
 
+# Two generators loading one server at the same time, merged: the merged calls are the sum of
+# theirs, and a file merged with itself, or with a run that is not one, is refused in one line.
+two_generators() {
+  local g pids=()
+  for g in 1 2; do
+    "$wb" run -p line --connect "$bound" --workers 2 --duration 0.5 --warmup 0.1 --repeats 1 -q \
+      -o "$work/gen-$g.json" >/dev/null 2>&1 &
+    pids+=($!)
+  done
+  wait "${pids[0]}" && wait "${pids[1]}"
+}
+ok_calls() {  # ok_calls FILE: the successful calls of its first point's first repeat
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["points"][0]["repeats"][0]["outcomes"]["ok"])' "$1"
+}
+if check "a server for two generators starts" start_server line "tcp://127.0.0.1:0"; then
+  check "two generators run at the same time" two_generators
+  stop_server TERM
+  check "merge exits 0" exit_is 0 "$wb" merge "$work/gen-1.json" "$work/gen-2.json" -o "$work/all.json"
+  check "merge prints the table with summed workers" grep -q "^line  *closed  *4 " "$work/out"
+  sum=$(( $(ok_calls "$work/gen-1.json") + $(ok_calls "$work/gen-2.json") ))
+  check "merged calls are the sum of the generators'" [ "$(ok_calls "$work/all.json")" = "$sum" ]
+  check "merging a file with itself exits 1" exit_is 1 "$wb" merge "$work/gen-1.json" "$work/gen-1.json"
+  check "merging a file with itself is one line" one_line_error "is the same run as"
+  echo '{"format": "wirebench-results-1"}' >"$work/old.json"
+  check "merging a format-1 file exits 1" exit_is 1 "$wb" merge "$work/gen-1.json" "$work/old.json"
+  check "merging a format-1 file says why" one_line_error "holds no latency histograms"
+fi
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -239,5 +239,60 @@ TEST(LatencyHistogram, NanPercentIsSafe) {
   EXPECT_LE(p, 10u);
 }
 
+// What merging results from several generators rests on: the histograms of two halves of a
+// sample set, each carried as its buckets and restored, add up to the histogram of the whole.
+TEST(LatencyHistogram, MergedHalvesRestoredFromBucketsEqualTheWhole) {
+  std::mt19937_64 random(7);
+  std::lognormal_distribution<double> latency(11.0, 1.5);  // around 60 us, a long tail
+  latency_histogram whole, first, second;
+  for (int i = 0; i < 100000; ++i) {
+    auto v = static_cast<std::uint64_t>(latency(random));
+    if (i % 1000 == 0) v = sixty_s + 1;  // some saturated values too
+    whole.record(v);
+    (i % 3 == 0 ? first : second).record(v);
+  }
+  auto carried = [](const latency_histogram& h) {
+    auto r = latency_histogram::restore(h.nonempty_buckets(), h.min(), h.max(), h.sum_ns(),
+                                        h.saturated());
+    EXPECT_TRUE(r.has_value());
+    return r.value_or(latency_histogram{});
+  };
+  latency_histogram merged = carried(first);
+  merged.merge(carried(second));
+  EXPECT_EQ(merged.nonempty_buckets(), whole.nonempty_buckets());
+  EXPECT_EQ(merged.count(), whole.count());
+  EXPECT_EQ(merged.saturated(), whole.saturated());
+  EXPECT_EQ(merged.min(), whole.min());
+  EXPECT_EQ(merged.max(), whole.max());
+  EXPECT_EQ(merged.sum_ns(), whole.sum_ns());
+  for (double p : {0.0, 50.0, 90.0, 99.0, 99.9, 100.0})
+    EXPECT_EQ(merged.percentile(p), whole.percentile(p)) << p;
+}
+
+TEST(LatencyHistogram, BucketsNameTheirLowestValue) {
+  latency_histogram h;
+  h.record(7);          // bucket width 1
+  h.record(1'000'003);  // width 512 around 1 ms: [999936, 1000448)
+  h.record(1'000'100);
+  const auto buckets = h.nonempty_buckets();
+  ASSERT_EQ(buckets.size(), 2u);
+  EXPECT_EQ(buckets[0], (latency_histogram::bucket{7, 1}));
+  EXPECT_EQ(buckets[1], (latency_histogram::bucket{999'936, 2}));
+}
+
+TEST(LatencyHistogram, RestoreRefusesPartsThatAreNoHistogram) {
+  using b = latency_histogram::bucket;
+  EXPECT_TRUE(latency_histogram::restore({}, 0, 0, 0, 0).has_value());
+  EXPECT_TRUE(latency_histogram::restore({{7, 2}}, 7, 7, 14, 0).has_value());
+  EXPECT_FALSE(latency_histogram::restore({}, 5, 5, 5, 0));                    // values, no calls
+  EXPECT_FALSE(latency_histogram::restore({b{999'937, 1}}, 999'937, 999'937, 1, 0));  // not lowest
+  EXPECT_FALSE(latency_histogram::restore({b{9, 1}, b{7, 1}}, 7, 9, 16, 0));  // out of order
+  EXPECT_FALSE(latency_histogram::restore({b{7, 0}}, 7, 7, 0, 0));            // empty bucket
+  EXPECT_FALSE(latency_histogram::restore({b{7, 1}, b{9, 1}}, 9, 7, 16, 0));  // min above max
+  EXPECT_FALSE(latency_histogram::restore({b{7, 1}, b{9, 1}}, 8, 9, 17, 0));  // min not in first
+  EXPECT_FALSE(latency_histogram::restore({b{7, 1}}, 7, 7, 7, 2));            // saturated > count
+  EXPECT_FALSE(latency_histogram::restore({b{sixty_s * 2, 1}}, 1, 1, 1, 0));  // past 60 s
+}
+
 }  // namespace
 }  // namespace wirebench

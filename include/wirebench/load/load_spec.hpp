@@ -42,9 +42,21 @@ struct load_result {
   std::uint64_t late = 0;      // open loop: of those, sent more than late_after after intended
   std::uint64_t planned = 0;   // open loop: calls the schedule asked for in the window
   double window_seconds = 0;   // the measured window, as timed
+  // When the window opened, in seconds since the Unix epoch (the system clock): what lines up
+  // the windows of generators on several hosts when their results are merged.
+  double window_start_unix = 0;
+  // Merged results only: the sum of each generator's successful calls per second, each over its
+  // own window (0 otherwise).
+  double merged_rate = 0;
   double requests_per_second() const {
+    if (merged_rate > 0) return merged_rate;
     return window_seconds > 0 ? static_cast<double>(outcomes.count(outcome::ok)) / window_seconds : 0;
   }
 };
+
+// The system clock now, in seconds since the Unix epoch (load_result::window_start_unix).
+inline double unix_seconds_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 }  // namespace wirebench

@@ -30,6 +30,7 @@ struct point_parameters {
   std::string server_cpus = "any";  // placement, as the affinity list given (or "any")
   std::string client_cpus = "any";
   bool server_local = true;  // false: --connect (no server CPU figures)
+  std::size_t generators = 1;  // load generators whose results were merged into this point
   std::optional<user_call> call;  // what each call sent; nullopt: the greet call
 };
 

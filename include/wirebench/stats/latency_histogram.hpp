@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace wirebench {
@@ -30,12 +31,30 @@ class latency_histogram {
     sum_ += ns;
   }
   void merge(const latency_histogram& other);
+
+  /// A bucket with calls in it: `value_ns` is the lowest value it holds (every value in it is the
+  /// same to 3 significant digits), `count` how many recorded values fell in it.
+  struct bucket {
+    std::uint64_t value_ns = 0;
+    std::uint64_t count = 0;
+    friend bool operator==(const bucket&, const bucket&) = default;
+  };
+  /// The non-empty buckets in value order: with min(), max(), sum_ns() and saturated() they are
+  /// the whole histogram, so that a results file can carry it and histograms from several
+  /// generators can be added exactly (restore(), merge()).
+  std::vector<bucket> nonempty_buckets() const;
+  /// The histogram those parts describe; nullopt when they cannot be one (a value that is not a
+  /// bucket's lowest, buckets out of order or past 60 s, min above max, a count of 0).
+  static std::optional<latency_histogram> restore(const std::vector<bucket>& buckets,
+                                                  std::uint64_t min_ns, std::uint64_t max_ns,
+                                                  std::uint64_t sum_ns, std::uint64_t saturated);
   void reset();
 
   std::uint64_t count() const { return total_; }
   std::uint64_t saturated() const { return saturated_; }  // values above highest_trackable_ns
   std::uint64_t min() const { return total_ ? min_ : 0; }
   std::uint64_t max() const { return max_; }
+  std::uint64_t sum_ns() const { return sum_; }
   double mean() const;
   // The value that `percent` percent of the recorded values are at or below, to 3 significant
   // digits (the highest value equivalent to the bucket it falls in, never above max()).
@@ -56,6 +75,7 @@ class latency_histogram {
     const std::uint64_t sub = v >> bucket;  // in [1024, 2048) except in bucket 0
     return (static_cast<std::size_t>(bucket + 1) << (sub_bucket_bits - 1)) + sub - sub_bucket_half;
   }
+  static std::uint64_t lowest_equivalent(std::size_t index);
   static std::uint64_t highest_equivalent(std::size_t index);
 
   std::vector<std::uint64_t> counts_;

@@ -35,6 +35,10 @@ class outcome_counts {
     add_error(ec);
   }
   void merge(const outcome_counts& other);
+  // Counts read back from a results file: `n` more calls ended with `o`; `n` more failed with the
+  // error named `name` (error_name()). The caller keeps the two consistent, as add() does.
+  void add_counted(outcome o, std::uint64_t n) { by_outcome_[static_cast<std::size_t>(o)] += n; }
+  void add_counted_error(const std::string& name, std::uint64_t n) { errors_[name] += n; }
 
   std::uint64_t count(outcome o) const { return by_outcome_[static_cast<std::size_t>(o)]; }
   std::uint64_t total() const;

@@ -1,0 +1,68 @@
+// wirebench merge: the results of several generators that loaded one server at the same time
+// (scripts/multihost, deploy/kubernetes), as one run: the table, JSON and CSV.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "results_output.hpp"
+#include "run_plan.hpp"
+#include "wirebench/load/results_merge.hpp"
+#include "wirebench/load/results_reader.hpp"
+
+namespace wirebench::app {
+namespace {
+
+struct merge_options {
+  std::vector<std::string> inputs;
+  std::string out_json;
+  std::string out_csv;
+};
+
+}  // namespace
+
+command_runner add_merge_command(CLI::App& app) {
+  auto o = std::make_shared<merge_options>();
+  auto* cmd = app.add_subcommand(
+      "merge",
+      "Merge the results files of generators that ran at the same time against one server: "
+      "latency histograms and outcomes added, percentiles recomputed, rates summed.\n"
+      "Example:\n  wirebench merge gen-1.json gen-2.json -o all.json");
+  cmd->add_option("files", o->inputs, "Results files written by `wirebench run -o` (two or more)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("-o,--out", o->out_json, "Write the merged results as JSON here (and CSV beside it)");
+  cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
+
+  return [o]() -> int {
+    if (!o->out_json.empty() && o->out_csv.empty()) o->out_csv = csv_path_for(o->out_json);
+    for (const auto* path : {&o->out_json, &o->out_csv})
+      if (!path->empty())
+        if (auto problem = prepare_output(*path); !problem.empty()) return usage_error(problem);
+    std::vector<results_input> inputs;
+    for (const auto& file : o->inputs) {
+      std::ifstream in(file, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      try {
+        inputs.push_back({file, read_results_json(text.str())});
+      } catch (const std::exception& e) {
+        std::cerr << "wirebench: " << file << ": " << e.what() << "\n";
+        return 1;
+      }
+    }
+    run_record merged;
+    try {
+      merged = merge_results(inputs);
+    } catch (const std::exception& e) {
+      std::cerr << "wirebench: cannot merge: " << e.what() << "\n";
+      return 1;
+    }
+    print_table(std::cout, merged);
+    std::cout.flush();  // before stderr's results line, as in run
+    return write_results(merged, o->out_json, o->out_csv) ? 0 : 1;
+  };
+}
+
+}  // namespace wirebench::app

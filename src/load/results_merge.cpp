@@ -1,0 +1,184 @@
+#include "wirebench/load/results_merge.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace wirebench {
+namespace {
+
+std::string describe_point(const point_parameters& p) {
+  std::string text = p.protocol + " " + p.load;
+  if (p.load != "closed") text += "@" + std::to_string(static_cast<long long>(p.rate)) + "/s";
+  text += " workers=" + std::to_string(p.workers);
+  if (p.generators > 1) text += " (" + std::to_string(p.generators) + " generators)";
+  return text;
+}
+
+// The same point: the same protocol and server engine, the same load of the same shape per
+// generator (a merged file's shape is its generators' sum), the same request. The endpoint may
+// differ: generators can reach one server by different addresses.
+bool same_point(const point_parameters& a, const point_parameters& b) {
+  const auto ga = static_cast<double>(std::max<std::size_t>(a.generators, 1));
+  const auto gb = static_cast<double>(std::max<std::size_t>(b.generators, 1));
+  auto per_generator_equal = [&](double x, double y) { return x / ga == y / gb; };
+  return a.protocol == b.protocol && a.server_engine == b.server_engine && a.load == b.load &&
+         per_generator_equal(static_cast<double>(a.workers), static_cast<double>(b.workers)) &&
+         per_generator_equal(static_cast<double>(a.connections),
+                             static_cast<double>(b.connections)) &&
+         per_generator_equal(static_cast<double>(a.client_threads),
+                             static_cast<double>(b.client_threads)) &&
+         per_generator_equal(a.rate, b.rate) && a.depth == b.depth &&
+         a.payload_bytes == b.payload_bytes && a.call == b.call;
+}
+
+[[noreturn]] void refuse(const std::string& why) { throw std::runtime_error(why); }
+
+// Repeat k of every input, merged.
+repeat_result merge_repeat(const std::vector<const point_result*>& points,
+                           const std::vector<results_input>& inputs, std::size_t k,
+                           std::string& warning) {
+  repeat_result out;
+  double common_start = std::numeric_limits<double>::lowest();
+  double common_end = std::numeric_limits<double>::max();
+  double shortest = std::numeric_limits<double>::max();
+  bool all_server_cpu = true;
+  cpu_time server;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const repeat_result& r = points[i]->repeats[k];
+    if (r.load.window_start_unix <= 0)
+      refuse(inputs[i].file + ": repeat " + std::to_string(k + 1) + " has no window start time");
+    common_start = std::max(common_start, r.load.window_start_unix);
+    common_end = std::min(common_end, r.load.window_start_unix + r.load.window_seconds);
+    shortest = std::min(shortest, r.load.window_seconds);
+    out.load.latency.merge(r.load.latency);
+    out.load.actual_latency.merge(r.load.actual_latency);
+    out.load.outcomes.merge(r.load.outcomes);
+    out.load.late += r.load.late;
+    out.load.planned += r.load.planned;
+    out.load.merged_rate += r.load.requests_per_second();
+    out.late_replies += r.late_replies;
+    out.unknown_replies += r.unknown_replies;
+    out.reconnects += r.reconnects;
+    out.resent += r.resent;
+    out.connect_failures += r.connect_failures;
+    out.client_cpu.user_seconds += r.client_cpu.user_seconds;
+    out.client_cpu.system_seconds += r.client_cpu.system_seconds;
+    if (r.server_cpu) {
+      server.user_seconds += r.server_cpu->user_seconds;
+      server.system_seconds += r.server_cpu->system_seconds;
+    } else {
+      all_server_cpu = false;
+    }
+  }
+  if (common_end <= common_start)
+    refuse(describe_point(points[0]->parameters) + ", repeat " + std::to_string(k + 1) +
+           ": the generators' measured windows do not overlap (they must run at the same time)");
+  out.load.window_start_unix = common_start;
+  out.load.window_seconds = common_end - common_start;
+  if (all_server_cpu) out.server_cpu = server;
+  // Each generator's rate is over its own window; when the windows overlap little, the sum
+  // describes no moment at which the server carried that load.
+  if (out.load.window_seconds < 0.9 * shortest && warning.empty()) {
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "the generators ran together for only %.0f%% of their windows (repeat %zu)",
+                  100 * out.load.window_seconds / shortest, k + 1);
+    warning = why;
+  }
+  return out;
+}
+
+point_result merge_point(const std::vector<const point_result*>& points,
+                         const std::vector<results_input>& inputs) {
+  const point_result& first = *points[0];
+  point_result out;
+  out.parameters = first.parameters;
+  point_parameters& p = out.parameters;
+  p.workers = p.connections = p.client_threads = p.generators = 0;
+  p.rate = 0;
+  std::string warning;
+  bool client_bound = false;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const point_result& q = *points[i];
+    if (q.repeats.size() != first.repeats.size())
+      refuse(describe_point(first.parameters) + ": " + inputs[i].file + " has " + std::to_string(q.repeats.size()) +
+             " repeats, " + inputs[0].file + " " + std::to_string(first.repeats.size()));
+    if (q.parameters.duration_seconds != first.parameters.duration_seconds)
+      refuse(describe_point(first.parameters) + ": the durations differ (" + inputs[0].file + " and " +
+             inputs[i].file + ")");
+    p.workers += q.parameters.workers;
+    p.connections += q.parameters.connections;
+    p.client_threads += q.parameters.client_threads;
+    p.generators += q.parameters.generators;
+    p.rate += q.parameters.rate;
+    p.server_local = p.server_local && q.parameters.server_local;
+    if (q.summary.client_bound) {
+      client_bound = true;
+      if (warning.empty()) warning = inputs[i].file + ": " + q.summary.warning;
+    }
+  }
+  for (std::size_t k = 0; k < first.repeats.size(); ++k)
+    out.repeats.push_back(merge_repeat(points, inputs, k, warning));
+  // The inputs judged whether each generator was the limit, with budgets the files do not hold:
+  // their verdicts are kept, not judged again.
+  const cpu_budget never_bound{std::numeric_limits<double>::max(),
+                               std::numeric_limits<double>::max()};
+  out.summary = summarize(out.repeats, never_bound);
+  out.summary.client_bound = client_bound;
+  out.summary.warning = warning;
+  return out;
+}
+
+}  // namespace
+
+run_record merge_results(const std::vector<results_input>& inputs) {
+  if (inputs.size() < 2) refuse("merge needs at least two results files");
+  const results_input& base = inputs[0];
+  for (std::size_t i = 1; i < inputs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (inputs[i].run.started_at == inputs[j].run.started_at &&
+          inputs[i].run.command_line == inputs[j].run.command_line &&
+          inputs[i].run.machine.hostname == inputs[j].run.machine.hostname)
+        refuse(inputs[i].file + " is the same run as " + inputs[j].file);
+
+  run_record out;
+  out.command_line = "wirebench merge";
+  for (const auto& in : inputs) out.command_line += " " + in.file;
+  out.started_at = base.run.started_at;
+  out.machine = base.run.machine;
+  out.libraries = base.run.libraries;
+  for (const auto& in : inputs) {
+    out.started_at = std::min(out.started_at, in.run.started_at);
+    if (in.run.merged_from.empty()) {
+      out.merged_from.push_back(
+          {in.file, in.run.command_line, in.run.started_at, in.run.machine.hostname});
+    } else {  // a merged file: the generators it was made of
+      out.merged_from.insert(out.merged_from.end(), in.run.merged_from.begin(),
+                             in.run.merged_from.end());
+    }
+  }
+
+  for (std::size_t i = 1; i < inputs.size(); ++i)
+    if (inputs[i].run.points.size() != base.run.points.size())
+      refuse(inputs[i].file + " has " + std::to_string(inputs[i].run.points.size()) + " points, " +
+             base.file + " " + std::to_string(base.run.points.size()));
+  for (const point_result& point : base.run.points) {
+    std::vector<const point_result*> matching = {&point};
+    for (std::size_t i = 1; i < inputs.size(); ++i) {
+      const auto& others = inputs[i].run.points;
+      const auto found = std::find_if(others.begin(), others.end(), [&](const point_result& q) {
+        return same_point(point.parameters, q.parameters);
+      });
+      if (found == others.end())
+        refuse(base.file + "'s point " + describe_point(point.parameters) + " is not in " +
+               inputs[i].file + " (same protocol, load, shape and request)");
+      matching.push_back(&*found);
+    }
+    out.points.push_back(merge_point(matching, inputs));
+  }
+  return out;
+}
+
+}  // namespace wirebench

@@ -1,0 +1,232 @@
+#include "wirebench/load/results_reader.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace wirebench {
+namespace {
+
+using nlohmann::json;
+
+// A field that must be there, with the path to it in the error ("points[1].repeats[0].outcomes").
+class reader {
+ public:
+  reader(const json& j, std::string path) : j_(j), path_(std::move(path)) {}
+
+  reader at(const char* key) const {
+    if (!j_.is_object() || !j_.contains(key)) fail(std::string("has no '") + key + "'");
+    return {j_[key], path_ + "." + key};
+  }
+  reader at(std::size_t index) const { return {j_.at(index), path_ + "[" + std::to_string(index) + "]"}; }
+  bool has(const char* key) const { return j_.is_object() && j_.contains(key) && !j_[key].is_null(); }
+  std::size_t size() const {
+    if (!j_.is_array()) fail("is not an array");
+    return j_.size();
+  }
+  const json& raw() const { return j_; }
+
+  template <class T>
+  T as() const {
+    try {
+      return j_.get<T>();
+    } catch (const json::exception&) {
+      fail("has the wrong type (" + std::string(j_.type_name()) + ")");
+    }
+  }
+  std::string text(const char* key) const { return at(key).as<std::string>(); }
+  double number(const char* key) const { return at(key).as<double>(); }
+  std::uint64_t count(const char* key) const { return at(key).as<std::uint64_t>(); }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(path_ + " " + what);
+  }
+
+ private:
+  const json& j_;
+  std::string path_;
+};
+
+latency_histogram histogram(const reader& r) {
+  std::vector<latency_histogram::bucket> buckets;
+  const reader list = r.at("buckets");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const reader pair = list.at(i);
+    if (pair.size() != 2) pair.fail("is not a [value_ns, count] pair");
+    buckets.push_back({pair.at(std::size_t{0}).as<std::uint64_t>(),
+                       pair.at(std::size_t{1}).as<std::uint64_t>()});
+  }
+  auto h = latency_histogram::restore(buckets, r.count("min_ns"), r.count("max_ns"),
+                                      r.count("sum_ns"), r.count("saturated"));
+  if (!h || h->count() != r.count("count")) r.fail("is not a consistent histogram");
+  return std::move(*h);
+}
+
+outcome_counts outcomes(const reader& by_outcome, const reader& errors) {
+  outcome_counts o;
+  for (std::size_t i = 0; i < outcome_count; ++i) {
+    const auto kind = static_cast<outcome>(i);
+    o.add_counted(kind, by_outcome.count(std::string(outcome_name(kind)).c_str()));
+  }
+  if (!errors.raw().is_object()) errors.fail("is not an object");
+  for (const auto& [name, n] : errors.raw().items())
+    o.add_counted_error(name, errors.at(name.c_str()).as<std::uint64_t>());
+  return o;
+}
+
+cpu_time cpu(const reader& r) { return {r.number("user_seconds"), r.number("system_seconds")}; }
+
+std::optional<user_call> request(const reader& r) {
+  if (r.raw().is_null()) return std::nullopt;
+  user_call call;
+  call.keyspace = r.count("keyspace");
+  const std::string kind = r.text("kind");
+  if (kind == "http") {
+    http_call h;
+    h.method = r.text("method");
+    h.target = r.text("target");
+    h.authority = r.text("authority");
+    h.https = r.at("https").as<bool>();
+    h.headers = r.at("headers").as<std::vector<std::pair<std::string, std::string>>>();
+    h.body = r.text("body");
+    h.expect_status = r.at("expect_status").as<int>();
+    if (r.has("expect_body")) h.expect_body = r.text("expect_body");
+    call.request = std::move(h);
+  } else if (kind == "resp") {
+    resp_call c;
+    c.args = r.at("args").as<std::vector<std::string>>();
+    if (r.has("expect_reply")) c.expect_reply = r.text("expect_reply");
+    call.request = std::move(c);
+  } else {
+    r.at("kind").fail("is '" + kind + "', not http or resp");
+  }
+  return call;
+}
+
+point_parameters parameters(const reader& r) {
+  point_parameters p;
+  p.protocol = r.text("protocol");
+  p.call = request(r.at("request"));
+  p.load = r.text("load");
+  p.workers = r.count("workers");
+  p.depth = r.count("depth");
+  p.connections = r.count("connections");
+  p.rate = r.number("rate");
+  p.warmup_seconds = r.number("warmup_seconds");
+  p.duration_seconds = r.number("duration_seconds");
+  p.payload_bytes = r.count("payload_bytes");
+  p.late_after_ms = r.number("late_after_ms");
+  p.transport = r.text("transport");
+  p.endpoint = r.text("endpoint");
+  p.server_threads = r.count("server_threads");
+  p.server_engine = r.text("server_engine");
+  p.client_threads = r.count("client_threads");
+  p.server_cpus = r.text("server_cpus");
+  p.client_cpus = r.text("client_cpus");
+  p.server_local = r.at("server_local").as<bool>();
+  p.generators = r.count("generators");
+  return p;
+}
+
+repeat_result repeat(const reader& r) {
+  repeat_result out;
+  out.load.window_seconds = r.number("window_seconds");
+  out.load.window_start_unix = r.number("window_start_unix");
+  if (r.at("rate_summed").as<bool>()) out.load.merged_rate = r.number("requests_per_second");
+  out.load.latency = histogram(r.at("latency_histogram"));
+  out.load.actual_latency = histogram(r.at("actual_latency_histogram"));
+  out.load.outcomes = outcomes(r.at("outcomes"), r.at("errors"));
+  out.load.late = r.count("late");
+  out.load.planned = r.count("planned");
+  out.late_replies = r.count("late_replies");
+  out.unknown_replies = r.count("unknown_replies");
+  out.reconnects = r.count("reconnects");
+  out.resent = r.count("resent");
+  out.connect_failures = r.count("connect_failures");
+  out.client_cpu = cpu(r.at("client_cpu"));
+  if (r.has("server_cpu")) out.server_cpu = cpu(r.at("server_cpu"));
+  return out;
+}
+
+// The summary is read as written, not recomputed: it was made with the run's CPU budget, which
+// the file does not hold.
+point_summary summary(const reader& r, const std::vector<repeat_result>& repeats) {
+  point_summary s;
+  s.repeats = r.count("repeats");
+  const reader rps = r.at("requests_per_second");
+  s.rps_median = rps.number("median");
+  s.rps_min = rps.number("min");
+  s.rps_max = rps.number("max");
+  auto quantiles = [](const reader& q) {
+    return latency_quantiles{q.number("min"), q.number("p50"),  q.number("p90"), q.number("p99"),
+                             q.number("p99_9"), q.number("max"), q.number("mean")};
+  };
+  s.latency = quantiles(r.at("latency_us"));
+  s.actual_latency = quantiles(r.at("actual_latency_us"));
+  for (const auto& rep : repeats) s.outcomes.merge(rep.load.outcomes);
+  s.late = r.count("late");
+  s.planned = r.count("planned");
+  s.late_replies = r.count("late_replies");
+  s.unknown_replies = r.count("unknown_replies");
+  s.reconnects = r.count("reconnects");
+  s.resent = r.count("resent");
+  s.connect_failures = r.count("connect_failures");
+  s.client_cores_used = r.number("client_cores_used");
+  s.client_cpu_us_per_call = r.number("client_cpu_us_per_call");
+  if (r.has("server_cores_used")) s.server_cores_used = r.number("server_cores_used");
+  if (r.has("server_cpu_us_per_call")) s.server_cpu_us_per_call = r.number("server_cpu_us_per_call");
+  s.client_bound = r.at("client_bound").as<bool>();
+  s.warning = r.text("warning");
+  return s;
+}
+
+}  // namespace
+
+run_record read_results_json(std::string_view text) {
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw std::runtime_error("not JSON");
+  const reader top(doc, "file");
+  if (!doc.is_object() || !doc.contains("format") || !doc["format"].is_string())
+    throw std::runtime_error("not a wirebench results file (no \"format\")");
+  const std::string format = doc["format"].get<std::string>();
+  if (format == "wirebench-results-1")
+    throw std::runtime_error("format wirebench-results-1 holds no latency histograms: run it "
+                             "again with this wirebench to merge it");
+  if (format != results_format)
+    throw std::runtime_error("format '" + format + "' is not " + std::string(results_format));
+
+  run_record run;
+  run.command_line = top.text("command");
+  run.started_at = top.text("started_at");
+  const reader m = top.at("machine");
+  run.machine.cpu_model = m.text("cpu_model");
+  run.machine.online_cpus = m.at("online_cpus").as<unsigned>();
+  run.machine.available_cpus = m.at("available_cpus").as<unsigned>();
+  run.machine.kernel = m.text("kernel");
+  run.machine.os = m.text("os");
+  run.machine.hostname = m.text("hostname");
+  run.machine.compiler = m.text("compiler");
+  run.machine.optimized = m.at("optimized_build").as<bool>();
+  for (const auto& [name, version] : top.at("libraries").raw().items())
+    run.libraries.emplace_back(name, top.at("libraries").text(name.c_str()));
+  const reader merged = top.at("merged_from");
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    const reader one = merged.at(i);
+    run.merged_from.push_back(
+        {one.text("file"), one.text("command"), one.text("started_at"), one.text("hostname")});
+  }
+  const reader points = top.at("points");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const reader p = points.at(i);
+    point_result point;
+    point.parameters = parameters(p.at("parameters"));
+    const reader repeats = p.at("repeats");
+    for (std::size_t k = 0; k < repeats.size(); ++k) point.repeats.push_back(repeat(repeats.at(k)));
+    point.summary = summary(p.at("summary"), point.repeats);
+    run.points.push_back(std::move(point));
+  }
+  return run;
+}
+
+}  // namespace wirebench

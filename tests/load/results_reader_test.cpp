@@ -1,0 +1,99 @@
+// Reading a results file back: everything results_json() writes comes back (the file written
+// again is the same file), and what is not a format-2 results file is refused with where and why.
+#include "wirebench/load/results_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "wirebench/core/error.hpp"
+
+namespace wirebench {
+namespace {
+
+run_record sample_run() {
+  run_record run;
+  run.command_line = "wirebench run --protocol http1 --url http://h/x";
+  run.started_at = "2026-11-23T10:00:00Z";
+  run.machine = describe_machine();
+  run.libraries = {{"grpc", "1.51.1"}, {"nghttp2", "1.52.0"}};
+  for (int p = 0; p < 2; ++p) {
+    point_result point;
+    point.parameters.protocol = p == 0 ? "http1" : "resp";
+    point.parameters.workers = 4;
+    point.parameters.connections = 4;
+    point.parameters.server_local = p == 0;
+    user_call call;
+    if (p == 0) {
+      call.request = http_call{"POST", "/x?k=__rand_int__", "h", false, {{"a", "b"}}, "body", 201,
+                               std::string("ok")};
+    } else {
+      call.request = resp_call{{"SET", "k", "v"}, std::nullopt};
+      call.keyspace = 42;
+    }
+    point.parameters.call = call;
+    for (int r = 0; r < 2; ++r) {
+      repeat_result rep;
+      for (std::uint64_t i = 1; i <= 500; ++i) {
+        rep.load.latency.record(i * 997 + static_cast<std::uint64_t>(r));
+        rep.load.actual_latency.record(i * 13);
+        rep.load.outcomes.add({});
+      }
+      rep.load.latency.record(latency_histogram::highest_trackable_ns + 5);  // saturated
+      rep.load.outcomes.add(errc::timeout);
+      rep.load.outcomes.add(errc::remote_error);
+      rep.load.window_seconds = 1.25;
+      rep.load.window_start_unix = 1'795'000'000.5 + r;
+      rep.client_cpu = {0.5, 0.25};
+      if (p == 0) rep.server_cpu = cpu_time{0.125, 0.0625};
+      rep.reconnects = 3;
+      point.repeats.push_back(rep);
+    }
+    point.summary = summarize(point.repeats, {1, 2});
+    run.points.push_back(point);
+  }
+  return run;
+}
+
+TEST(results_reader, reads_back_everything_that_was_written) {
+  const std::string written = results_json(sample_run());
+  const run_record read = read_results_json(written);
+  EXPECT_EQ(results_json(read), written);
+  ASSERT_EQ(read.points.size(), 2u);
+  EXPECT_EQ(read.points[0].repeats[1].load.latency.nonempty_buckets(),
+            sample_run().points[0].repeats[1].load.latency.nonempty_buckets());
+  EXPECT_EQ(read.points[1].parameters.call, sample_run().points[1].parameters.call);
+}
+
+TEST(results_reader, refuses_what_is_not_a_format_2_results_file) {
+  auto reason = [](const std::string& text) {
+    try {
+      read_results_json(text);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(reason("{"), "not JSON");
+  EXPECT_EQ(reason("[]"), "not a wirebench results file (no \"format\")");
+  EXPECT_NE(reason(R"({"format": "wirebench-results-1"})").find("no latency histograms"),
+            std::string::npos);
+
+  auto doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][1]["repeats"][0].erase("latency_histogram");
+  EXPECT_EQ(reason(doc.dump()), "file.points[1].repeats[0] has no 'latency_histogram'");
+
+  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][0]["repeats"][1]["latency_histogram"]["count"] = 7;
+  EXPECT_EQ(reason(doc.dump()),
+            "file.points[0].repeats[1].latency_histogram is not a consistent histogram");
+
+  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][0]["parameters"]["workers"] = "four";
+  EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers has the wrong type (string)");
+}
+
+}  // namespace
+}  // namespace wirebench
