@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/multihost as a user meets it: without the capabilities it refuses in one line (exit 2);
 # two generators run at once and their merged calls are the sum of theirs; and an emulated round
-# trip of 2 ms grows the one-connection p50 by 2 ms ± 20%. Skips (exit 77) where namespaces cannot
+# trip of 5 ms grows the one-connection p50 by 5 ms ± 20%. Skips (exit 77) where namespaces cannot
 # be built (no root, no ip/tc), and skips a part whose tool (wirebench merge, a delay emulator) is
 # missing, with a one-line reason.
 #   multihost_test.sh WIREBENCH SOURCE_DIR
@@ -58,16 +58,17 @@ if command -v setpriv >/dev/null; then
 fi
 
 # The round trip: 1 worker on 1 connection, closed loop; delay=0ms keeps the emulator on the path
-# so that only the delay differs between the two runs.
+# so that only the delay differs between the two runs. 5 ms, not less: toxiproxy's timers wake
+# 0.1-0.35 ms late (measured here on a busy 2-core machine), which is 17% of 2 ms but 7% of 5 ms.
 p50() { json "sorted(r['latency_us']['p50'] for r in d['points'][0]['repeats'])[0]" "$work/$1/gen-1.json"; }
 if mh base -g 1 -p line -w 1 -D 1 -R 1 --warmup 0.2 --link delay=0ms; then
-  if mh slow -g 1 -p line -w 1 -D 1 -R 1 --warmup 0.2 --link delay=2ms; then
+  if mh slow -g 1 -p line -w 1 -D 1 -R 1 --warmup 0.2 --link delay=5ms; then
     base=$(p50 base) slow=$(p50 slow)
     grown=$(awk -v a="$base" -v b="$slow" 'BEGIN { print b - a }')
-    echo "p50 ${base}us at delay=0ms, ${slow}us at delay=2ms: grown by ${grown}us ($(head -1 "$work/slow.out" | sed 's/.*link: //'))"
-    awk -v g="$grown" 'BEGIN { exit !(g >= 1600 && g <= 2400) }' || fail "p50 grew by ${grown}us, not 2000us ± 20%"
+    echo "p50 ${base}us at delay=0ms, ${slow}us at delay=5ms: grown by ${grown}us ($(head -1 "$work/slow.out" | sed 's/.*link: //'))"
+    awk -v g="$grown" 'BEGIN { exit !(g >= 4000 && g <= 6000) }' || fail "p50 grew by ${grown}us, not 5000us ± 20%"
   else
-    fail "delay=2ms: $(tail -1 "$work/slow.err")"
+    fail "delay=5ms: $(tail -1 "$work/slow.err")"
   fi
 elif grep -q "link delay needs" "$work/base.err"; then
   skipped+=("round trip: $(sed 's/^multihost: //' "$work/base.err")")
