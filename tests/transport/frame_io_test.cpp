@@ -1,7 +1,8 @@
 // async_read_frame / async_write_frame on plain Asio streams: every kind of completion token
 // (callback, use_awaitable, use_future, deferred), every error (oversize in both policies,
-// corrupt, EOF inside and between frames, canceled, timed out), frames split at every byte, and
-// completions never inside the initiating call.
+// corrupt, EOF inside and between frames, canceled, timed out), frames split at every byte,
+// completions never inside the initiating call, buffered frames without a read, and the
+// handler's own executor.
 #include <array>
 #include <chrono>
 #include <future>
@@ -11,14 +12,17 @@
 #include <vector>
 
 #include <asio/bind_cancellation_slot.hpp>
+#include <asio/bind_executor.hpp>
 #include <asio/cancellation_signal.hpp>
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/experimental/deferred.hpp>
 #include <asio/io_context.hpp>
 #include <asio/local/connect_pair.hpp>
 #include <asio/local/stream_protocol.hpp>
+#include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 #include <asio/use_future.hpp>
@@ -318,6 +322,181 @@ TEST(async_read_frame, the_coroutine_form_is_canceled_through_the_coroutine) {
   asio::cancellation_signal cancel;
   const std::error_code got = coroutine_error(p, buffer, decoder, &cancel);
   EXPECT_EQ(got, asio::error::operation_aborted);
+}
+
+// The socket, counting its reads: a frame already in the buffer must come without one.
+struct counting_stream {
+  socket_type& socket;
+  int reads = 0;
+  using executor_type = socket_type::executor_type;
+  executor_type get_executor() { return socket.get_executor(); }
+  template <class MutableBuffers, class Token>
+  auto async_read_some(const MutableBuffers& buffers, Token&& token) {
+    ++reads;
+    return socket.async_read_some(buffers, std::forward<Token>(token));
+  }
+};
+
+// One write brings two frames: the second is in the buffer when its read starts, and every
+// token gets it with no read of the stream (posted, or for use_awaitable without suspending).
+TEST(async_read_frame, a_buffered_frame_comes_without_a_read_under_every_token) {
+  auto with_two_frames_buffered = [](const char* token, auto read_second) {
+    SCOPED_TRACE(token);
+    socket_pair p;
+    counting_stream stream{p.ours};
+    line_decoder decoder;
+    frame_buffer buffer;
+    p.peer_writes("first\nsecond\n");
+    std::string first;
+    async_read_frame(stream, buffer, decoder,
+                     [&](std::error_code, std::span<const std::byte> f) { first = as_text(f); });
+    p.ctx.run();
+    EXPECT_EQ(first, "first");
+    EXPECT_EQ(stream.reads, 1);
+    p.ctx.restart();
+    EXPECT_EQ(read_second(p, stream, buffer, decoder), "second");
+    EXPECT_EQ(stream.reads, 1) << "the buffered frame cost a read";
+  };
+  with_two_frames_buffered("callback", [](socket_pair& p, counting_stream& s, frame_buffer& b, line_decoder& d) {
+    std::string got;
+    bool initiated = false;
+    async_read_frame(s, b, d, [&](std::error_code ec, std::span<const std::byte> f) {
+      EXPECT_TRUE(initiated) << "completed inside the initiating call";
+      EXPECT_FALSE(ec);
+      got = as_text(f);
+    });
+    initiated = true;
+    p.ctx.run();
+    return got;
+  });
+  with_two_frames_buffered("use_awaitable", [](socket_pair& p, counting_stream& s, frame_buffer& b, line_decoder& d) {
+    std::string got;
+    auto reader = [&]() -> asio::awaitable<void> {
+      // A handler posted before the read would run first if the read suspended through the
+      // context: a buffered frame is returned without suspending.
+      bool posted_ran = false;
+      asio::post(p.ctx, [&] { posted_ran = true; });
+      got = as_text(co_await async_read_frame(s, b, d, asio::use_awaitable));
+      EXPECT_FALSE(posted_ran) << "the coroutine suspended for a buffered frame";
+    };
+    asio::co_spawn(p.ctx, reader(), asio::detached);
+    p.ctx.run();
+    return got;
+  });
+  with_two_frames_buffered("as_tuple(use_awaitable)", [](socket_pair& p, counting_stream& s, frame_buffer& b, line_decoder& d) {
+    std::string got;
+    auto reader = [&]() -> asio::awaitable<void> {
+      auto [ec, f] = co_await async_read_frame(s, b, d, asio::experimental::as_tuple(asio::use_awaitable));
+      EXPECT_FALSE(ec);
+      got = as_text(f);
+    };
+    asio::co_spawn(p.ctx, reader(), asio::detached);
+    p.ctx.run();
+    return got;
+  });
+  with_two_frames_buffered("use_future", [](socket_pair& p, counting_stream& s, frame_buffer& b, line_decoder& d) {
+    auto work = asio::make_work_guard(p.ctx);
+    std::thread loop([&] { p.ctx.run(); });
+    std::future<std::span<const std::byte>> future = async_read_frame(s, b, d, asio::use_future);
+    std::string got(as_text(future.get()));
+    work.reset();
+    loop.join();
+    return got;
+  });
+  with_two_frames_buffered("deferred", [](socket_pair& p, counting_stream& s, frame_buffer& b, line_decoder& d) {
+    std::string got;
+    auto deferred = async_read_frame(s, b, d, asio::experimental::deferred);
+    p.ctx.poll();
+    EXPECT_TRUE(got.empty()) << "a deferred operation started before it was invoked";
+    std::move(deferred)([&](std::error_code, std::span<const std::byte> f) { got = as_text(f); });
+    p.ctx.restart();  // poll() ran out of work, which stops the context
+    p.ctx.run();
+    return got;
+  });
+}
+
+// A decoder that failed for good fails every later read from the buffer, with no read: in the
+// coroutine form too, where the error is thrown without suspending.
+TEST(async_read_frame, a_lost_stream_fails_again_without_a_read) {
+  socket_pair p;
+  counting_stream stream{p.ours};
+  length_prefix_decoder decoder({.header_bytes = 4, .max_frame_bytes = 8});
+  frame_buffer buffer(64);
+  p.peer_writes(std::string("\0\0\0\x64", 4));
+  EXPECT_EQ(coroutine_error(p, buffer, decoder), errc::frame_too_long);
+  std::vector<std::error_code> again;
+  auto reader = [&]() -> asio::awaitable<void> {
+    for (int i = 0; i < 2; ++i) {
+      try {
+        co_await async_read_frame(stream, buffer, decoder, asio::use_awaitable);
+      } catch (const std::system_error& e) {
+        again.push_back(e.code());
+      }
+    }
+  };
+  p.ctx.restart();
+  asio::co_spawn(p.ctx, reader(), asio::detached);
+  p.ctx.run();
+  EXPECT_EQ(again, (std::vector<std::error_code>{errc::frame_too_long, errc::frame_too_long}));
+  EXPECT_EQ(stream.reads, 0);
+}
+
+// A buffer full at its limit with no frame: the first read fails after reading, the next one
+// before reading; neither completes inside the initiating call.
+TEST(async_read_frame, a_full_buffer_fails_before_and_after_a_read) {
+  socket_pair p;
+  line_decoder decoder;
+  frame_buffer buffer(8, 8);
+  p.peer_writes("01234567");
+  EXPECT_EQ(read_one(p, buffer, decoder).ec, errc::frame_too_long);
+  EXPECT_EQ(read_one(p, buffer, decoder).ec, errc::frame_too_long);
+}
+
+// The handler's own executor (here another io_context, on its own thread) runs it, whether the
+// frame needed a read or came posted from the buffer; the stream's context only reads.
+TEST(async_read_frame, the_handler_runs_on_its_own_executor) {
+  socket_pair p;
+  asio::io_context elsewhere;
+  auto work = asio::make_work_guard(elsewhere);
+  std::thread elsewhere_thread([&] { elsewhere.run(); });
+  line_decoder decoder;
+  frame_buffer buffer;
+  p.peer_writes("one\ntwo\n");
+  for (const char* want : {"one", "two"}) {  // "two" is in the buffer already
+    std::promise<std::string> got;
+    async_read_frame(p.ours, buffer, decoder,
+                     asio::bind_executor(elsewhere, [&](std::error_code ec, std::span<const std::byte> f) {
+                       EXPECT_FALSE(ec);
+                       EXPECT_TRUE(elsewhere.get_executor().running_in_this_thread());
+                       got.set_value(std::string(as_text(f)));
+                     }));
+    p.ctx.restart();
+    p.ctx.run();
+    EXPECT_EQ(got.get_future().get(), want);
+  }
+  work.reset();
+  elsewhere_thread.join();
+}
+
+// Not only terminal cancellation: partial and total reach the stream's read as well.
+TEST(async_read_frame, partial_and_total_cancellation_reach_the_read) {
+  for (const auto type : {asio::cancellation_type::partial, asio::cancellation_type::total}) {
+    socket_pair p;
+    line_decoder decoder;
+    frame_buffer buffer;
+    asio::cancellation_signal cancel;
+    std::optional<std::error_code> got;
+    async_read_frame(p.ours, buffer, decoder,
+                     asio::bind_cancellation_slot(cancel.slot(), [&](std::error_code ec, auto) { got = ec; }));
+    p.ctx.poll();
+    EXPECT_FALSE(got.has_value());
+    cancel.emit(type);
+    p.ctx.run();
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(*got, asio::error::operation_aborted);
+    p.peer_writes("after\n");
+    EXPECT_EQ(read_one(p, buffer, decoder).frame, "after");
+  }
 }
 
 TEST(async_write_frame, an_encoder_error_completes_without_writing_and_not_inline) {

@@ -17,21 +17,29 @@
 /// the buffer; they stay there for the next read.
 ///
 /// Threading: as for the stream's own operations: one read at a time per stream and buffer, from
-/// the stream's executor. A frame already in the buffer completes without reading, through a
-/// post to the stream's executor (never inside the initiating call).
+/// the stream's executor. A result found without reading (a frame already in the buffer, or a
+/// decoder's error) is posted to the handler's executor (the stream's unless the handler has
+/// one): the handler never runs inside the initiating call. With asio::use_awaitable, see that
+/// overload below: a buffered frame is returned without posting. As with asio::async_read,
+/// the stream's context is kept busy by the pending read, not by the operation as a whole.
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 
+#include <asio/associated_allocator.hpp>
+#include <asio/associated_executor.hpp>
+#include <asio/associator.hpp>
 #include <asio/async_result.hpp>
 #include <asio/awaitable.hpp>
-#include <asio/experimental/as_tuple.hpp>
-#include <asio/use_awaitable.hpp>
 #include <asio/buffer.hpp>
-#include <asio/compose.hpp>
 #include <asio/error.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/handler_continuation_hook.hpp>
 #include <asio/post.hpp>
+#include <asio/use_awaitable.hpp>
 
 #include "wirebench/codec/decode_result.hpp"
 #include "wirebench/core/error.hpp"
@@ -41,79 +49,144 @@ namespace wirebench {
 
 namespace detail {
 
-template <class AsyncReadStream, class Decoder>
+/// What one decode of the buffer found: a frame (held in the buffer until the next read starts),
+/// an error, or neither yet (`need_more`: read, then decode again).
+struct frame_step {
+  std::error_code ec;
+  std::span<const std::byte> frame;
+  bool need_more = false;
+};
+
+/// Decodes what `buffer` holds (see frame_step).
+template <class Decoder>
+frame_step decode_frame(frame_buffer& buffer, Decoder& decoder) {
+  const decode_result r = decoder.decode(buffer.data());
+  switch (r.status) {
+    case decode_status::frame:
+      buffer.hold(r.consumed);
+      return {{}, r.frame, false};
+    case decode_status::too_large:
+      buffer.consume(r.consumed);  // resync: the frame's bytes so far; fail: nothing
+      return {errc::frame_too_long, {}, false};
+    case decode_status::corrupt:
+      return {errc::corrupt_frame, {}, false};
+    case decode_status::need_more:
+      break;
+  }
+  if (r.consumed != 0) buffer.consume(r.consumed);  // bytes a resyncing decoder has discarded
+  return {{}, {}, true};
+}
+
+/// The error for a stream that ended: inside a frame or between frames.
+template <class Decoder>
+std::error_code end_of_stream_error(const frame_buffer& buffer, const Decoder& decoder) {
+  bool mid = buffer.size() != 0;
+  if constexpr (requires { decoder.mid_frame(); }) mid = mid || decoder.mid_frame();
+  return mid ? make_error_code(errc::truncated_frame) : make_error_code(errc::peer_closed);
+}
+
+/// A result the operation below posts: the operation (and so its handler) and what to call the
+/// handler with. The result stays out of the operation, which every read moves.
+template <class Op>
+struct posted_result {
+  Op op;
+  frame_step step;
+  /// Runs when the post comes round, on the handler's executor; owns the operation until then.
+  void operator()() { op.complete(step); }
+  using executor_type = typename Op::executor_type;
+  executor_type get_executor() const noexcept { return op.get_executor(); }
+  using allocator_type = asio::associated_allocator_t<Op>;
+  allocator_type get_allocator() const noexcept { return asio::get_associated_allocator(op); }
+};
+
+/// The operation: the handler of each of its reads, and of the post of a result found before
+/// any read. Written by hand rather than with asio::async_compose, which adds to every
+/// operation a work guard, a cancellation state (that lets only terminal cancellation through)
+/// and a hop through the handler's executor: here each read carries the handler's executor,
+/// allocator and cancellation slot itself (get_executor() and the associator at the end), as
+/// Asio's own composed operations do, so the read completes on the handler's executor and the
+/// handler is called from there directly.
+template <class AsyncReadStream, class Decoder, class Handler>
 class read_frame_op {
  public:
-  read_frame_op(AsyncReadStream& stream, frame_buffer& buffer, Decoder& decoder)
-      : stream_(stream), buffer_(buffer), decoder_(decoder) {}
+  read_frame_op(AsyncReadStream& stream, frame_buffer& buffer, Decoder& decoder, Handler handler)
+      : stream_(stream), buffer_(buffer), decoder_(decoder), handler_(std::move(handler)) {}
 
-  // Runs first from the initiation, then after each read (ec, n) or after the post of a result
-  // that needed no read; on the stream's executor. The stream, buffer and decoder are the
-  // caller's, and must outlive the operation.
-  template <class Self>
-  void operator()(Self& self, std::error_code ec = {}, std::size_t n = 0) {
-    switch (step_) {
-      case step::start:
-        buffer_.release_held();
-        break;
-      case step::reading:
-        if (ec == asio::error::eof) return self.complete(eof_error(), no_frame);
-        if (ec) return self.complete(ec, no_frame);
-        buffer_.commit(n);
-        break;
-      case step::posted:  // the result was computed before; the post only made it asynchronous
-        return self.complete(result_, frame_);
+  /// Reads more bytes; this operation is the read's handler. A buffer full at its limit fails
+  /// instead (the decoder's limit should have said so first; this guards a buffer smaller).
+  void read() {
+    const std::span<std::byte> room = buffer_.prepare();
+    if (room.empty()) [[unlikely]] {
+      const frame_step full{errc::frame_too_long, {}, false};
+      if (reads_ == 0) return post(full);
+      return std::move(handler_)(full.ec, full.frame);
     }
-    for (;;) {
-      const decode_result r = decoder_.decode(buffer_.data());
-      switch (r.status) {
-        case decode_status::frame:
-          buffer_.hold(r.consumed);
-          return finish(self, std::error_code{}, r.frame);
-        case decode_status::too_large:
-          buffer_.consume(r.consumed);  // resync: the frame's bytes so far; fail: nothing
-          return finish(self, errc::frame_too_long, no_frame);
-        case decode_status::corrupt:
-          return finish(self, errc::corrupt_frame, no_frame);
-        case decode_status::need_more:
-          buffer_.consume(r.consumed);  // bytes a resyncing decoder has discarded
-          break;
-      }
-      const std::span<std::byte> room = buffer_.prepare();
-      // The decoder's limit should have said so first; this guards a buffer smaller than it.
-      if (room.empty()) return finish(self, errc::frame_too_long, no_frame);
-      step_ = step::reading;
-      stream_.async_read_some(asio::buffer(room.data(), room.size()), std::move(self));
-      return;
-    }
+    ++reads_;
+    stream_.async_read_some(asio::buffer(room.data(), room.size()), std::move(*this));
   }
+
+  /// Posts a result found before any read, so that the handler never runs inside the
+  /// initiating call.
+  void post(const frame_step& step) {
+    asio::post(posted_result<read_frame_op>{std::move(*this), step});
+  }
+
+  /// Runs when a read completes, on the handler's executor (the stream dispatches there). The
+  /// stream, buffer and decoder are the caller's and outlive the operation; the handler is this
+  /// operation's until it is called.
+  void operator()(std::error_code ec, std::size_t n) {
+    if (ec) {
+      if (ec == asio::error::eof) ec = end_of_stream_error(buffer_, decoder_);
+      return std::move(handler_)(ec, std::span<const std::byte>{});
+    }
+    buffer_.commit(n);
+    const frame_step step = decode_frame(buffer_, decoder_);
+    if (step.need_more) return read();
+    std::move(handler_)(step.ec, step.frame);  // the read made it asynchronous
+  }
+
+  /// Runs when the post of a result found before any read comes round, on the handler's executor.
+  void complete(const frame_step& step) { std::move(handler_)(step.ec, step.frame); }
+
+  /// The handler's executor, else the stream's: where the reads complete and a result is posted.
+  using executor_type =
+      asio::associated_executor_t<Handler, decltype(std::declval<AsyncReadStream&>().get_executor())>;
+  executor_type get_executor() const noexcept {
+    return asio::get_associated_executor(handler_, stream_.get_executor());
+  }
+
+  /// Reads after the first continue this operation (Asio may then queue them without a lock).
+  friend bool asio_handler_is_continuation(read_frame_op* op) {
+    using asio::asio_handler_is_continuation;
+    return op->reads_ > 1 || asio_handler_is_continuation(std::addressof(op->handler_));
+  }
+
+  /// For the associator below.
+  const Handler& handler() const noexcept { return handler_; }
 
  private:
-  enum class step { start, reading, posted };
-  static constexpr std::span<const std::byte> no_frame{};
-
-  // A result found before any read is posted, so the handler never runs inside the initiation.
-  template <class Self>
-  void finish(Self& self, std::error_code ec, std::span<const std::byte> frame) {
-    if (step_ != step::start) return self.complete(ec, frame);
-    step_ = step::posted;
-    result_ = ec;
-    frame_ = frame;
-    asio::post(std::move(self));  // on the handler's own executor: no hop through the stream's
-  }
-
-  std::error_code eof_error() const {
-    bool mid = buffer_.size() != 0;
-    if constexpr (requires { decoder_.mid_frame(); }) mid = mid || decoder_.mid_frame();
-    return mid ? make_error_code(errc::truncated_frame) : make_error_code(errc::peer_closed);
-  }
-
   AsyncReadStream& stream_;
   frame_buffer& buffer_;
   Decoder& decoder_;
-  step step_ = step::start;
-  std::error_code result_;
-  std::span<const std::byte> frame_;
+  Handler handler_;
+  unsigned reads_ = 0;
+};
+
+/// Starts the operation when the token says so (at once for a callback, when invoked for
+/// deferred, ...).
+template <class AsyncReadStream>
+struct initiate_read_frame {
+  AsyncReadStream* stream;
+
+  template <class Handler, class Decoder>
+  void operator()(Handler&& handler, frame_buffer* buffer, Decoder* decoder) const {
+    read_frame_op<AsyncReadStream, Decoder, std::decay_t<Handler>> op(*stream, *buffer, *decoder,
+                                                                     std::forward<Handler>(handler));
+    buffer->release_held();
+    const frame_step step = decode_frame(*buffer, *decoder);
+    if (!step.need_more) return op.post(step);
+    op.read();
+  }
 };
 
 }  // namespace detail
@@ -124,48 +197,51 @@ class read_frame_op {
 template <class AsyncReadStream, class Decoder, class CompletionToken>
 auto async_read_frame(AsyncReadStream& stream, frame_buffer& buffer, Decoder& decoder,
                       CompletionToken&& token) {
-  return asio::async_compose<CompletionToken, void(std::error_code, std::span<const std::byte>)>(
-      detail::read_frame_op<AsyncReadStream, Decoder>(stream, buffer, decoder), token, stream);
+  return asio::async_initiate<CompletionToken, void(std::error_code, std::span<const std::byte>)>(
+      detail::initiate_read_frame<AsyncReadStream>{&stream}, token, &buffer, &decoder);
 }
 
 /// The coroutine form, for `asio::use_awaitable`: the same reads, errors (thrown as
 /// std::system_error, as use_awaitable does) and cancellation (the coroutine's cancellation state
-/// reaches the stream's read), without the composed operation's machinery. A frame already in the
-/// buffer is returned without suspending; through async_compose each frame cost a post and two
-/// hops of type-erased executor (bench/micro/frame_io_bench.cpp).
+/// reaches the stream's read). A coroutine of its own rather than the operation above: a frame
+/// already in the buffer then comes back without suspending or posting (at 16 frames per read the
+/// coroutine form is the cheaper one), while a frame that needs a read pays Asio's co_await of
+/// that read, which no implementation here can avoid (bench/micro/frame_io_floor_bench.cpp).
+/// Like every awaitable, nothing happens until it is awaited.
 template <class AsyncReadStream, class Decoder, class Executor>
 asio::awaitable<std::span<const std::byte>, Executor> async_read_frame(
     AsyncReadStream& stream, frame_buffer& buffer, Decoder& decoder,
     asio::use_awaitable_t<Executor>) {
   buffer.release_held();
   for (;;) {
-    const decode_result r = decoder.decode(buffer.data());
-    switch (r.status) {
-      case decode_status::frame:
-        buffer.hold(r.consumed);
-        co_return r.frame;
-      case decode_status::too_large:
-        buffer.consume(r.consumed);
-        throw std::system_error(errc::frame_too_long);
-      case decode_status::corrupt:
-        throw std::system_error(errc::corrupt_frame);
-      case decode_status::need_more:
-        buffer.consume(r.consumed);
-        break;
+    const detail::frame_step step = detail::decode_frame(buffer, decoder);
+    if (!step.need_more) {
+      if (step.ec) throw std::system_error(step.ec);
+      co_return step.frame;
     }
     const std::span<std::byte> room = buffer.prepare();
     if (room.empty()) throw std::system_error(errc::frame_too_long);
     const auto [ec, n] = co_await stream.async_read_some(
         asio::buffer(room.data(), room.size()),
         asio::experimental::as_tuple(asio::use_awaitable_t<Executor>{}));
-    if (ec == asio::error::eof) {
-      bool mid = buffer.size() != 0;
-      if constexpr (requires { decoder.mid_frame(); }) mid = mid || decoder.mid_frame();
-      throw std::system_error(mid ? errc::truncated_frame : errc::peer_closed);
-    }
+    if (ec == asio::error::eof) throw std::system_error(detail::end_of_stream_error(buffer, decoder));
     if (ec) throw std::system_error(ec);
     buffer.commit(n);
   }
 }
 
 }  // namespace wirebench
+
+/// Each read of the operation carries the final handler's allocator and cancellation slot (its
+/// executor comes from read_frame_op::get_executor()).
+template <template <class, class> class Associator, class AsyncReadStream, class Decoder,
+          class Handler, class DefaultCandidate>
+struct asio::associator<Associator,
+                        wirebench::detail::read_frame_op<AsyncReadStream, Decoder, Handler>,
+                        DefaultCandidate> : Associator<Handler, DefaultCandidate> {
+  static typename Associator<Handler, DefaultCandidate>::type get(
+      const wirebench::detail::read_frame_op<AsyncReadStream, Decoder, Handler>& op,
+      const DefaultCandidate& c = DefaultCandidate()) noexcept {
+    return Associator<Handler, DefaultCandidate>::get(op.handler(), c);
+  }
+};
