@@ -30,13 +30,19 @@ using asio::use_awaitable;
 using tcp = asio::ip::tcp;
 namespace wb = wirebench;
 
+// The largest request or reply text, the client codec's limit. A length-prefixed frame carries
+// the mux header too, so the server's frame limit is this plus mux_header_bytes.
+constexpr std::size_t max_text = 1 << 16;
+constexpr std::size_t max_frame = max_text + wb::mux_header_bytes;
+
 // One TLS connection: each request frame "name" is answered "hello, name" under the same id,
-// until the client goes (its close ends the read with an error).
+// until the client goes (its close ends the read with an error; so does a name too long for its
+// greeting to fit in max_text, which the encoder refuses).
 asio::awaitable<void> serve(asio::ssl::stream<tcp::socket> s) {
   co_await s.async_handshake(asio::ssl::stream_base::server, use_awaitable);
-  wb::length_prefix_decoder decoder({.header_bytes = 4, .max_frame_bytes = 1 << 16});
-  const wb::length_prefix_encoder encoder({.header_bytes = 4, .max_frame_bytes = 1 << 16});
-  wb::frame_buffer buffer((1 << 16) + 4);
+  wb::length_prefix_decoder decoder({.header_bytes = 4, .max_frame_bytes = max_frame});
+  const wb::length_prefix_encoder encoder({.header_bytes = 4, .max_frame_bytes = max_frame});
+  wb::frame_buffer buffer(max_frame + 4);
   wb::encoded_frame out;
   std::string reply;
   for (;;) {
@@ -79,7 +85,7 @@ int main() {
   client_config.connect = wb::endpoint::parse_or_throw(
       "tcp://127.0.0.1:" + std::to_string(acceptor.local_endpoint().port()));
   // The only change from the plaintext client: the mux codec, wrapped in TLS for "localhost".
-  client_config.codec = wb::tls::tls_client_codecs([] { return wb::make_mux_client_codec(1 << 16); },
+  client_config.codec = wb::tls::tls_client_codecs([] { return wb::make_mux_client_codec(max_text); },
                                                    wb::tls::make_client_context(verify, ""),
                                                    "localhost");
   int correct = 0, failed = 0;
