@@ -35,9 +35,9 @@ namespace wb = wirebench;
 constexpr std::size_t max_text = 1 << 16;
 constexpr std::size_t max_frame = max_text + wb::mux_header_bytes;
 
-// One TLS connection: each request frame "name" is answered "hello, name" under the same id,
-// until the client goes (its close ends the read with an error; so does a name too long for its
-// greeting to fit in max_text, which the encoder refuses).
+// One TLS connection: "name" is answered "hello, name" under its id until the client goes (its
+// close ends the read). A name whose greeting exceeds max_text ends it too: the encoder refuses
+// the reply, async_write_frame throws, and asio::detached drops the exception.
 asio::awaitable<void> serve(asio::ssl::stream<tcp::socket> s) {
   co_await s.async_handshake(asio::ssl::stream_base::server, use_awaitable);
   wb::length_prefix_decoder decoder({.header_bytes = 4, .max_frame_bytes = max_frame});

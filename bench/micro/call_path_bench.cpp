@@ -49,7 +49,7 @@ void call_path(benchmark::State& state) {
   std::string reply_bytes;
   const auto deadline = clock_type::now() + std::chrono::hours(1);
 
-  // The completion captures two words, as the closed loop's does: std::function keeps it inline.
+  // The completion captures two words, as the closed loop's does: call_completion keeps it inline.
   struct context {
     std::vector<worker>& workers;
     call_recorder& recorder;

@@ -51,10 +51,12 @@ std::string knee_line(const knee_result& k) {
   if (k.lowest_missed > 0) {
     line += (k.max_rate_met > 0 ? "; the step above, " : "; down to ") + count(k.lowest_missed) +
             "/s, missed: " + k.missed_because;
-  } else {
+  } else if (k.stopped_because.empty()) {
     line += " up to --max-rate (the search's ceiling)";
   }
-  return line + " (" + std::to_string(k.steps.size()) + " steps)";
+  line += " (" + std::to_string(k.steps.size()) + " steps)";
+  if (!k.stopped_because.empty()) line += "; the search stopped early: " + k.stopped_because;
+  return line;
 }
 
 void write_rows(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {

@@ -66,6 +66,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!given("--rate")) plan.rate = 1000;  // the first step
     for (const auto& load : plan.loads)
       if (load == "closed") return "--find-max-rate searches an open loop's rate: --load closed has none";
+    if (plan.rate < 1) return "--find-max-rate starts at --rate calls/s: give 1 or more";
     if (plan.max_rate < plan.rate) return "--max-rate is below the first step's --rate";
   } else if (!o.slo.empty() || given("--max-rate")) {
     return "--slo and --max-rate belong to --find-max-rate";

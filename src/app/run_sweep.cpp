@@ -230,11 +230,14 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
             record.points.push_back(std::move(*point));
           continue;
         }
-        knee_result knee{name, load, workers, plan.slo->text, 0, 0, "", {}};
+        knee_result knee{name, load, workers, plan.slo->text, 0, 0, "", "", {}};
         knee_search search({.start_rate = plan.rate, .max_rate = plan.max_rate});
         while (const auto rate = search.next_rate()) {
           auto point = run_point(load, workers, *rate);
-          if (!point) break;
+          if (!point) {
+            knee.stopped_because = "a step could not run (the failures say why)";
+            break;
+          }
           const auto violation = plan.slo->violation(point->repeats);
           search.record(*rate, !violation);
           knee.steps.push_back({*rate, violation.value_or(""), record.points.size()});
@@ -242,6 +245,8 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
           record.points.push_back(std::move(*point));
         }
         if (knee.steps.empty()) continue;
+        if (search.out_of_steps())
+          knee.stopped_because = "out of steps (" + std::to_string(search.steps()) + ")";
         knee.max_rate_met = search.highest_met();
         if (!std::isinf(search.lowest_missed())) knee.lowest_missed = search.lowest_missed();
         record.knees.push_back(std::move(knee));

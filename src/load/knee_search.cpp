@@ -17,6 +17,10 @@ knee_search::knee_search(knee_search_config config) : config_(config) {
 
 std::optional<double> knee_search::next_rate() const {
   if (steps_ >= config_.max_steps) return std::nullopt;
+  return proposal();
+}
+
+std::optional<double> knee_search::proposal() const {
   if (steps_ == 0) return config_.start_rate;
   if (std::isinf(missed_)) {  // ramping up: everything so far met
     if (met_ >= config_.max_rate) return std::nullopt;

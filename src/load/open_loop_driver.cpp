@@ -54,7 +54,7 @@ std::uint64_t ns_between(clock_type::time_point from, clock_type::time_point to)
 }
 
 // Each call in flight has a slot, so that its completion captures only (this, slot) and the
-// client's std::function never allocates. The driving thread takes free slots; a completion frees
+// client's call_completion holds it inline, with no allocation. The driving thread takes free slots; a completion frees
 // its slot last (release), after reading it. The ring has room for twice the calls allowed in
 // flight, so a free slot is always near.
 class open_loop_run {

@@ -176,6 +176,7 @@ std::string results_json(const run_record& run) {
     knees.push_back({{"protocol", k.protocol}, {"load", k.load}, {"workers", k.workers},
                      {"slo", k.slo}, {"max_rate_met", k.max_rate_met},
                      {"lowest_missed", k.lowest_missed}, {"missed_because", k.missed_because},
+                     {"stopped_because", k.stopped_because},
                      {"steps", std::move(steps)}});
   }
   json doc = {{"format", results_format},

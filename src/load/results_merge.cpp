@@ -139,12 +139,11 @@ run_record merge_results(const std::vector<results_input>& inputs) {
   for (const auto& in : inputs)
     if (!in.run.knees.empty())
       refuse(in.file + " is a rate search (--find-max-rate): each generator chose its own rates");
-  for (std::size_t i = 1; i < inputs.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (inputs[i].run.started_at == inputs[j].run.started_at &&
-          inputs[i].run.command_line == inputs[j].run.command_line &&
-          inputs[i].run.machine.hostname == inputs[j].run.machine.hostname)
-        refuse(inputs[i].file + " is the same run as " + inputs[j].file);
+  for (const auto& in : inputs)
+    for (const auto& p : in.run.points)
+      if (p.parameters.server_local)
+        refuse(in.file + " loaded a server it started itself: merge adds generators that loaded "
+               "one server (run --connect)");
 
   run_record out;
   out.command_line = "wirebench merge";
@@ -152,17 +151,37 @@ run_record merge_results(const std::vector<results_input>& inputs) {
   out.started_at = base.run.started_at;
   out.machine = base.run.machine;
   out.libraries = base.run.libraries;
+  // Every generator once: a merged input stands for the generators it was made of, so that a
+  // generator given twice (itself, and inside a merged file) is refused, not counted twice.
+  std::vector<std::string> given_as;  // beside out.merged_from: the input that brought each
   for (const auto& in : inputs) {
     out.started_at = std::min(out.started_at, in.run.started_at);
-    if (in.run.merged_from.empty()) {
-      out.merged_from.push_back(
-          {in.file, in.run.command_line, in.run.started_at, in.run.machine.hostname});
-    } else {  // a merged file: the generators it was made of
-      out.merged_from.insert(out.merged_from.end(), in.run.merged_from.begin(),
-                             in.run.merged_from.end());
+    std::vector<merged_input> generators = in.run.merged_from;
+    if (generators.empty())
+      generators.push_back({in.file, in.run.command_line, in.run.started_at, in.run.machine.hostname});
+    for (const merged_input& g : generators) {
+      for (std::size_t k = 0; k < out.merged_from.size(); ++k) {
+        const merged_input& seen = out.merged_from[k];
+        if (seen.started_at == g.started_at && seen.command_line == g.command_line &&
+            seen.hostname == g.hostname)
+          refuse(in.file + (in.run.merged_from.empty() ? "" : " (a merged file)") +
+                 " holds the same run as " + given_as[k] + ": a generator would count twice");
+      }
+      out.merged_from.push_back(g);
+      given_as.push_back(in.file);
     }
   }
 
+  // Points match one to one: two equal points in one file (--workers 16,16) would otherwise both
+  // take the same point of another, and its twin would be dropped unseen.
+  for (const results_input& in : inputs) {
+    const auto& points = in.run.points;
+    for (std::size_t a = 0; a < points.size(); ++a)
+      for (std::size_t b = a + 1; b < points.size(); ++b)
+        if (same_point(points[a].parameters, points[b].parameters))
+          refuse(in.file + " holds the point " + describe_point(points[a].parameters) +
+                 " twice: which to merge with which is ambiguous");
+  }
   for (std::size_t i = 1; i < inputs.size(); ++i)
     if (inputs[i].run.points.size() != base.run.points.size())
       refuse(inputs[i].file + " has " + std::to_string(inputs[i].run.points.size()) + " points, " +

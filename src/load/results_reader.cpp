@@ -37,7 +37,12 @@ class reader {
   }
   std::string text(const char* key) const { return at(key).as<std::string>(); }
   double number(const char* key) const { return at(key).as<double>(); }
-  std::uint64_t count(const char* key) const { return at(key).as<std::uint64_t>(); }
+  std::uint64_t count(const char* key) const { return at(key).whole(); }
+  // A count: a whole number >= 0 (get<uint64_t> would take -1 as 2^64 - 1, 2.5 as 2).
+  std::uint64_t whole() const {
+    if (!j_.is_number_unsigned()) fail("is not a whole number >= 0");
+    return j_.get<std::uint64_t>();
+  }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw std::runtime_error(path_ + " " + what);
@@ -54,8 +59,7 @@ latency_histogram histogram(const reader& r) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const reader pair = list.at(i);
     if (pair.size() != 2) pair.fail("is not a [value_ns, count] pair");
-    buckets.push_back({pair.at(std::size_t{0}).as<std::uint64_t>(),
-                       pair.at(std::size_t{1}).as<std::uint64_t>()});
+    buckets.push_back({pair.at(std::size_t{0}).whole(), pair.at(std::size_t{1}).whole()});
   }
   auto h = latency_histogram::restore(buckets, r.count("min_ns"), r.count("max_ns"),
                                       r.count("sum_ns"), r.count("saturated"));
@@ -71,7 +75,7 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
   }
   if (!errors.raw().is_object()) errors.fail("is not an object");
   for (const auto& [name, n] : errors.raw().items())
-    o.add_counted_error(name, errors.at(name.c_str()).as<std::uint64_t>());
+    o.add_counted_error(name, errors.at(name.c_str()).whole());
   for (std::size_t i = 0; i < samples.size(); ++i)
     o.add_sample({samples.at(i).text("error"), samples.at(i).text("text")});
   return o;
@@ -138,7 +142,10 @@ repeat_result repeat(const reader& r) {
   if (r.at("rate_summed").as<bool>()) out.load.merged_rate = r.number("requests_per_second");
   out.load.latency = histogram(r.at("latency_histogram"));
   out.load.actual_latency = histogram(r.at("actual_latency_histogram"));
-  out.load.outcomes = outcomes(r.at("outcomes"), r.at("errors"), r.at("error_samples"));
+  const json no_samples = json::array();
+  out.load.outcomes = outcomes(r.at("outcomes"), r.at("errors"),
+                               r.has("error_samples") ? r.at("error_samples")
+                                                      : reader(no_samples, "error_samples"));
   out.load.late = r.count("late");
   out.load.planned = r.count("planned");
   out.late_replies = r.count("late_replies");
@@ -218,12 +225,15 @@ run_record read_results_json(std::string_view text) {
     run.merged_from.push_back(
         {one.text("file"), one.text("command"), one.text("started_at"), one.text("hostname")});
   }
-  const reader knees = top.at("knees");
+  const json no_knees = json::array();
+  const reader knees = top.has("knees") ? top.at("knees") : reader(no_knees, "file.knees");
   for (std::size_t i = 0; i < knees.size(); ++i) {
     const reader k = knees.at(i);
-    knee_result knee{k.text("protocol"), k.text("load"), k.count("workers"), k.text("slo"),
+    knee_result knee{k.text("protocol"),      k.text("load"),
+                     k.count("workers"),      k.text("slo"),
                      k.number("max_rate_met"), k.number("lowest_missed"),
-                     k.text("missed_because"), {}};
+                     k.text("missed_because"), k.text("stopped_because"),
+                     {}};
     const reader steps = k.at("steps");
     for (std::size_t j = 0; j < steps.size(); ++j) {
       const reader st = steps.at(j);

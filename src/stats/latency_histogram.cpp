@@ -54,9 +54,15 @@ std::optional<latency_histogram> latency_histogram::restore(const std::vector<bu
     if (min_ns != 0 || max_ns != 0 || sum_ns != 0 || saturated != 0) return std::nullopt;
     return h;
   }
-  // min and max must fall in the first and last buckets, saturated ones in the 60 s bucket.
+  // min and max must fall in the first and last buckets, saturated values in the 60 s bucket,
+  // and the sum between min and max times the count.
+  const std::size_t top = index_of(highest_trackable_ns);
   if (min_ns > max_ns || index_of(min_ns) != index_of(buckets.front().value_ns) ||
-      index_of(max_ns) != last || saturated > h.total_)
+      index_of(max_ns) != last || (saturated > 0 && (last != top || h.counts_[top] < saturated)))
+    return std::nullopt;
+  const long double n = static_cast<long double>(h.total_);
+  if (static_cast<long double>(sum_ns) < n * static_cast<long double>(min_ns) ||
+      static_cast<long double>(sum_ns) > n * static_cast<long double>(max_ns))
     return std::nullopt;
   h.min_ = min_ns;
   h.max_ = max_ns;

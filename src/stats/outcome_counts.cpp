@@ -51,16 +51,23 @@ outcome classify(const std::error_code& ec) {
 
 void outcome_counts::add_error(const std::error_code& ec, std::string_view detail) {
   ++by_outcome_[static_cast<std::size_t>(classify(ec))];
-  ++errors_[std::string(error_name(ec))];
-  if (!detail.empty() && samples_.size() < max_samples)
-    add_sample({std::string(error_name(ec)), std::string(detail.substr(0, max_sample_bytes))});
+  const std::string_view name = error_name(ec);
+  ++errors_[std::string(name)];
+  if (!detail.empty()) consider_sample(name, detail.substr(0, max_sample_bytes));
 }
 
-void outcome_counts::add_sample(error_sample sample) {
+void outcome_counts::add_sample(error_sample sample) { consider_sample(sample.error, sample.text); }
+
+// Compared before anything is copied: once the samples are full, or this one is known, a failed
+// call costs no allocation here.
+void outcome_counts::consider_sample(std::string_view error, std::string_view text) {
   if (samples_.size() >= max_samples) return;
-  for (const auto& s : samples_)
-    if (s == sample) return;
-  samples_.push_back(std::move(sample));
+  std::size_t of_this_error = 0;
+  for (const auto& s : samples_) {
+    if (s.error != error) continue;
+    if (s.text == text || ++of_this_error >= max_samples_per_error) return;
+  }
+  samples_.push_back({std::string(error), std::string(text)});
 }
 
 void outcome_counts::merge(const outcome_counts& other) {

@@ -260,7 +260,7 @@ if check "a server for two generators starts" start_server line "tcp://127.0.0.1
   sum=$(( $(ok_calls "$work/gen-1.json") + $(ok_calls "$work/gen-2.json") ))
   check "merged calls are the sum of the generators'" [ "$(ok_calls "$work/all.json")" = "$sum" ]
   check "merging a file with itself exits 1" exit_is 1 "$wb" merge "$work/gen-1.json" "$work/gen-1.json"
-  check "merging a file with itself is one line" one_line_error "is the same run as"
+  check "merging a file with itself is one line" one_line_error "holds the same run as"
   echo '{"format": "wirebench-results-1"}' >"$work/old.json"
   check "merging a format-1 file exits 1" exit_is 1 "$wb" merge "$work/gen-1.json" "$work/old.json"
   check "merging a format-1 file says why" one_line_error "holds no latency histograms"

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -23,6 +24,14 @@ TEST(call_completion, starts_empty_and_is_emptied_by_nullptr) {
   some = nullptr;
   EXPECT_FALSE(some);
   EXPECT_EQ(runs, 0);
+}
+
+TEST(call_completion, a_null_function_pointer_or_an_empty_std_function_is_empty) {
+  void (*none)(std::error_code, std::string_view) = nullptr;
+  EXPECT_FALSE(call_completion(none));
+  EXPECT_FALSE(call_completion(std::function<void(std::error_code, std::string_view)>()));
+  EXPECT_TRUE(call_completion(std::function<void(std::error_code, std::string_view)>(
+      [](std::error_code, std::string_view) {})));
 }
 
 TEST(call_completion, passes_the_error_and_the_reply) {
@@ -74,10 +83,10 @@ TEST(call_completion, destroys_what_it_holds_once) {
 
 TEST(call_completion, a_mutable_callable_keeps_its_state_between_runs) {
   std::vector<int> seen;
-  call_completion counter = [&seen, n = 0](std::error_code, std::string_view) mutable {
+  const call_completion counter = [&seen, n = 0](std::error_code, std::string_view) mutable {
     seen.push_back(++n);
   };
-  counter({}, "");
+  counter({}, "");  // through a const completion too, as std::function allows
   counter({}, "");
   EXPECT_EQ(seen, (std::vector<int>{1, 2}));
 }

@@ -59,6 +59,8 @@ TEST(knee_search, ends_after_max_steps_whatever_the_answers) {
     ++steps;
   }
   EXPECT_EQ(steps, 7u);
+  EXPECT_TRUE(s.out_of_steps());
+  EXPECT_FALSE(run_against(1500).out_of_steps());  // converged well within 40 steps
 }
 
 TEST(knee_search, refuses_a_search_that_cannot_be) {

@@ -109,7 +109,23 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
   const std::vector<std::uint64_t> s = {1000, 2000};
   const run_record a = generator("gen-1", s, 1000.0);
   EXPECT_EQ(refusal({{"a.json", a}}), "merge needs at least two results files");
-  EXPECT_EQ(refusal({{"a.json", a}, {"again.json", a}}), "again.json is the same run as a.json");
+  EXPECT_EQ(refusal({{"a.json", a}, {"again.json", a}}),
+            "again.json holds the same run as a.json: a generator would count twice");
+  const run_record ab = merge_results({{"a.json", a}, {"b.json", generator("gen-2", s, 1000.0)}});
+  EXPECT_EQ(refusal({{"a.json", a}, {"ab.json", ab}}),
+            "ab.json (a merged file) holds the same run as a.json: a generator would count twice");
+
+  run_record own_server = generator("gen-2", s, 1000.0);
+  own_server.points[0].parameters.server_local = true;
+  EXPECT_EQ(refusal({{"a.json", a}, {"b.json", own_server}}),
+            "b.json loaded a server it started itself: merge adds generators that loaded one "
+            "server (run --connect)");
+
+  run_record twice = generator("gen-2", s, 1000.0);
+  twice.points.push_back(twice.points[0]);
+  EXPECT_EQ(refusal({{"a.json", a}, {"b.json", twice}}),
+            "b.json holds the point mux closed workers=8 twice: which to merge with which is "
+            "ambiguous");
 
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", generator("gen-2", s, 1003.0)}}),
             "mux closed workers=8, repeat 1: the generators' measured windows do not overlap "
@@ -132,7 +148,7 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
             "mux closed workers=8: the durations differ (a.json and b.json)");
 
   run_record search = generator("gen-2", s, 1000.0);
-  search.knees.push_back({"mux", "uniform", 8, "p99<=1ms", 1000, 0, "", {{1000, "", 0}}});
+  search.knees.push_back({"mux", "uniform", 8, "p99<=1ms", 1000, 0, "", "", {{1000, "", 0}}});
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", search}}),
             "b.json is a rate search (--find-max-rate): each generator chose its own rates");
 

@@ -54,7 +54,7 @@ run_record sample_run() {
     point.summary = summarize(point.repeats, {1, 2});
     run.points.push_back(point);
   }
-  run.knees.push_back({"resp", "uniform", 4, "p99<=1ms", 1000, 2000, "p99 1.5ms > 1ms",
+  run.knees.push_back({"resp", "uniform", 4, "p99<=1ms", 1000, 2000, "p99 1.5ms > 1ms", "",
                        {{1000, "", 0}, {2000, "p99 1.5ms > 1ms", 1}}});
   return run;
 }
@@ -98,7 +98,13 @@ TEST(results_reader, refuses_what_is_not_a_format_2_results_file) {
 
   doc = nlohmann::json::parse(results_json(sample_run()));
   doc["points"][0]["parameters"]["workers"] = "four";
-  EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers has the wrong type (string)");
+  EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
+  doc["points"][0]["parameters"]["workers"] = -1;  // not 2^64 - 1
+  EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
+
+  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][0]["parameters"]["protocol"] = 7;
+  EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.protocol has the wrong type (number)");
 }
 
 }  // namespace

@@ -36,6 +36,8 @@ TEST(slo, refuses_what_it_cannot_read_naming_the_part) {
   EXPECT_NE(why("q99<=1ms").find("names no quantile"), std::string::npos);
   EXPECT_NE(why("p0<=1ms").find("names no quantile"), std::string::npos);
   EXPECT_NE(why("p101<=1ms").find("names no quantile"), std::string::npos);
+  EXPECT_NE(why("pnan<=1ms").find("names no quantile"), std::string::npos);
+  EXPECT_NE(why("p99<=1ms,errors<=nan%").find("needs a percentage"), std::string::npos);
   EXPECT_NE(why("p99<=1.5ms").find("needs a duration"), std::string::npos);
   EXPECT_NE(why("p99<=0ms").find("needs a duration"), std::string::npos);
   EXPECT_NE(why("p99<=1ms,errors<=0.1").find("needs a percentage"), std::string::npos);

@@ -291,6 +291,9 @@ TEST(LatencyHistogram, RestoreRefusesPartsThatAreNoHistogram) {
   EXPECT_FALSE(latency_histogram::restore({b{7, 1}, b{9, 1}}, 9, 7, 16, 0));  // min above max
   EXPECT_FALSE(latency_histogram::restore({b{7, 1}, b{9, 1}}, 8, 9, 17, 0));  // min not in first
   EXPECT_FALSE(latency_histogram::restore({b{7, 1}}, 7, 7, 7, 2));            // saturated > count
+  EXPECT_FALSE(latency_histogram::restore({b{7, 2}}, 7, 7, 14, 1));           // saturated below 60 s
+  EXPECT_FALSE(latency_histogram::restore({b{7, 2}}, 7, 7, 15, 0));           // sum above max * n
+  EXPECT_FALSE(latency_histogram::restore({b{7, 1}, b{9, 1}}, 7, 9, 13, 0));  // sum below min * n
   EXPECT_FALSE(latency_histogram::restore({b{sixty_s * 2, 1}}, 1, 1, 1, 0));  // past 60 s
 }
 

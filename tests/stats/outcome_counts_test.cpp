@@ -74,12 +74,18 @@ TEST(OutcomeCounts, KeepsTheFirstDistinctFailuresWithTheirWords) {
   EXPECT_EQ(c.samples()[1].error, "wrong_reply");
   EXPECT_EQ(c.samples()[1].text.size(), outcome_counts::max_sample_bytes);
 
+  // Two of each error at most, so that wrong replies (each different) leave room for the rest.
   outcome_counts d;
   d.add(errc::remote_error, "ERR unknown command 'FOO'");
   for (int i = 0; i < 10; ++i) d.add(errc::remote_error, "ERR " + std::to_string(i));
+  for (int i = 0; i < 10; ++i) d.add(errc::wrong_reply, "hello, " + std::to_string(i));
+  d.add(errc::protocol_error, "bad frame");
+  d.add(errc::late, "one too many");
   c.merge(d);
   ASSERT_EQ(c.samples().size(), outcome_counts::max_samples);
   EXPECT_EQ(c.samples()[2].text, "ERR 0");
+  EXPECT_EQ(c.samples()[3].text, "hello, 0");
+  EXPECT_EQ(c.samples()[4].text, "bad frame");
   EXPECT_EQ(c.errors().at("remote_error"), 13u);
 }
 

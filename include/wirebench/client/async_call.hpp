@@ -34,8 +34,8 @@ namespace wirebench {
 
 namespace detail {
 
-// The handler of one token call, shared by the engine's (copyable) completion and by the
-// cancellation slot. Made on the initiating thread; completed once, from the engine's thread,
+// The handler of one token call, shared by the engine's completion and by the cancellation
+// slot. Made on the initiating thread; completed once, from the engine's thread,
 // by a dispatch to the handler's executor.
 template <class Handler>
 class token_call : public std::enable_shared_from_this<token_call<Handler>> {

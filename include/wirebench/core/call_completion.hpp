@@ -3,13 +3,14 @@
 //
 // Hand-written rather than std::function: a completion passes through several hands per call
 // (the caller, the engine, the matcher's slot, the batch of replies read together), and
-// std::function moves by swapping and destroys through an indirect call. Here a small callable
-// that is trivially copyable (a lambda capturing pointers and indices, the common case) is held
-// inline and moves as plain bytes, and destruction of it is no call at all; any other callable
-// lives on the heap, so every completion still moves as bytes. std::move_only_function (C++23)
-// moves through its manager too.
+// std::function's move-assignment swaps and its destruction is an indirect call. Here a small
+// callable that is trivially copyable (a lambda capturing pointers and indices, the common case)
+// is held inline and moves as plain bytes, and destruction of it is no call at all; any other
+// callable lives on the heap, so every completion still moves as bytes. std::move_only_function
+// (C++23) moves through its manager too.
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <string_view>
 #include <system_error>
@@ -18,12 +19,22 @@
 
 namespace wirebench {
 
+namespace detail {
+template <class C>
+inline constexpr bool is_std_function = false;
+template <class Signature>
+inline constexpr bool is_std_function<std::function<Signature>> = true;
+}  // namespace detail
+
 /// How a call ends. Runs exactly once: with an empty error code and the reply (a view valid only
 /// during the call), or with an error and, when the server said why, its words (remote_error's
 /// text; an unexpected status's status and body), else an empty reply.
 ///
-/// Move-only. Built from any callable invocable as `f(std::error_code, std::string_view)`;
-/// callables of up to 16 bytes that are trivially copyable are stored inline, others on the heap.
+/// Move-only (std::function, which it replaced, was copyable). Built from any callable invocable
+/// as `f(std::error_code, std::string_view)`; callables of up to 16 bytes, pointer-aligned and
+/// trivially copyable, are stored inline, others on the heap. A null function pointer or an empty
+/// std::function makes an empty completion. Calling an empty one is undefined (std::function
+/// threw bad_function_call): test it with `bool(c)` first where it may be empty.
 class call_completion {
  public:
   /// Empty: `bool(*this)` is false and it must not be called.
@@ -36,17 +47,20 @@ class call_completion {
              std::is_invocable_v<std::decay_t<F>&, std::error_code, std::string_view>)
   call_completion(F&& f) {  // NOLINT: implicit, as std::function's
     using callable = std::decay_t<F>;
+    if constexpr (std::is_pointer_v<callable> || detail::is_std_function<callable>) {
+      if (f == nullptr) return;  // a null pointer or an empty std::function: empty, as theirs
+    }
     if constexpr (stored_inline<callable>) {
       ::new (static_cast<void*>(storage_)) callable(std::forward<F>(f));
       invoke_ = [](void* s, std::error_code ec, std::string_view reply) {
         (*std::launder(static_cast<callable*>(s)))(ec, reply);
       };
     } else {
-      heap_pointer() = new callable(std::forward<F>(f));
+      ::new (static_cast<void*>(storage_)) callable*(new callable(std::forward<F>(f)));
       invoke_ = [](void* s, std::error_code ec, std::string_view reply) {
-        (**static_cast<callable**>(s))(ec, reply);
+        (**std::launder(static_cast<callable**>(s)))(ec, reply);
       };
-      destroy_ = [](void* s) { delete *static_cast<callable**>(s); };
+      destroy_ = [](void* s) { delete *std::launder(static_cast<callable**>(s)); };
     }
   }
 
@@ -70,18 +84,14 @@ class call_completion {
   explicit operator bool() const noexcept { return invoke_ != nullptr; }
 
   /// Runs the callable (as a non-const lvalue, as std::function does). Must not be empty.
-  void operator()(std::error_code ec, std::string_view reply) const {
-    invoke_(const_cast<unsigned char*>(storage_), ec, reply);
-  }
+  void operator()(std::error_code ec, std::string_view reply) const { invoke_(storage_, ec, reply); }
 
  private:
   static constexpr std::size_t inline_bytes = 16;
   template <class C>
   static constexpr bool stored_inline = sizeof(C) <= inline_bytes &&
-                                        alignof(C) <= alignof(std::max_align_t) &&
+                                        alignof(C) <= alignof(void*) &&
                                         std::is_trivially_copyable_v<C>;
-
-  void*& heap_pointer() noexcept { return *std::launder(reinterpret_cast<void**>(storage_)); }
 
   void reset() noexcept {
     if (destroy_) destroy_(storage_);
@@ -97,7 +107,9 @@ class call_completion {
     other.destroy_ = nullptr;
   }
 
-  alignas(std::max_align_t) unsigned char storage_[inline_bytes];
+  // Mutable: a const completion still runs its callable as a non-const lvalue (a mutable
+  // lambda's state changes), as std::function does. Pointer-aligned, as std::function's storage.
+  alignas(void*) mutable unsigned char storage_[inline_bytes];
   void (*invoke_)(void*, std::error_code, std::string_view) = nullptr;
   void (*destroy_)(void*) = nullptr;  // null for inline callables (trivially destructible)
 };

@@ -36,8 +36,11 @@ class knee_search {
   /// The lowest rate that missed it (infinity: none did, up to max_rate).
   double lowest_missed() const { return missed_; }
   std::size_t steps() const { return steps_; }
+  /// Whether the search ended at max_steps with its bracket still wider than the precision.
+  bool out_of_steps() const { return steps_ >= config_.max_steps && proposal().has_value(); }
 
  private:
+  std::optional<double> proposal() const;  // next_rate() without the step limit
   knee_search_config config_;
   double met_ = 0;
   double missed_ = std::numeric_limits<double>::infinity();

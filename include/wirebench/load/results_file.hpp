@@ -34,6 +34,7 @@ struct knee_result {
   double max_rate_met = 0;   // the highest rate that met it (0: none did)
   double lowest_missed = 0;  // the lowest rate that missed it (0: none did, up to --max-rate)
   std::string missed_because;  // why that step missed
+  std::string stopped_because; // "" when the search converged (or met --max-rate); else why not
   std::vector<knee_step> steps;  // in the order run
 };
 

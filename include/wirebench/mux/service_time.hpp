@@ -7,7 +7,9 @@
 //   skewed:100:5ms      1 request in 100 takes 5 ms, the others none
 //   busy:1ms            every request holds its thread for 1 ms (it sleeps, as a blocking handler
 //                       does): K worker threads then serve at most K / 1 ms calls/s, a server of
-//                       known capacity. The others wait on a timer and hold no thread.
+//                       known capacity. Without workers the event loop sleeps, so the requests
+//                       of one read are all served before the first reply goes out. The others
+//                       wait on a timer and hold no thread.
 // Durations take ns, us, ms or s.
 #include <chrono>
 #include <cstdint>

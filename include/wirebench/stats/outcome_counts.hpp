@@ -37,6 +37,9 @@ class outcome_counts {
     friend bool operator==(const error_sample&, const error_sample&) = default;
   };
   static constexpr std::size_t max_samples = 5;
+  // Of one error: wrong replies to the greet call each carry their call's own name, and would
+  // otherwise fill every sample and hide the other errors.
+  static constexpr std::size_t max_samples_per_error = 2;
   static constexpr std::size_t max_sample_bytes = 200;
 
   // `detail`: what came back with a failed call (see error_sample); ignored for a success.
@@ -59,11 +62,13 @@ class outcome_counts {
   std::uint64_t failed() const { return total() - count(outcome::ok); }
   // error_name(ec) -> calls that failed with it (successes are not listed).
   const std::map<std::string, std::uint64_t>& errors() const { return errors_; }
-  // The first distinct failures that came with words (at most max_samples), in the order seen.
+  // The first distinct failures that came with words (at most max_samples, and
+  // max_samples_per_error of each error), in the order seen.
   const std::vector<error_sample>& samples() const { return samples_; }
 
  private:
   void add_error(const std::error_code& ec, std::string_view detail);
+  void consider_sample(std::string_view error, std::string_view text);
   std::array<std::uint64_t, outcome_count> by_outcome_{};
   std::map<std::string, std::uint64_t> errors_;
   std::vector<error_sample> samples_;
