@@ -65,10 +65,11 @@ command_runner add_call_command(CLI::App& app) {
     auto where = endpoint::parse(o->connect, &error);
     if (!where) return usage_error("--connect " + error);
     config.connect = *where;
-    if (cmd->get_option("--connect")->count() == 0 && user.call && user.call->http() &&
-        !user.call->http()->authority.empty()) {  // the URL names the server
-      if (!user.url_endpoint) return usage_error(user.url_problem);
-      config.connect = *user.url_endpoint;
+    if (cmd->get_option("--connect")->count() == 0 && user.url) {  // the URL names the server
+      std::string problem;
+      const auto url_server = url_endpoint(*user.url, problem);
+      if (!url_server) return usage_error(problem);
+      config.connect = *url_server;
     }
     const auto timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(o->timeout_s));

@@ -124,12 +124,14 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     }
     plan.call = user.call;
   }
-  if (o.connect.empty() && !user.url_problem.empty()) return user.url_problem;
-  if (o.connect.empty() && user.url_endpoint) {
+  if (o.connect.empty() && user.url) {
     // The URL names the server: it is loaded as --connect would (the run starts none).
+    std::string problem;
+    const auto where = url_endpoint(*user.url, problem);
+    if (!where) return problem;
     if (plan.protocols.size() != 1)
       return "--url names one server: run one protocol against it with --protocol";
-    plan.connect = user.url_endpoint;
+    plan.connect = where;
   }
   if (!o.connect.empty()) {
     std::string why;

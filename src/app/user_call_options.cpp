@@ -2,32 +2,42 @@
 
 #include <stdexcept>
 
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 namespace wirebench::app {
 namespace {
 
-// Where an http:// URL's host:port is, to dial it: an IP literal, or localhost. Names are not
-// resolved (endpoints are numeric): the problem is kept for when no --connect says where to go.
-void set_url_endpoint(const http_url& u, user_call_choice& choice) {
-  const std::string host = u.host == "localhost" ? "127.0.0.1" : u.host;
+std::optional<endpoint> tcp_endpoint(const std::string& host, std::uint16_t port) {
   const bool v6 = host.find(':') != std::string::npos;
-  std::string why;
-  auto where = endpoint::parse("tcp://" + (v6 ? "[" + host + "]" : host) + ":" +
-                                   std::to_string(u.port), &why);
-  if (where) choice.url_endpoint = *where;
-  else choice.url_problem = "--url host '" + u.host + "' is not a numeric IP: give the server's " +
-                            "address with --connect (the URL's host stays the Host header)";
+  return endpoint::parse("tcp://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port));
 }
 
 }  // namespace
+
+std::optional<endpoint> url_endpoint(const http_url& url, std::string& problem) {
+  if (auto literal = tcp_endpoint(url.host, url.port)) return literal;  // an IP, or localhost
+  asio::io_context io;
+  asio::ip::tcp::resolver resolver(io);
+  asio::error_code ec;
+  const auto found = resolver.resolve(url.host, std::to_string(url.port), ec);
+  if (ec || found.empty()) {
+    problem = "--url host '" + url.host + "' does not resolve (" +
+              (ec ? ec.message() : std::string("no address")) +
+              "): give the server's address with --connect (the URL's host stays the Host header)";
+    return std::nullopt;
+  }
+  return tcp_endpoint(found.begin()->endpoint().address().to_string(), url.port);
+}
 
 void add_user_call_options(CLI::App& cmd, user_call_options& o) {
   const char* http = "User call (http1, http2)";
   const char* resp = "User call (resp, redis-server)";
   cmd.add_option("--url", o.url,
                  "Send this request instead of the greet call: http://host:port/path?query "
-                 "(its host:port is dialed unless --connect is given)")
+                 "(its host:port, a name resolved, is dialed unless --connect is given)")
       ->group(http);
   cmd.add_option("--path", o.path, "The same with a path only: /path?query, on the --connect server (or the one run starts)")
       ->group(http);
@@ -92,7 +102,7 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
     h.target = u.target;
     h.authority = u.authority;
     h.https = u.https;
-    set_url_endpoint(u, choice);
+    choice.url = u;
   } else {
     if (!o.path.starts_with('/')) throw std::invalid_argument("--path " + o.path + ": a path starts with /");
     for (const char c : o.path)

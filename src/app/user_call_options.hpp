@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "wirebench/protocols/user_call.hpp"
+#include "wirebench/protocols/user_call_parsing.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench::app {
@@ -32,9 +33,14 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o);
 
 struct user_call_choice {
   std::optional<user_call> call;  // nullopt: no user call was asked for
-  std::optional<endpoint> url_endpoint;  // where --url points, when it names a server
-  std::string url_problem;  // why --url names no server this can dial (a host name), else ""
+  std::optional<http_url> url;    // --url's parts, when given: without --connect it is dialed
 };
+
+// Where a URL's host:port is, to dial it: an IP literal or localhost as written, a host name
+// through the system's resolver (its first address; start-up only, it blocks). Called only when
+// no --connect says where to go, so a URL that only names the Host header is never looked up.
+// nullopt, with `problem` set to a one-line message, when the name does not resolve.
+std::optional<endpoint> url_endpoint(const http_url& url, std::string& problem);
 
 // The call the flags given on `cmd` describe. Throws std::invalid_argument with a one-line message
 // (for exit status 2) on flags that do not go together or do not parse.

@@ -163,7 +163,11 @@ check "an unbalanced quote is named" one_line_error "unbalanced quotes"
 check "a header HTTP/2 forbids exits 2 before the run" exit_is 2 "$wb" run -p http2 --path / -H 'Connection: close'
 check "a header HTTP/2 forbids is named" one_line_error "HTTP/2 forbids connection-specific headers"
 check "-d @ a missing file exits 2" exit_is 2 "$wb" run -p http1 --path / -d "@$work/no-such-file"
-check "a URL host that is a name needs --connect" exit_is 2 "$wb" call -p http1 --url http://example.invalid/
+# A URL's host name is looked up only when no --connect says where to go: with --connect this
+# call fails to connect (exit 1), never on the name (a lookup would be traffic off this machine).
+check "with --connect a URL's host name is not looked up" exit_is 1 "$wb" call -p http1 \
+  --url http://example.invalid/ --connect tcp://127.0.0.1:9 --timeout 2
+check "with --connect the name is the Host header only" bash -c "! grep -q 'does not resolve' '$work/err'"
 check "names with a user call exit 2" exit_is 2 "$wb" call -p http1 --path / alice
 check "--duration's short form is -D now (-d is the body)" exit_is 2 "$wb" run -p line -d 5
 # Against our own servers (started by run): a path ours serves and one it does not.
@@ -180,6 +184,18 @@ check "run http2 with a path ours does not serve counts its 404s" exit_is 0 "$wb
   --path /nope "${quick[@]}" --out "$work/404.json"
 check "the 404s are failed calls by status" json_has "$work/404.json" \
   "d['points'][0]['summary']['outcomes']['ok'] == 0 and d['points'][0]['summary']['errors']['status_404'] > 0"
+
+# Without --connect a URL's host name is resolved (here the machine's own name, when /etc/hosts
+# maps it to 127.0.0.1, the address the server listens on; else the check is left out).
+if [ "$(getent hosts "$(hostname)" | awk '{print $1; exit}')" = 127.0.0.1 ] &&
+   check "an http1 server for a named URL starts" start_server http1 "tcp://127.0.0.1:0"; then
+  port=${bound##*:}
+  check "a URL naming this host by name is dialed" exit_is 0 "$wb" call -p http1 \
+    --url "http://$(hostname):$port/greet?name=x" --expect-body '{"greeting":"hello, x"}'
+  stop_server TERM
+else
+  echo "left out: $(hostname) does not resolve to 127.0.0.1 here"
+fi
 
 # A server started by `run` must not outlive it, even when run is killed outright.
 wirebench_children() {  # the pids of the wirebench processes whose parent is $1
