@@ -4,7 +4,6 @@
 #include <cstdio>
 
 namespace wirebench {
-namespace {
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -12,6 +11,8 @@ double median(std::vector<double> v) {
   const std::size_t mid = v.size() / 2;
   return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
+
+namespace {
 
 template <typename Get>
 double median_of(const std::vector<repeat_result>& repeats, Get get) {

@@ -1,6 +1,5 @@
 #include "wirebench/load/slo.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -38,12 +37,6 @@ std::string percentile_name(double p) {
   char text[16];
   std::snprintf(text, sizeof text, "p%g", p);
   return text;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
 }  // namespace

@@ -84,6 +84,9 @@ struct point_summary {
 
 point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_budget& budget);
 
+// The median of some repeats' figures (the mean of the middle two for an even count; 0 for none).
+double median(std::vector<double> values);
+
 struct point_result {
   point_parameters parameters;
   std::vector<repeat_result> repeats;
