@@ -56,6 +56,7 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   cc.cpus = where.client_cpus;
   cc.persistent = v.persistent;
   cc.tls.enabled = v.tls;
+  cc.tls.insecure = true;  // our server's self-signed certificate
   auto client = p.make_client(cc);
   pin_current_thread(where.client_cpus);
 

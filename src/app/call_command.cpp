@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "tls_flags.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -37,10 +38,7 @@ command_runner add_call_command(CLI::App& app) {
   cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_flag("--tls", o->tls.enabled, "Connect over TLS (http2: ALPN h2); no verification "
-                "unless --tls-ca is given");
-  cmd->add_option("--tls-ca", o->tls.ca_file, "Verify the server's certificate against this CA (PEM)")
-      ->check(CLI::ExistingFile);
+  add_tls_client_flags(*cmd, o->tls);
   cmd->add_option("-n,--count", o->count, "A user call: how many to make, all at once")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -76,7 +74,8 @@ command_runner add_call_command(CLI::App& app) {
     config.connect_timeout = timeout;
     config.reply_timeout = timeout;
     config.tls = o->tls;
-    if (!config.tls.ca_file.empty()) config.tls.enabled = true;
+    if (auto problem = settle_tls_client_flags(config.tls); !problem.empty())
+      return usage_error(problem);
     if (user.call && user.call->http() && user.call->http()->https) config.tls.enabled = true;
     config.call = user.call;
     std::unique_ptr<protocol_client> client;

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
+#include "tls_flags.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/load/results_file.hpp"
@@ -105,9 +106,12 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   } catch (const std::exception& e) {
     return e.what();
   }
+  if (auto problem = settle_tls_client_flags(plan.tls); !problem.empty()) return problem;
+  for (const auto& name : plan.protocols)
+    if (plan.tls.enabled && !registry.find(name)->tls)
+      return "--tls: protocol '" + name + "' does not speak TLS here";
   if (user.call) {
-    if (user.call->http() && user.call->http()->https)
-      return "--url https://: run does not speak TLS yet; give an http:// URL";
+    if (user.call->http() && user.call->http()->https) plan.tls.enabled = true;
     for (const auto& name : plan.protocols) {
       const protocol& p = *registry.find(name);
       if (auto problem = check_user_call(p, *user.call); !problem.empty()) return problem;
@@ -229,6 +233,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("-R,--repeats", plan.repeats, "Runs per point (median and spread reported)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  add_tls_client_flags(*cmd, plan.tls);
   cmd->add_option("-c,--connect", o->connect,
                   "Load a server already running there (wirebench serve) instead of starting one");
   cmd->add_option("--late-after", plan.late_after_ms,

@@ -11,6 +11,7 @@
 #include "wirebench/load/results_file.hpp"
 #include "wirebench/load/slo.hpp"
 #include "wirebench/protocols/user_call.hpp"
+#include "wirebench/tls/tls_options.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench::app {
@@ -33,6 +34,9 @@ struct run_plan {
   std::size_t repeats = 3;
   std::optional<endpoint> connect;  // a server someone else runs
   std::optional<user_call> call;    // sent instead of the greet call (--url, --path, --command)
+  // The client's TLS (--tls, --tls-ca, --insecure). A server the run starts then serves TLS with a
+  // certificate made for the run, which the client verifies (ca_file is set to it).
+  tls_options tls;
   double late_after_ms = 1;
   double reply_timeout_seconds = 10;
   std::uint64_t seed = 1;

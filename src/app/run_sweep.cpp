@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -16,6 +19,7 @@
 #include "wirebench/load/server_process.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/transport/io_pool.hpp"
 
 namespace wirebench::app {
@@ -38,6 +42,34 @@ std::string listen_endpoint(const std::string& transport, const std::string& pro
   if (transport == "abstract") return "unix:@" + name;
   return "tcp://127.0.0.1:0";
 }
+
+// A certificate made for this run, on disk for the server processes it starts (their --tls-cert
+// and --tls-key) and for its client to verify them against; removed when the run ends.
+class run_certificate {
+ public:
+  run_certificate() {
+    std::string dir = (std::filesystem::temp_directory_path() / "wirebench-tls-XXXXXX").string();
+    if (::mkdtemp(dir.data()) == nullptr)
+      throw std::runtime_error("cannot make a directory for the run's certificate in " + dir);
+    dir_ = dir;
+    const tls::certificate_pem pem = tls::make_self_signed_certificate();
+    std::ofstream(certificate()) << pem.certificate;
+    std::ofstream(key()) << pem.private_key;
+    std::filesystem::permissions(key(), std::filesystem::perms::owner_read |
+                                            std::filesystem::perms::owner_write);
+  }
+  ~run_certificate() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  run_certificate(const run_certificate&) = delete;
+  run_certificate& operator=(const run_certificate&) = delete;
+  std::string certificate() const { return (dir_ / "cert.pem").string(); }
+  std::string key() const { return (dir_ / "key.pem").string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
 
 // A repeat in which the client never had a connection: the rest of the protocol's points are
 // skipped, and the run fails.
@@ -62,8 +94,9 @@ cpu_budget budget_for(const run_plan& plan, const machine_info& machine, bool op
 // One repeat of one point: a fresh client, the load, both sides' CPU over the measured window.
 repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_parameters& params,
                          const connection_layout& layout, const endpoint& where,
-                         const server_process* server) {
+                         const server_process* server, const tls_options& tls) {
   client_config cc;
+  cc.tls = tls;
   cc.connect = where;
   cc.connections = layout.connections;
   cc.depth = layout.client_depth;
@@ -145,6 +178,13 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
                          plan.warmup_seconds + plan.duration_seconds + 0.1, plan.progress);
   if (!plan.client_cpus.empty()) pin_current_thread(parse_cpu_list(plan.client_cpus));
 
+  // TLS against servers the run starts: a certificate of its own, verified by its client.
+  std::optional<run_certificate> certificate;
+  tls_options tls = plan.tls;
+  if (tls.enabled && !plan.connect) {
+    certificate.emplace();
+    if (!tls.insecure) tls.ca_file = certificate->certificate();
+  }
   for (const std::string& name : plan.protocols) {
     const protocol& p = *protocol_registry::builtin().find(name);
     std::unique_ptr<server_process> server;
@@ -160,6 +200,11 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
         if (!plan.server_cpus.empty()) config.cpus = parse_cpu_list(plan.server_cpus);
         config.max_concurrent_streams =
             static_cast<std::uint32_t>(std::max<std::size_t>(100, max_workers));
+        if (certificate) {
+          config.tls.enabled = true;
+          config.tls.certificate_file = certificate->certificate();
+          config.tls.private_key_file = certificate->key();
+        }
         server = std::make_unique<server_process>(
             server_process_options{.protocol = name, .config = config});
         where = server->local_endpoint();
@@ -191,7 +236,9 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
       params.duration_seconds = plan.duration_seconds;
       params.payload_bytes = plan.payload_bytes;
       params.late_after_ms = plan.late_after_ms;
-      params.transport = plan.connect ? "remote" : plan.transport;
+      // TLS is part of the transport: a figure over TLS is never read as one in cleartext.
+      params.transport = std::string(plan.connect ? "remote" : plan.transport) +
+                         (plan.tls.enabled ? "+tls" : "");
       params.endpoint = where.to_string();
       params.server_threads = plan.server_threads;
       if (server) params.server_engine = p.engine_for(plan.server_engine);  // --connect: unknown
@@ -207,7 +254,7 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
         progress.begin_step(label + " repeat " + std::to_string(r) + "/" +
                             std::to_string(plan.repeats));
         try {
-          point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get()));
+          point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get(), tls));
         } catch (const no_connection& e) {  // nothing more of this protocol can run
           failures.push_back(name + ": " + e.what());  // printed when the run ends
           unreachable = true;

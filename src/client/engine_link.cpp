@@ -98,12 +98,16 @@ std::size_t engine_link::on_data(connection& c, std::span<const std::byte> data,
                                  std::error_code& error) {
   decoded_.replies.clear();
   decoded_.going_away = decoded_.rest_not_processed = false;
-  const std::size_t consumed = codec_->decode(data, decoded_, c.outbox(), error);
+  // Replies decoded before an error are replies (those before a TLS close_notify, say): matched
+  // first, then the connection closes with the codec's error.
+  std::error_code decode_error;
+  const std::size_t consumed = codec_->decode(data, decoded_, c.outbox(), decode_error);
   dirty_ = true;
   for (const codec_reply& r : decoded_.replies) {
     if (error) break;
     match(r, error);
   }
+  if (!error) error = decode_error;
   if (!ready_.empty() && !answered_) {
     answered_ = true;
     lane_.link_answered();

@@ -3,6 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/backend_support.hpp"
+#include "wirebench/tls/tls_client_codec.hpp"
+#include "wirebench/tls/tls_context.hpp"
+
 namespace wirebench {
 namespace {
 
@@ -18,11 +22,37 @@ std::string user_call_problem(const std::string& name, user_call_kind accepts, c
   return "protocol '" + name + "' sends " + flags(accepts) + ", not " + flags(call.kind());
 }
 
+// The name a TLS client sends (SNI) and checks the certificate against: the user call's
+// authority when it names one (a URL's host), else the address dialed.
+std::string tls_server_name(const client_config& c) {
+  if (c.call && c.call->http() && !c.call->http()->authority.empty()) {
+    std::string_view host = c.call->http()->authority;
+    if (host.starts_with('[')) return std::string(host.substr(1, host.find(']') - 1));
+    return std::string(host.substr(0, host.rfind(':')));
+  }
+  return c.connect.is_tcp() ? c.connect.address : "localhost";
+}
+
 }  // namespace
 
 void protocol_registry::add(protocol p) {
   if (find(p.name) != nullptr)
     throw std::invalid_argument("protocol '" + p.name + "' is registered twice");
+  if (p.tls && p.client_codecs) {
+    // TLS under any codec: one layer for every engine client (tls_client_codec.hpp).
+    p.client_codecs = [make = std::move(p.client_codecs), alpn = p.tls_alpn](const client_config& c) {
+      client_codec_factory codecs = make(c);
+      if (!c.tls.enabled) return codecs;
+      return tls::tls_client_codecs(std::move(codecs), tls::make_client_context(c.tls, alpn.protocol),
+                                    tls_server_name(c),
+                                    std::string(alpn.required ? alpn.protocol : ""));
+    };
+  }
+  if (!p.make_client && p.client_codecs) {
+    p.make_client = [codecs = p.client_codecs, depth = p.engine_depth](const client_config& c) {
+      return make_engine_client(c, depth, codecs(c));
+    };
+  }
   if (!p.tls) {
     // One check for every tool (serve, call, run, benchmarks): --tls is never silently ignored.
     auto refuse = [name = p.name] {

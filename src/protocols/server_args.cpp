@@ -113,8 +113,8 @@ std::vector<server_flag> make_flags() {
   f.push_back(duration_flag("--drain-timeout", &server_config::drain_timeout,
                             "On a graceful stop, force-close connections after this long"));
   f.push_back({"--tls", "", "",
-               "Serve over TLS (http2: ALPN h2); without --tls-cert a self-signed certificate is "
-               "made at start-up",
+               "Serve over TLS (http2: ALPN h2 required; http1: ALPN http/1.1 offered); without "
+               "--tls-cert a self-signed certificate is made at start-up",
                [](server_config& c, std::string_view) { c.tls.enabled = true; },
                [](const server_config& c) {
                  return c.tls.enabled ? std::optional<std::string>("") : std::nullopt;

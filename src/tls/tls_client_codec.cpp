@@ -33,10 +33,14 @@ class tls_client_codec final : public client_codec {
     // What the inner codec consumed last time goes now: the replies it returned viewed it.
     plain_in_.erase(0, plain_used_);
     plain_used_ = 0;
-    error = channel_.receive(data, plain_in_);
+    const std::error_code tls_error = channel_.receive(data, plain_in_);
     // Handshake replies and alerts the channel wrote go out whatever happened.
     append_output(out);
-    if (error) return data.size();
+    // Replies that came before the server's close_notify are replies: decoded, then the close.
+    if (tls_error && tls_error != errc::peer_closed) {
+      error = tls_error;
+      return data.size();
+    }
     if (!plain_in_.empty()) {
       plain_used_ = inner_->decode(
           std::span(reinterpret_cast<const std::byte*>(plain_in_.data()), plain_in_.size()), into,
@@ -44,6 +48,7 @@ class tls_client_codec final : public client_codec {
       if (!error && plain_in_.size() - plain_used_ > inner_->max_read_bytes())
         error = errc::frame_too_long;  // a reply larger than the inner codec allows
     }
+    if (!error) error = tls_error;
     return data.size();  // TLS takes every byte; what is not yet plaintext waits in the channel
   }
 

@@ -112,7 +112,7 @@ certificate_pem make_self_signed_certificate(std::string_view common_name) {
   return {bio_text(cert_out.get()), bio_text(key_out.get())};
 }
 
-context_ptr make_server_context(const tls_options& options, std::string_view alpn) {
+context_ptr make_server_context(const tls_options& options, alpn_choice alpn) {
   context_ptr ctx = new_context(TLS_server_method());
   if (options.certificate_file.empty() != options.private_key_file.empty())
     throw std::runtime_error("TLS needs both a certificate file and a private key file, or neither");
@@ -133,12 +133,12 @@ context_ptr make_server_context(const tls_options& options, std::string_view alp
   }
   if (SSL_CTX_check_private_key(ctx.get()) != 1)
     throw_openssl("the private key does not match the certificate");
-  if (!alpn.empty()) {
+  if (!alpn.protocol.empty()) {
     // The callback's argument must live as long as the context: the returned pointer's deleter
     // owns both (holders of a channel keep the context_ptr, so neither dies under a handshake).
-    auto wire = std::make_shared<std::string>(alpn_wire(alpn));
+    auto wire = std::make_shared<std::string>(alpn_wire(alpn.protocol));
     SSL_CTX_set_alpn_select_cb(ctx.get(), select_alpn, wire.get());
-    SSL_CTX_set_client_hello_cb(ctx.get(), require_alpn, nullptr);
+    if (alpn.required) SSL_CTX_set_client_hello_cb(ctx.get(), require_alpn, nullptr);
     return context_ptr(ctx.get(), [ctx, wire](SSL_CTX*) mutable { ctx.reset(); });
   }
   return ctx;
@@ -146,9 +146,13 @@ context_ptr make_server_context(const tls_options& options, std::string_view alp
 
 context_ptr make_client_context(const tls_options& options, std::string_view alpn) {
   context_ptr ctx = new_context(TLS_client_method());
-  if (!options.ca_file.empty()) {
-    if (SSL_CTX_load_verify_locations(ctx.get(), options.ca_file.c_str(), nullptr) != 1)
-      throw_openssl("cannot load CA file " + options.ca_file);
+  if (!options.insecure) {
+    if (!options.ca_file.empty()) {
+      if (SSL_CTX_load_verify_locations(ctx.get(), options.ca_file.c_str(), nullptr) != 1)
+        throw_openssl("cannot load CA file " + options.ca_file);
+    } else if (SSL_CTX_set_default_verify_paths(ctx.get()) != 1) {
+      throw_openssl("cannot load the system's CA certificates");
+    }
     SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
   }
   if (!alpn.empty()) {

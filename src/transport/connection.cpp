@@ -65,7 +65,7 @@ void connection::shutdown_gracefully() {
 void connection::work_finished() {
   if (closed_) return;
   if (draining_) {
-    if (!writing_now_ && pending_.empty() && !handler_->busy()) close_now(drain_reason());
+    if (!writing_now_ && !output_waiting() && !handler_->busy()) close_now(drain_reason());
     return;
   }
   // Input paused by the handler resumes here, unless we are inside the input path already (it
@@ -211,7 +211,7 @@ void connection::process_input() {
     draining_ = true;
   }
   if (!prepare_output()) return;
-  if (!pending_.empty())
+  if (!pending_.empty())  // prepare_output() moved diverted output here
     flush();
   else
     work_finished();
@@ -227,14 +227,14 @@ bool connection::prepare_output() {
 
 void connection::send(const encoded_frame& frame) {
   if (closed_) return;
-  pending_.append(frame);
+  outbox_->append(frame);
   schedule_flush();
 }
 
 void connection::send(std::span<const std::byte> prefix, std::string&& payload,
                       std::span<const std::byte> suffix) {
   if (closed_) return;
-  pending_.append(prefix, std::move(payload), suffix);
+  outbox_->append(prefix, std::move(payload), suffix);
   schedule_flush();
 }
 
@@ -299,7 +299,7 @@ void connection::flush() {
 void connection::write_done() {
   writing_.clear();
   last_activity_ = clock::now();
-  if (!pending_.empty()) {
+  if (output_waiting()) {
     flush();
     return;
   }

@@ -55,10 +55,14 @@ check "bad endpoint is explained" one_line_error "numeric IP"
 check "no subcommand exits 2" exit_is 2 "$wb"
 check "a bad server setting exits 2" exit_is 2 "$wb" serve --protocol line --idle-timeout 5
 check "a bad server setting is one line naming the flag" one_line_error "--idle-timeout 5: durations look like"
-check "--tls on a protocol without TLS exits 2 (serve)" exit_is 2 "$wb" serve --protocol resp --tls --listen tcp://127.0.0.1:0
-check "--tls on a protocol without TLS is one line (serve)" one_line_error "--tls: protocol 'resp' does not speak TLS"
-check "--tls on a protocol without TLS exits 2 (call)" exit_is 2 "$wb" call --protocol http1 --tls --connect tcp://127.0.0.1:9 x
-check "--tls on a protocol without TLS is one line (call)" one_line_error "--tls: protocol 'http1' does not speak TLS"
+check "--tls on a protocol without TLS exits 2 (serve)" exit_is 2 "$wb" serve --protocol resp-sync --tls --listen tcp://127.0.0.1:0
+check "--tls on a protocol without TLS is one line (serve)" one_line_error "--tls: protocol 'resp-sync' does not speak TLS"
+check "--tls on a protocol without TLS exits 2 (call)" exit_is 2 "$wb" call --protocol resp-sync --tls --connect tcp://127.0.0.1:9 x
+check "--tls on a protocol without TLS is one line (call)" one_line_error "--tls: protocol 'resp-sync' does not speak TLS"
+check "--tls on a protocol without TLS exits 2 (run)" exit_is 2 "$wb" run --protocol line,redis-server --tls
+check "--tls on a protocol without TLS is one line (run)" one_line_error "--tls: protocol 'redis-server' does not speak TLS"
+check "--insecure with --tls-ca exits 2" exit_is 2 "$wb" call -p line --insecure --tls-ca "$0" x
+check "--insecure with --tls-ca is one line" one_line_error "--insecure and --tls-ca do not go together"
 
 for proto in line length-prefixed; do
   for where in "tcp://127.0.0.1:0" "tcp://[::1]:0" "unix:$work/s.sock" "unix:@wirebench-cli-$$"; do
@@ -146,6 +150,19 @@ check "run --connect loads a server started elsewhere" exit_is 0 "$wb" run --pro
 check "run --connect records a remote server without its CPU" json_has "$work/remote.json" \
   "d['points'][0]['parameters']['transport'] == 'remote' and d['points'][0]['summary']['server_cpu_us_per_call'] is None and d['points'][0]['summary']['outcomes']['ok'] > 0"
 check "the remote server still stops cleanly" stop_server TERM
+# TLS: the servers a run starts get a certificate made for the run, which its client verifies.
+check "run --tls over four protocols" exit_is 0 "$wb" run --protocol line,http1,resp,grpc --tls \
+  --workers 2 "${quick[@]}" --out "$work/tls.json"
+check "run --tls records TLS in the transport, every call a success" json_has "$work/tls.json" \
+  "all(p['parameters']['transport'] == 'tcp+tls' and p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] for p in d['points']) and len(d['points']) == 4"
+# A TLS server with a self-signed certificate: the system's CAs refuse it, --insecure takes it.
+check "serve --tls for call" start_server http1 "tcp://127.0.0.1:0" --tls
+check "call --tls verifies against the system's CAs and refuses a self-signed server" \
+  exit_is 1 "$wb" call -p http1 --tls -c "$bound" ann
+check "the refusal says it was TLS" grep -q "tls" "$work/out" "$work/err"
+check "call --insecure takes the self-signed server" bash -c \
+  "[ \"\$('$wb' call -p http1 -k -c '$bound' ann)\" = 'hello, ann' ]"
+check "the TLS server stops cleanly" stop_server TERM
 # User calls (--url, --path, --command): flags that do not fit the protocol, or each other, are
 # one-line errors with exit 2, before anything is dialed.
 check "-X on resp exits 2" exit_is 2 "$wb" run -p resp --command PING -X POST

@@ -165,34 +165,5 @@ TEST(registry, every_engine_client_exposes_its_codec) {
   }
 }
 
-// --tls is never silently ignored: a protocol without TLS refuses it, on both sides, before
-// anything listens or dials.
-TEST(protocol_registry, a_protocol_without_tls_refuses_a_tls_config) {
-  std::size_t refused = 0;
-  for (const protocol& p : protocol_registry::builtin().all()) {
-    if (p.tls) continue;
-    server_config sc;
-    sc.tls.enabled = true;
-    client_config cc;
-    cc.tls.enabled = true;
-    const std::string why = "--tls: protocol '" + p.name + "' does not speak TLS here";
-    try {
-      p.make_server(sc);
-      ADD_FAILURE() << p.name << ": a server was made";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(e.what(), why);
-    }
-    try {
-      p.make_client(cc);
-      ADD_FAILURE() << p.name << ": a client was made";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(e.what(), why);
-    }
-    ++refused;
-  }
-  EXPECT_GE(refused, 10u);  // every protocol but http2 today
-  EXPECT_TRUE(protocol_registry::builtin().find("http2")->tls);
-}
-
 }  // namespace
 }  // namespace wirebench

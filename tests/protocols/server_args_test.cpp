@@ -23,11 +23,12 @@ constexpr std::size_t field_count() {
   else
     return sizeof...(A);
 }
-static_assert(field_count<server_config>() == 17 && field_count<tls_options>() == 4,
+static_assert(field_count<server_config>() == 17 && field_count<tls_options>() == 5,
               "server_config changed: give the new field a flag (server_args.cpp), set it in "
               "every_field_set() below, then update this count");
 
-// Every field away from its default (tls.ca_file aside: a client setting, with no flag).
+// Every field away from its default (tls.ca_file and tls.insecure aside: client settings, with no
+// flag).
 server_config every_field_set() {
   server_config c;
   c.listen = endpoint::parse_or_throw("unix:@wirebench-args-test");

@@ -1,7 +1,8 @@
 #pragma once
 // nginx as a test's peer: started in a folder of its own, on two free loopback ports that serve
 // the same `locations` (nginx.conf text inside a server block), one HTTP/1.1 and one h2c (HTTP/2
-// with prior knowledge); `http_settings` go in the http block. Stopped when the object goes.
+// with prior knowledge), and with certificate files a third that speaks TLS; `http_settings` go
+// in the http block. Stopped when the object goes.
 // The test checks that nginx is installed first (WIREBENCH_REQUIRE_PEER).
 #include <fstream>
 #include <memory>
@@ -12,32 +13,51 @@
 
 namespace wirebench::test {
 
+// A certificate and key (PEM files) for a third port, TLS with ALPN h2 and http/1.1.
+struct nginx_tls_files {
+  std::string certificate;
+  std::string key;
+};
+
 class nginx_server {
  public:
   nginx_server(const std::string& tag, const std::string& locations,
-               const std::string& http_settings = "")
-      : dir_(tag), port_(free_loopback_port()), h2c_port_(free_loopback_port()) {
-    std::ofstream(dir_.path("nginx.conf"))
-        << "worker_processes 1;\ndaemon off;\npid " << dir_.path("nginx.pid")
-        << ";\nerror_log " << dir_.path("error.log") << ";\nevents { worker_connections 256; }\n"
-        << "http {\n  access_log off;\n" << http_settings
-        << "  client_body_temp_path " << dir_.path("body") << ";\n"
-        << "  server {\n    listen 127.0.0.1:" << port_ << ";\n" << locations << "  }\n"
-        << "  server {\n    listen 127.0.0.1:" << h2c_port_ << " http2;\n" << locations << "  }\n"
-        << "}\n";
+               const std::string& http_settings = "", nginx_tls_files tls = {})
+      : dir_(tag),
+        port_(free_loopback_port()),
+        h2c_port_(free_loopback_port()),
+        tls_port_(tls.certificate.empty() ? 0 : free_loopback_port()) {
+    std::ofstream conf(dir_.path("nginx.conf"));
+    conf << "worker_processes 1;\ndaemon off;\npid " << dir_.path("nginx.pid")
+         << ";\nerror_log " << dir_.path("error.log") << ";\nevents { worker_connections 256; }\n"
+         << "http {\n  access_log off;\n" << http_settings
+         << "  client_body_temp_path " << dir_.path("body") << ";\n"
+         << "  server {\n    listen 127.0.0.1:" << port_ << ";\n" << locations << "  }\n"
+         << "  server {\n    listen 127.0.0.1:" << h2c_port_ << " http2;\n" << locations << "  }\n";
+    if (tls_port_ != 0)
+      conf << "  server {\n    listen 127.0.0.1:" << tls_port_ << " ssl http2;\n"
+           << "    ssl_certificate " << tls.certificate << ";\n    ssl_certificate_key " << tls.key
+           << ";\n" << locations << "  }\n";
+    conf << "}\n";
+    conf.close();
     nginx_ = std::make_unique<child_process>(std::vector<std::string>{
         "nginx", "-c", dir_.path("nginx.conf"), "-p", dir_.str(), "-e", dir_.path("error.log")});
   }
   // Waits until both ports accept connections; false if nginx did not get there.
-  bool started() const { return wait_for_listener(port_) && wait_for_listener(h2c_port_); }
+  bool started() const {
+    return wait_for_listener(port_) && wait_for_listener(h2c_port_) &&
+           (tls_port_ == 0 || wait_for_listener(tls_port_));
+  }
   int port() const { return port_; }          // HTTP/1.1
   int h2c_port() const { return h2c_port_; }  // HTTP/2, cleartext
+  int tls_port() const { return tls_port_; }  // TLS (0 without nginx_tls_files)
   const temp_dir& dir() const { return dir_; }
 
  private:
   temp_dir dir_;
   int port_;
   int h2c_port_;
+  int tls_port_;
   std::unique_ptr<child_process> nginx_;  // last: stopped before its folder is removed
 };
 

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/cert_files.hpp"
 #include "wirebench/tls/tls_channel.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -18,25 +19,7 @@ namespace {
 
 using role = tls_channel::role;
 
-// A test certificate written to a fresh directory (made at test time; never committed).
-class cert_files {
- public:
-  cert_files() {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("wirebench-tls-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    std::filesystem::create_directories(dir_);
-    const certificate_pem pem = make_self_signed_certificate();
-    std::ofstream(cert()) << pem.certificate;
-    std::ofstream(key()) << pem.private_key;
-  }
-  ~cert_files() { std::filesystem::remove_all(dir_); }
-  std::string cert() const { return (dir_ / "cert.pem").string(); }
-  std::string key() const { return (dir_ / "key.pem").string(); }
-
- private:
-  static inline int counter_ = 0;
-  std::filesystem::path dir_;
-};
+using test::cert_files;
 
 struct pair_result {
   std::error_code client, server;
@@ -66,11 +49,18 @@ pair_result pump(tls_channel& client, tls_channel& server, bool byte_at_a_time =
   return r;
 }
 
+// A client's options for a server with a self-signed certificate.
+tls_options insecure() {
+  tls_options o;
+  o.insecure = true;
+  return o;
+}
+
 // Contexts and a client/server pair asking for `client_alpn` and offering `server_alpn`.
 struct channel_pair {
   channel_pair(std::string_view client_alpn = "h2", std::string_view server_alpn = "h2")
-      : server_ctx(make_server_context({}, server_alpn)),
-        client_ctx(make_client_context({}, client_alpn)),
+      : server_ctx(make_server_context({}, {server_alpn, true})),
+        client_ctx(make_client_context(insecure(), client_alpn)),
         client(client_ctx.get(), role::client, "localhost", client_alpn),
         server(server_ctx.get(), role::server, "", server_alpn) {}
   context_ptr server_ctx, client_ctx;
@@ -145,7 +135,7 @@ TEST(tls_channel, verification_accepts_the_certificates_names_and_refuses_others
   tls_options server_options;
   server_options.certificate_file = files.cert();
   server_options.private_key_file = files.key();
-  auto server_ctx = make_server_context(server_options, "h2");
+  auto server_ctx = make_server_context(server_options, {"h2", true});
   tls_options client_options;
   client_options.ca_file = files.cert();  // self-signed: it is its own CA
   auto client_ctx = make_client_context(client_options, "h2");
@@ -168,7 +158,7 @@ TEST(tls_channel, verification_accepts_the_certificates_names_and_refuses_others
 }
 
 TEST(tls_channel, a_client_with_a_ca_refuses_a_server_it_does_not_trust) {
-  auto server_ctx = make_server_context({}, "h2");  // a fresh self-signed certificate
+  auto server_ctx = make_server_context({}, {"h2", true});  // a fresh self-signed certificate
   cert_files other;                                 // trusted: a different certificate
   tls_options client_options;
   client_options.ca_file = other.cert();
@@ -180,7 +170,7 @@ TEST(tls_channel, a_client_with_a_ca_refuses_a_server_it_does_not_trust) {
 }
 
 TEST(tls_channel, garbage_instead_of_a_client_hello_is_an_error_that_stays) {
-  auto server_ctx = make_server_context({}, "h2");
+  auto server_ctx = make_server_context({}, {"h2", true});
   tls_channel server(server_ctx.get(), role::server, "", "h2");
   std::string plain;
   EXPECT_EQ(server.receive(as_bytes("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), plain), errc::tls_failed);
@@ -202,13 +192,13 @@ TEST(tls_options_files, a_missing_key_or_certificate_file_is_a_clear_start_up_er
   o.certificate_file = "/nonexistent/cert.pem";
   o.private_key_file = "/nonexistent/key.pem";
   try {
-    make_server_context(o, "h2");
+    make_server_context(o, {"h2", true});
     FAIL() << "no exception";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/cert.pem"), std::string::npos) << e.what();
   }
   o.private_key_file.clear();
-  EXPECT_THROW(make_server_context(o, "h2"), std::runtime_error);
+  EXPECT_THROW(make_server_context(o, {"h2", true}), std::runtime_error);
 }
 
 }  // namespace

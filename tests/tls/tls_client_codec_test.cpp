@@ -34,10 +34,17 @@ std::string mux_bytes(mux_frame_type type, std::uint32_t id, std::string_view pa
   return drain(q);
 }
 
+// A client's options for a server with a self-signed certificate.
+tls_options insecure() {
+  tls_options o;
+  o.insecure = true;
+  return o;
+}
+
 class tls_mux_codec : public ::testing::Test {
  protected:
-  explicit tls_mux_codec(tls_options client_options = {})
-      : server_context_(make_server_context({}, "")),
+  explicit tls_mux_codec(tls_options client_options = insecure())
+      : server_context_(make_server_context({}, {})),
         client_context_(make_client_context(client_options, "")),
         server_(server_context_.get(), tls_channel::role::server) {}
 
@@ -119,14 +126,20 @@ TEST_F(tls_mux_codec, garbage_from_the_server_is_tls_failed) {
   EXPECT_EQ(client_error_, errc::tls_failed);
 }
 
-TEST_F(tls_mux_codec, the_servers_close_notify_is_peer_closed) {
+// A reply and the close_notify behind it in one read (nginx ending a keep-alive connection): the
+// reply is decoded, then the close is reported.
+TEST_F(tls_mux_codec, the_servers_close_notify_is_peer_closed_after_the_replies_before_it) {
   make_codec(client_context_);
   ASSERT_FALSE(codec_->open(out_));
+  ASSERT_FALSE(codec_->encode(7, "ann", out_));
   pump();
   ASSERT_FALSE(client_error_);
+  ASSERT_FALSE(server_.send(mux_bytes(mux_frame_type::reply, 7, "hello, ann")));
   server_.shutdown();
   feed(server_.take_output(), false);
   EXPECT_EQ(client_error_, errc::peer_closed);
+  ASSERT_EQ(replies_.size(), 1u);
+  EXPECT_EQ(replies_[0], (std::pair<std::uint32_t, std::string>{7, "hello, ann"}));
 }
 
 // A client that verifies against a CA the server's certificate is not from: the handshake fails.

@@ -73,7 +73,8 @@ class client_codec {
   virtual std::error_code encode(std::uint32_t id, std::string_view request, gather_queue& out) = 0;
   /// Decodes what it can of `data` (every unconsumed byte) into `into`, appending to `out` what the
   /// protocol answers by itself (pong, SETTINGS ack, WINDOW_UPDATE). Returns the bytes consumed;
-  /// sets `error` when the stream is broken (the connection then closes with it).
+  /// sets `error` when the stream is broken (the connection then closes with it, after the
+  /// replies in `into`, which were whole before the break, are delivered).
   virtual std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue& out,
                              std::error_code& error) = 0;
   /// Tells the server call `id` was canceled; false if the protocol has no way to.

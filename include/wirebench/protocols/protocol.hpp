@@ -146,14 +146,21 @@ struct protocol {
   bool own_process_server = false;
   // Its server and client speak TLS when the config asks (tls.enabled). For a protocol without,
   // the registry's make_server and make_client refuse such a config (std::invalid_argument),
-  // rather than serve or connect in plaintext.
+  // rather than serve or connect in plaintext. A client on the client engine gets TLS from the
+  // registry (its codecs under tls_client_codec); a server from greet_server.
   bool tls = false;
+  // What its TLS negotiates with ALPN (the client offers it; the server must pass the same).
+  alpn_choice tls_alpn = {};
+  // Clients on the client engine: calls in flight per connection when client_config::depth is 0.
+  std::size_t engine_depth = 1;
   // The user call its client sends instead of the greet call (client_config::call): HTTP
   // requests, RESP commands, or none (then the registry refuses a config with a call).
   user_call_kind user_calls = user_call_kind::none;
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
+  // A backend with client_codecs leaves make_client empty: the registry makes it, the codecs on
+  // the client engine.
   std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
-  std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client;
+  std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client = {};
   // Clients on the client engine: the codec factory make_client runs its connections on, so the
   // codec can be driven alone (tests/fuzz). Empty for clients with a transport of their own
   // (gRPC, resp-sync).

@@ -26,15 +26,17 @@ struct certificate_pem {
 /// `common_name` with subjectAltName localhost, 127.0.0.1 and ::1. Throws on OpenSSL failure.
 certificate_pem make_self_signed_certificate(std::string_view common_name = "localhost");
 
-/// A server context offering exactly `alpn` (a peer that does not offer it fails the handshake
-/// with no_application_protocol, RFC 7301). The certificate and key come from the options' PEM
-/// files, or, when those are empty, from make_self_signed_certificate(). Throws with OpenSSL's
-/// reason when a file cannot be used.
-context_ptr make_server_context(const tls_options& options, std::string_view alpn);
+/// A server context accepting exactly alpn.protocol when one is offered (a client offering only
+/// others fails the handshake with no_application_protocol, RFC 7301); when alpn.required, a
+/// client offering no ALPN fails too. The certificate and key come from the options' PEM files,
+/// or, when those are empty, from make_self_signed_certificate(). Throws with OpenSSL's reason
+/// when a file cannot be used.
+context_ptr make_server_context(const tls_options& options, alpn_choice alpn);
 
-/// A client context asking for `alpn`. With options.ca_file it verifies the server's certificate
-/// chain and name against that CA; without, it does not verify (benchmark mode: the server's
-/// certificate is typically self-signed).
+/// A client context offering `alpn` (none when empty). It verifies the server's certificate chain
+/// against options.ca_file, or the system's CAs when that is empty, unless options.insecure; the
+/// name is checked per connection (tls_channel's server_name). Throws when the CA file cannot be
+/// used.
 context_ptr make_client_context(const tls_options& options, std::string_view alpn);
 
 }  // namespace wirebench::tls

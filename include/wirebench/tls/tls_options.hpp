@@ -1,11 +1,12 @@
 #pragma once
 // What a TLS endpoint is given: on or off, the server's certificate, the client's CA.
 #include <string>
+#include <string_view>
 
 namespace wirebench {
 
-/// TLS settings of a server or a client (wirebench's http2 backend; tls_client_codec.hpp for any
-/// client codec).
+/// TLS settings of a server or a client (tls_server_handler.hpp under any server session,
+/// tls_client_codec.hpp under any client codec).
 struct tls_options {
   /// Use TLS.
   bool enabled = false;
@@ -13,11 +14,22 @@ struct tls_options {
   std::string certificate_file;
   /// Server: the private key's PEM file (see certificate_file).
   std::string private_key_file;
-  /// Client: verify the server's certificate against this CA file; empty = no verification
-  /// (benchmark mode, for servers with a self-signed certificate).
+  /// Client: verify the server's certificate against this CA file; empty = against the system's
+  /// CAs (OpenSSL's default paths), as curl and redis-cli do.
   std::string ca_file;
+  /// Client: no verification at all (a server with a self-signed certificate; curl's --insecure).
+  bool insecure = false;
   /// Field-by-field equality.
   friend bool operator==(const tls_options&, const tls_options&) = default;
+};
+
+/// The ALPN protocol (RFC 7301) a protocol's TLS negotiates.
+struct alpn_choice {
+  /// Offered by the client and accepted by the server ("h2", "http/1.1"); empty: no ALPN.
+  std::string_view protocol;
+  /// The handshake fails unless both agree on it (HTTP/2, RFC 9113 3.2); false: a peer that
+  /// offers no ALPN, or a server that selects none, is fine.
+  bool required = false;
 };
 
 }  // namespace wirebench

@@ -102,7 +102,14 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   /// Where a sans-IO encoder appends output directly (connection thread only); request_flush()
   /// then has it written like send() does. request_flush() also makes a write turn happen when
   /// only the handler's before_write() has something to add.
-  gather_queue& outbox() { return pending_; }
+  gather_queue& outbox() { return *outbox_; }
+  /// For a handler that transforms what its protocol writes (TLS under any session): from now on
+  /// outbox() and send() append to `plain` (the caller's, kept alive as long as the connection),
+  /// and the handler's before_write() must move it, transformed, into wire_outbox(). Connection
+  /// thread only.
+  void divert_output(gather_queue& plain) { outbox_ = &plain; }
+  /// The bytes that go to the socket as they are: outbox() unless output is diverted.
+  gather_queue& wire_outbox() { return pending_; }
   /// Has outbox() written, like send() does (connection thread only).
   void request_flush() {
     // Inline: a client encodes every call and asks for a flush; nearly always one is due anyway.
@@ -128,8 +135,10 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   std::error_code close_reason() const { return reason_; }
   /// The protocol's handler.
   connection_handler& handler() { return *handler_; }
-  /// Output bytes queued or being written.
-  std::size_t queued_output_bytes() const { return pending_.bytes() + writing_.bytes(); }
+  /// Output bytes queued or being written (diverted output counted as it is, before transforming).
+  std::size_t queued_output_bytes() const {
+    return pending_.bytes() + writing_.bytes() + (outbox_ != &pending_ ? outbox_->bytes() : 0);
+  }
   /// How many reads completed and how many writes were started: writes never outnumber the loop
   /// turns that queued output, which is what gathering buys (tests check it).
   std::uint64_t read_count() const { return read_count_; }
@@ -151,6 +160,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void arm_timer(clock::time_point when);
   void on_timer();
   bool expecting_bytes() const;
+  // Output queued and not yet being written, diverted or not.
+  bool output_waiting() const { return !pending_.empty() || !outbox_->empty(); }
   bool reading_paused() const;
   std::error_code drain_reason() const;
 
@@ -165,6 +176,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
 
   gather_queue pending_;  // queued, not yet handed to the socket
   gather_queue writing_;  // the batch in the current writev
+  gather_queue* outbox_ = &pending_;  // where the handler's output goes (divert_output)
   std::vector<asio::const_buffer> iov_;
 
   clock::time_point last_activity_;

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +51,10 @@ struct server_skeleton_config {
   /// Threads of the worker pool, made only for a Session that takes one; 0: no pool (the session
   /// computes on the event loop).
   std::size_t workers = 0;
+  /// A layer every session runs under (TLS: tls_server_handler.hpp), or empty for none. Called
+  /// with each new session on its connection's thread, any transport thread, concurrently; what
+  /// it returns is the connection's handler.
+  std::function<std::unique_ptr<connection_handler>(std::unique_ptr<connection_handler>)> layer;
 };
 
 /// The server every stream protocol runs on (see above): a stream_server making one Session per connection.
@@ -66,6 +71,7 @@ class server_skeleton {
   /// member they read exists. Throws std::system_error if the endpoint cannot be bound.
   server_skeleton(server_skeleton_config config, settings s)
       : settings_(std::move(s)),
+        layer_(std::move(config.layer)),
         transport_(with_read_buffer(std::move(config.transport), settings_),
                    [this] { return make_session(); }) {
     if constexpr (takes_workers)
@@ -124,15 +130,19 @@ class server_skeleton {
   // On the new connection's thread, any transport thread, concurrently: reads only members that
   // are fixed before start().
   std::unique_ptr<connection_handler> make_session() {
+    std::unique_ptr<connection_handler> session;
     if constexpr (takes_workers) {
       asio::thread_pool* workers = workers_ ? &*workers_ : nullptr;
-      return std::make_unique<counted_session>(requests_, settings_, workers);
+      session = std::make_unique<counted_session>(requests_, settings_, workers);
     } else {
-      return std::make_unique<counted_session>(requests_, settings_);
+      session = std::make_unique<counted_session>(requests_, settings_);
     }
+    return layer_ ? layer_(std::move(session)) : std::move(session);
   }
 
   const settings settings_;
+  const std::function<std::unique_ptr<connection_handler>(std::unique_ptr<connection_handler>)>
+      layer_;
   std::atomic<std::uint64_t> requests_{0};
   std::optional<asio::thread_pool> workers_;
   stream_server transport_;  // last: its connections, and so the sessions, go first

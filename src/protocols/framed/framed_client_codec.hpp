@@ -51,15 +51,10 @@ class framed_client_codec final : public client_codec {
   typename Framing::encoder encoder_;
 };
 
-// The client of a framed greet protocol: its codec on the client engine. Calls are pipelined up
-// to 1024 deep per connection by default (depth sets it; the load generator uses 1 per caller).
+// The client of a framed greet protocol: its codec, which the registry runs on the client engine.
 template <class Framing>
 client_codec_factory framed_client_codecs(const client_config& c) {
   return [max = c.max_frame_bytes] { return std::make_unique<framed_client_codec<Framing>>(max); };
-}
-template <class Framing>
-std::unique_ptr<protocol_client> make_framed_client(const client_config& c) {
-  return make_engine_client(c, 1024, framed_client_codecs<Framing>(c));
 }
 
 }  // namespace wirebench

@@ -7,18 +7,20 @@
 #include <grpcpp/grpcpp.h>
 
 #include "grpc_backend.hpp"
+#include "grpc_tls.hpp"
 
 namespace wirebench::grpc_backend {
 
 inline std::vector<std::shared_ptr<grpc::Channel>> open_channels(const client_config& c) {
   std::vector<std::shared_ptr<grpc::Channel>> channels;
+  const auto credentials = channel_credentials(c.tls);
   for (std::size_t i = 0; i < std::max<std::size_t>(1, c.connections); ++i) {
     grpc::ChannelArguments args;
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     args.SetInt("wirebench.channel_index", static_cast<int>(i));  // keeps them distinct
     args.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
     channels.push_back(grpc::CreateCustomChannel(grpc_address(c.connect),
-                                                 grpc::InsecureChannelCredentials(), args));
+                                                 credentials, args));
   }
   return channels;
 }

@@ -24,11 +24,16 @@ std::error_code error_for(const grpc::Status& status) {
       return errc::timeout;
     case grpc::StatusCode::CANCELLED:
       return errc::canceled;
-    case grpc::StatusCode::UNAVAILABLE:
-      // gRPC reports a peer it never reached with this message (and no separate code).
-      return status.error_message().find("failed to connect") != std::string::npos
+    case grpc::StatusCode::UNAVAILABLE: {
+      // gRPC has no separate codes for these, only its messages: a TLS handshake that failed
+      // (its last error names it: "Ssl handshake failed: ... CERTIFICATE_VERIFY_FAILED"), a peer
+      // it never reached, a connection lost.
+      const std::string& why = status.error_message();
+      if (why.find("andshake") != std::string::npos) return errc::tls_failed;
+      return why.find("failed to connect") != std::string::npos
                  ? make_error_code(errc::connect_failed)
                  : make_error_code(errc::connection_closed);
+    }
     case grpc::StatusCode::RESOURCE_EXHAUSTED:
       return errc::rejected;
     default:

@@ -18,6 +18,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .multiplexed = true,
       .server_engines = grpc_engines,
       .own_process_server = true,
+      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .make_server = grpc_backend::make_server,
       .make_client = grpc_backend::make_unary_client,
   });
@@ -27,6 +28,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .multiplexed = true,
       .server_engines = grpc_engines,
       .own_process_server = true,
+      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); },
   });
@@ -36,6 +38,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .multiplexed = true,
       .server_engines = grpc_engines,
       .own_process_server = true,
+      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); },
   });

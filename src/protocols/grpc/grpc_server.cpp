@@ -5,7 +5,7 @@
 // Why not gRPC's listening port: gRPC core 1.51's acceptor gives up for good after one failed
 // accept4 (EMFILE when descriptors run out), and every later call then times out. Our listener
 // waits and accepts again (transport/listener.cpp), and hands each connection to the server with
-// grpc::AddInsecureChannelFromFd.
+// grpc::AddInsecureChannelFromFd. Over TLS, gRPC's own port (see the constructor).
 #include <fcntl.h>
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 
 #include "grpc_backend.hpp"
 #include "grpc_engine.hpp"
+#include "grpc_tls.hpp"
 #include "wirebench/transport/listener.hpp"
 
 namespace wirebench::grpc_backend {
@@ -46,12 +47,24 @@ class server final : public protocol_server {
         static_cast<int>(std::min<std::int64_t>(
             std::chrono::duration_cast<std::chrono::milliseconds>(c.idle_timeout).count(), INT_MAX)));
     engine_->add_to(builder);
+    // TLS: gRPC's own listening port, the one way grpc++ 1.51 serves with credentials (a
+    // descriptor can only be added in plaintext). Its acceptor's give-up on EMFILE (above) then
+    // applies; the bounded tests of descriptor floods run in plaintext.
+    int tls_port = 0;
+    if (c.tls.enabled)
+      builder.AddListeningPort(grpc_address(c.listen), server_credentials(c.tls), &tls_port);
     server_ = builder.BuildAndStart();
-    if (!server_) {
+    if (!server_ || (c.tls.enabled && c.listen.is_tcp() && tls_port == 0)) {
+      if (server_) server_->Shutdown();
       engine_->stop();
       throw std::runtime_error("grpc: cannot start a server for " + c.listen.to_string());
     }
     engine_->start();
+    if (c.tls.enabled) {
+      listen_ = c.listen;
+      if (listen_.is_tcp()) listen_.port = static_cast<std::uint16_t>(tls_port);
+      return;
+    }
     try {
       // Runs on the accept thread, which owns `socket`; the server takes its descriptor.
       listener_ = std::make_unique<listener>(accept_pool_, c.listen, [this](stream_socket socket) {
@@ -77,7 +90,7 @@ class server final : public protocol_server {
     if (stopped_) return;
     stopped_ = true;
     // No new connection reaches the server once the accept thread has stopped.
-    listener_->close();
+    if (listener_) listener_->close();
     accept_pool_.stop();
     // Calls in flight get the drain timeout to finish; then gRPC cancels them. Shutdown returns
     // once every call is over, so the engine may then stop its threads.
@@ -97,7 +110,7 @@ class server final : public protocol_server {
   std::unique_ptr<grpc_engine> engine_;
   std::unique_ptr<grpc::Server> server_;
   io_pool accept_pool_;  // one thread: accepts and hands sockets over
-  std::unique_ptr<listener> listener_;
+  std::unique_ptr<listener> listener_;  // null over TLS
   std::mutex stop_mutex_;
   bool stopped_ = false;
 };

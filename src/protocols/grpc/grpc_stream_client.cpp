@@ -205,9 +205,11 @@ class stream_channel final : public cq_call {
   void end(std::unique_lock<std::mutex>& lock) {
     finished_ = true;
     queued_.clear();
-    // A stream that never reached the server: connect_failed; any other end: connection_closed.
-    // Later calls fail the same way.
-    if (error_for(status_) == errc::connect_failed) end_reason_ = errc::connect_failed;
+    // A stream that never reached the server: connect_failed, or tls_failed when the handshake
+    // failed; any other end: connection_closed. Later calls fail the same way.
+    if (const std::error_code why = error_for(status_);
+        why == errc::connect_failed || why == errc::tls_failed)
+      end_reason_ = why;
     std::vector<unanswered_call> lost;
     table_.take_all(lost);
     for (unanswered_call& c : lost) c.done(end_reason_, {});  // queues each in ready_

@@ -7,10 +7,13 @@
 
 namespace wirebench::http1 {
 
+// HTTP/1.1 over TLS offers ALPN http/1.1; a peer that offers no ALPN is served too (RFC 9112
+// needs none).
+inline constexpr alpn_choice tls_alpn{"http/1.1", false};
+
 std::unique_ptr<protocol_server> make_server(const server_config& config);
 // Persistent connections with optional pipelining (depth), or with config.persistent false a
 // new connection for every call.
-std::unique_ptr<protocol_client> make_client(const client_config& config);
 client_codec_factory client_codecs(const client_config& config);
 
 // The Host header for an endpoint.

@@ -135,8 +135,4 @@ client_codec_factory client_codecs(const client_config& config) {
   };
 }
 
-std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  return make_engine_client(config, 1, client_codecs(config));
-}
-
 }  // namespace wirebench::http1

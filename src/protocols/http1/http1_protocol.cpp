@@ -9,9 +9,10 @@ void register_http1_protocol(protocol_registry& registry) {
   registry.add({
       .name = "http1",
       .summary = "HTTP/1.1 REST: GET /greet?name=NAME -> {\"greeting\":\"hello, NAME\"}, keep-alive",
+      .tls = true,
+      .tls_alpn = http1::tls_alpn,
       .user_calls = user_call_kind::http,
       .make_server = http1::make_server,
-      .make_client = http1::make_client,
       .client_codecs = http1::client_codecs,
   });
   // The same server; a client that opens a connection per call, as HTTP/1.0-style clients do:
@@ -23,9 +24,10 @@ void register_http1_protocol(protocol_registry& registry) {
   registry.add({
       .name = "http1-close",
       .summary = "HTTP/1.1 as http1, but a connection per call: every request says Connection: close",
+      .tls = true,
+      .tls_alpn = http1::tls_alpn,
       .user_calls = user_call_kind::http,
       .make_server = http1::make_server,
-      .make_client = [=](const client_config& c) { return http1::make_client(not_persistent(c)); },
       .client_codecs = [=](const client_config& c) {
         return http1::client_codecs(not_persistent(c));
       },

@@ -85,7 +85,7 @@ class session : public stream_session {
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
   limits l;
   l.max_body_bytes = config.max_frame_bytes;
-  return std::make_unique<greet_server<session>>(config, "http1-srv", l);
+  return std::make_unique<greet_server<session>>(config, "http1-srv", l, tls_alpn);
 }
 
 }  // namespace wirebench::http1

@@ -4,7 +4,7 @@
 // a canceled call resets its stream. A stream the server refused unprocessed (REFUSED_STREAM, or
 // above a GOAWAY's last-stream-id, which nghttp2 closes as refused) is reported as not processed,
 // and the engine sends it again; a GOAWAY makes the engine dial a new connection. With TLS on,
-// the bytes pass through our sans-IO TLS channel (ALPN h2, required) on their way in and out.
+// the registry puts its TLS layer (tls_client_codec.hpp, ALPN h2 required) under this codec.
 // With a user call (client_config::call) every stream sends the user's request instead (its
 // method, path, headers and body, laid out once per connection and copied into the stream's
 // record with the placeholders filled in), and the response is judged by its status and body.
@@ -25,16 +25,10 @@
 #include "../http_common/greet_api.hpp"
 #include "../http_common/user_request.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
-#include "wirebench/tls/tls_channel.hpp"
-#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::http2 {
 namespace {
-
-std::string host_for(const endpoint& where) {
-  return where.is_tcp() ? where.address : "localhost";
-}
 
 std::string authority_for(const endpoint& where) {
   if (!where.is_tcp()) return "localhost";
@@ -46,16 +40,14 @@ std::string authority_for(const endpoint& where) {
 class h2_client_codec final : public client_codec {
  public:
   // `call`: the user's request, or null for the greet call.
-  h2_client_codec(std::string authority, std::size_t max_body, tls::context_ptr tls_context,
-                  const std::string& host, std::shared_ptr<const user_call> call)
+  // `https`: TLS is on under this codec (the registry's layer): requests say :scheme https.
+  h2_client_codec(std::string authority, std::size_t max_body, bool https,
+                  std::shared_ptr<const user_call> call)
       : authority_(std::move(authority)),
         max_body_(max_body),
-        tls_context_(std::move(tls_context)),
+        scheme_(https ? "https" : "http"),
         call_(std::move(call)) {
     if (call_) lay_out_request();
-    if (tls_context_)
-      tls_ = std::make_unique<tls::tls_channel>(tls_context_.get(), tls::tls_channel::role::client,
-                                                host, "h2");
     nghttp2_session_callbacks* cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
     callbacks_ptr callbacks(cb);
@@ -74,7 +66,7 @@ class h2_client_codec final : public client_codec {
 
   std::error_code open(gather_queue& out) override {
     nghttp2_submit_settings(session_.get(), NGHTTP2_FLAG_NONE, nullptr, 0);
-    return flush(session_.get(), out, tls_.get());  // the preface (and ClientHello with TLS)
+    return flush(session_.get(), out);  // the preface
   }
 
   std::error_code encode(std::uint32_t id, std::string_view name, gather_queue& out) override {
@@ -89,14 +81,14 @@ class h2_client_codec final : public client_codec {
       h.flags = flags;
       return h;
     };
-    const nghttp2_nv headers[] = {nv(":method", "GET"), nv(":scheme", tls_ ? "https" : "http"),
+    const nghttp2_nv headers[] = {nv(":method", "GET"), nv(":scheme", scheme_),
                                   nv(":authority", authority_), nv(":path", s.path)};
     (void)out;
     return submit(s, headers, 4, nullptr);
   }
 
   std::error_code produce(gather_queue& out) override {
-    if (auto ec = flush(session_.get(), out, tls_.get())) return ec;
+    if (auto ec = flush(session_.get(), out)) return ec;
     return broken_ ? errc::protocol_error : std::error_code{};
   }
 
@@ -104,15 +96,11 @@ class h2_client_codec final : public client_codec {
                      std::error_code& error) override {
     recycle_delivered();
     const std::size_t consumed = data.size();
-    if ((error = unwrap(tls_.get(), data, plain_))) {
-      flush(session_.get(), out, tls_.get());  // the alert, if TLS has one for the peer
-      return consumed;
-    }
     const ssize_t rv = nghttp2_session_mem_recv(
         session_.get(), reinterpret_cast<const uint8_t*>(data.data()), data.size());
     if (rv < 0) error = errc::protocol_error;
     // SETTINGS acks, WINDOW_UPDATEs, PING replies; and any stream nghttp2 closes as it sends.
-    if (auto ec = flush(session_.get(), out, tls_.get()); ec && !error) error = ec;
+    if (auto ec = flush(session_.get(), out); ec && !error) error = ec;
     if (broken_ && !error) error = errc::protocol_error;
     // Streams closed since the last decode, here or while sending (refused after a GOAWAY).
     for (stream* s : refused_now_) finished_.push_back(s);
@@ -205,7 +193,7 @@ class h2_client_codec final : public client_codec {
     auto value = [&s](span_at at) { return std::string_view(s.request).substr(at.offset, at.size); };
     headers_.clear();
     headers_.push_back(nv(":method", h.method));
-    headers_.push_back(nv(":scheme", tls_ ? "https" : "http"));
+    headers_.push_back(nv(":scheme", scheme_));
     headers_.push_back(nv(":authority", authority_));
     headers_.push_back(nv(":path", value(path_at_)));
     for (std::size_t i = 0; i < header_names_.size(); ++i)
@@ -326,9 +314,7 @@ class h2_client_codec final : public client_codec {
 
   std::string authority_;
   std::size_t max_body_;
-  tls::context_ptr tls_context_;  // null in cleartext; outlives tls_
-  std::unique_ptr<tls::tls_channel> tls_;
-  std::string plain_;  // what TLS decrypted of the last read
+  std::string_view scheme_;  // "https" under TLS, else "http"
   std::vector<std::unique_ptr<stream>> streams_;  // every record made (stable addresses)
   std::vector<stream*> free_;
   std::vector<stream*> finished_;     // closed since the last decode
@@ -351,22 +337,15 @@ class h2_client_codec final : public client_codec {
 }  // namespace
 
 client_codec_factory client_codecs(const client_config& config) {
-  tls::context_ptr tls_context;
-  if (config.tls.enabled) tls_context = tls::make_client_context(config.tls, "h2");
   std::shared_ptr<const user_call> call;
   if (config.call) {
     http::check_user_headers(*config.call->http(), /*http2=*/true);
     call = std::make_shared<const user_call>(*config.call);
   }
-  return [authority = authority_for(config.connect), max = config.max_frame_bytes, tls_context,
-          host = host_for(config.connect), call] {
-    return std::make_unique<h2_client_codec>(authority, max, tls_context, host, call);
+  return [authority = authority_for(config.connect), max = config.max_frame_bytes,
+          https = config.tls.enabled, call] {
+    return std::make_unique<h2_client_codec>(authority, max, https, call);
   };
-}
-
-std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
-  return make_engine_client(config, 1024, client_codecs(config));
 }
 
 }  // namespace wirebench::http2

@@ -1,6 +1,6 @@
 // HTTP/2 server (RFC 9113), cleartext with prior knowledge (h2c) or over TLS with ALPN h2: our
 // sans-IO server_session (nghttp2 and the greet routes) fed by the connection and drained into it,
-// with our sans-IO TLS channel between the two when TLS is on. SETTINGS_MAX_CONCURRENT_STREAMS is
+// with the TLS layer (tls_server_handler.hpp) under it when TLS is on. SETTINGS_MAX_CONCURRENT_STREAMS is
 // configurable; a graceful stop sends GOAWAY.
 #include <memory>
 #include <string>
@@ -8,8 +8,6 @@
 #include "h2_backend.hpp"
 #include "h2_server_session.hpp"
 #include "h2_util.hpp"
-#include "wirebench/tls/tls_channel.hpp"
-#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/core/error.hpp"
 #include "../common/greet_server.hpp"
 
@@ -23,36 +21,25 @@ server_session_config session_config(const server_config& c) {
           .max_body_bytes = c.max_frame_bytes};
 }
 
-// One connection's adapter: TLS off or on, the connection's bytes in and out, the session's
-// request count. Its callbacks run on the connection's thread (see connection_handler).
+// One connection's adapter: the connection's bytes in and out, the session's request count. TLS,
+// when on, is a layer under it (greet_server). Its callbacks run on the connection's thread (see
+// connection_handler).
 class h2_connection : public stream_session {
  public:
-  struct settings {
-    server_session_config session;
-    tls::context_ptr tls_context;  // null in cleartext; every connection's TLS refers to it
-  };
+  using settings = server_session_config;
   // The session keeps what it needs of a partial frame itself: a small read buffer will do.
   static std::size_t max_read_bytes(const settings&) { return 64 * 1024; }
 
-  explicit h2_connection(const settings& s) : session_(s.session) {
-    if (s.tls_context != nullptr)
-      tls_ = std::make_unique<tls::tls_channel>(s.tls_context.get(),
-                                                tls::tls_channel::role::server, "", "h2");
-  }
+  explicit h2_connection(const settings& s) : session_(s) {}
 
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override {
-    const std::size_t consumed = data.size();  // the session keeps what it needs of partial frames
-    if ((error = unwrap(tls_.get(), data, plain_in_))) {
-      flush(c);  // the alert, if TLS has one for the peer
-      return consumed;
-    }
     error = session_.receive(data);  // on protocol_error, the GOAWAY is flushed below
     count_requests(session_.take_answered());
     if (auto ec = flush(c); ec && !error) error = ec;
     if (!error && !session_.want_read() && !session_.want_write())
       error = errc::peer_closed;  // both sides said goodbye
-    return consumed;
+    return data.size();  // the session keeps what it needs of partial frames
   }
   void on_close(connection&, std::error_code) override {}
   bool busy() const override { return session_.busy(); }
@@ -62,33 +49,21 @@ class h2_connection : public stream_session {
   }
 
  private:
-  // What the session has to send, through TLS when it is on, queued on the connection.
+  // What the session has to send, queued on the connection.
   std::error_code flush(connection& c) {
-    std::error_code ec;
-    if (tls_ == nullptr) {
-      ec = session_.send(c.outbox());
-    } else {
-      plain_out_.clear();  // TLS protects one contiguous run
-      ec = session_.send(plain_out_);
-      if (!ec) ec = wrap(*tls_, plain_out_, c.outbox());
-    }
+    const std::error_code ec = session_.send(c.outbox());
     c.request_flush();
     return ec;
   }
 
-  std::unique_ptr<tls::tls_channel> tls_;  // null in cleartext
-  std::string plain_in_;                   // what TLS decrypted of the last read
-  std::string plain_out_;                  // what the session said, before TLS protects it
   server_session session_;
 };
 
 }  // namespace
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
-  h2_connection::settings s{
-      .session = session_config(config),
-      .tls_context = config.tls.enabled ? tls::make_server_context(config.tls, "h2") : nullptr};
-  return std::make_unique<greet_server<h2_connection>>(config, "h2-srv", std::move(s));
+  return std::make_unique<greet_server<h2_connection>>(config, "h2-srv", session_config(config),
+                                                       tls_alpn);
 }
 
 }  // namespace wirebench::http2

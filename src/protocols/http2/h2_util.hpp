@@ -12,10 +12,6 @@
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/gather_queue.hpp"
 
-namespace wirebench::tls {
-class tls_channel;
-}
-
 namespace wirebench::http2 {
 
 struct session_deleter {
@@ -48,17 +44,8 @@ std::error_code mem_send_all(nghttp2_session* session, Sink&& sink) {
 }
 
 // Everything nghttp2 has to send, appended to `out` (gathered with the rest of this loop turn's
-// output), through `tls` when the connection has it (which may add handshake messages or an
-// alert of its own). Returns protocol_error on a fatal session error, tls_failed when TLS
-// refuses the bytes.
-std::error_code flush(nghttp2_session* session, gather_queue& out, tls::tls_channel* tls);
-
-// `plain` protected by `tls`, and whatever else TLS has to send (handshake messages, an alert),
-// appended to `out`. `plain` may be empty. tls_failed when TLS refuses the bytes.
-std::error_code wrap(tls::tls_channel& tls, std::string_view plain, gather_queue& out);
-
-// The bytes nghttp2 should parse: `data` itself in cleartext, or what `tls` decrypts of it into
-// `plain`. On a TLS error, returns it; the caller closes after flushing (the alert goes out).
-std::error_code unwrap(tls::tls_channel* tls, std::span<const std::byte>& data, std::string& plain);
+// output; TLS, when on, is a layer under the codec or session and seals it there). Returns
+// protocol_error on a fatal session error.
+std::error_code flush(nghttp2_session* session, gather_queue& out);
 
 }  // namespace wirebench::http2

@@ -29,11 +29,12 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
   registry.add({
       .name = "length-prefixed",
       .summary = "4-byte big-endian length + name -> length + \"hello, name\", replies in order",
+      // Calls are pipelined up to 1024 deep per connection by default (depth sets it; the load
+      // generator uses 1 per caller).
+      .tls = true,
+      .engine_depth = 1024,
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
         return make_framed_server<length_prefixed_framing>(c);
-      },
-      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return make_framed_client<length_prefixed_framing>(c);
       },
       .client_codecs = framed_client_codecs<length_prefixed_framing>,
   });

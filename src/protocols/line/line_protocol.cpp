@@ -28,11 +28,12 @@ void register_line_protocol(protocol_registry& registry) {
   registry.add({
       .name = "line",
       .summary = "newline-delimited: \"name\\n\" -> \"hello, name\\n\", replies in order",
+      // Calls are pipelined up to 1024 deep per connection by default (depth sets it; the load
+      // generator uses 1 per caller).
+      .tls = true,
+      .engine_depth = 1024,
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
         return make_framed_server<line_framing>(c);
-      },
-      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return make_framed_client<line_framing>(c);
       },
       .client_codecs = framed_client_codecs<line_framing>,
   });

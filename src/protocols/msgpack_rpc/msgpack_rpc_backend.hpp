@@ -18,7 +18,6 @@ inline limits limits_for(std::size_t max_frame_bytes) {
 }
 
 std::unique_ptr<protocol_server> make_server(const server_config& config);
-std::unique_ptr<protocol_client> make_client(const client_config& config);
 client_codec_factory client_codecs(const client_config& config);
 
 }  // namespace wirebench::msgpack_rpc

@@ -66,8 +66,4 @@ client_codec_factory client_codecs(const client_config& config) {
   return [max = config.max_frame_bytes] { return std::make_unique<rpc_client_codec>(max); };
 }
 
-std::unique_ptr<protocol_client> make_client(const client_config& config) {
-  return make_engine_client(config, 1024, client_codecs(config));
-}
-
 }  // namespace wirebench::msgpack_rpc

@@ -10,8 +10,9 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .name = "msgpack-rpc",
       .summary = "MessagePack-RPC: [0, msgid, \"greet\", [name]] -> [1, msgid, nil, \"hello, name\"]",
       .multiplexed = true,
+      .tls = true,
+      .engine_depth = 1024,
       .make_server = msgpack_rpc::make_server,
-      .make_client = msgpack_rpc::make_client,
       .client_codecs = msgpack_rpc::client_codecs,
   });
 }

@@ -20,14 +20,13 @@ void register_mux_protocol(protocol_registry& registry) {
       .name = "mux",
       .summary = "length-prefixed frames with request ids: many calls in flight, any order",
       .multiplexed = true,
+      .tls = true,
+      .engine_depth = 1024,
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
         return std::make_unique<greet_server<mux_session>>(
             c, "mux-srv",
             mux_session::settings{.dispatch = greet_dispatch(c),
                                   .max_frame_bytes = c.max_frame_bytes});
-      },
-      .make_client = [](const client_config& c) -> std::unique_ptr<protocol_client> {
-        return make_engine_client(c, 1024, mux_client_codecs(c));
       },
       .client_codecs = mux_client_codecs,
   });

@@ -23,7 +23,6 @@ std::unique_ptr<protocol_server> make_redis_server(const server_config& config);
 enum class greet_command { greet, echo };
 
 // Pipelined asynchronous client: hiredis formats and parses, our transport moves the bytes.
-std::unique_ptr<protocol_client> make_client(const client_config& config, greet_command how);
 client_codec_factory client_codecs(const client_config& config, greet_command how);
 // Blocking hiredis contexts, one connection and one thread each.
 std::unique_ptr<protocol_client> make_sync_client(const client_config& config);

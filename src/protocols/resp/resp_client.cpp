@@ -113,8 +113,4 @@ client_codec_factory client_codecs(const client_config& config, greet_command ho
   };
 }
 
-std::unique_ptr<protocol_client> make_client(const client_config& config, greet_command how) {
-  return make_engine_client(config, 1, client_codecs(config, how));
-}
-
 }  // namespace wirebench::resp

@@ -11,9 +11,9 @@ void register_resp_protocols(protocol_registry& registry) {
   registry.add({
       .name = "resp",
       .summary = "Redis protocol (RESP2): GREET NAME -> $\"hello, NAME\", pipelined client (hiredis reader)",
+      .tls = true,
       .user_calls = user_call_kind::resp,
       .make_server = resp::make_server,
-      .make_client = [](const client_config& c) { return resp::make_client(c, resp::greet_command::greet); },
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::greet); },
   });
   registry.add({
@@ -27,7 +27,6 @@ void register_resp_protocols(protocol_registry& registry) {
       .summary = "Reference: a real redis-server on loopback, ECHO \"hello, NAME\" from the resp client",
       .user_calls = user_call_kind::resp,
       .make_server = resp::make_redis_server,
-      .make_client = [](const client_config& c) { return resp::make_client(c, resp::greet_command::echo); },
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::echo); },
   });
 }

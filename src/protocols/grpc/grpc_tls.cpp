@@ -1,0 +1,58 @@
+#include "grpc_tls.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <grpcpp/security/tls_certificate_verifier.h>
+#include <grpcpp/security/tls_credentials_options.h>
+
+#include "wirebench/tls/tls_context.hpp"
+
+namespace wirebench::grpc_backend {
+namespace {
+
+std::string read_pem(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::shared_ptr<grpc::ServerCredentials> server_credentials(const tls_options& tls) {
+  if (!tls.enabled) return grpc::InsecureServerCredentials();
+  if (tls.certificate_file.empty() != tls.private_key_file.empty())
+    throw std::runtime_error("TLS needs both a certificate file and a private key file, or neither");
+  tls::certificate_pem pem;
+  if (tls.certificate_file.empty()) {
+    pem = tls::make_self_signed_certificate();
+  } else {
+    pem.certificate = read_pem(tls.certificate_file);
+    pem.private_key = read_pem(tls.private_key_file);
+  }
+  grpc::SslServerCredentialsOptions options;
+  options.pem_key_cert_pairs.push_back({pem.private_key, pem.certificate});
+  return grpc::SslServerCredentials(options);
+}
+
+std::shared_ptr<grpc::ChannelCredentials> channel_credentials(const tls_options& tls) {
+  if (!tls.enabled) return grpc::InsecureChannelCredentials();
+  if (tls.insecure) {
+    // grpc++'s only way to skip verification in 1.51 is its experimental TLS credentials.
+    grpc::experimental::TlsChannelCredentialsOptions options;
+    options.set_verify_server_certs(false);
+    options.set_check_call_host(false);
+    options.set_certificate_verifier(
+        std::make_shared<grpc::experimental::NoOpCertificateVerifier>());
+    return grpc::experimental::TlsCredentials(options);
+  }
+  grpc::SslCredentialsOptions options;  // no roots given: gRPC's default roots (the system's)
+  if (!tls.ca_file.empty()) options.pem_root_certs = read_pem(tls.ca_file);
+  return grpc::SslCredentials(options);
+}
+
+}  // namespace wirebench::grpc_backend
