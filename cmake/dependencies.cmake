@@ -27,6 +27,11 @@ wirebench_require(HIREDIS_FOUND "hiredis (hiredis.pc)" libhiredis-dev)
 find_package(Protobuf QUIET)
 wirebench_require(Protobuf_FOUND "protobuf" "libprotobuf-dev protobuf-compiler")
 wirebench_require(Protobuf_PROTOC_EXECUTABLE "protoc" protobuf-compiler)
+# The .proto importer behind gRPC user calls (--proto): its code is in libprotobuf, its header in
+# libprotoc-dev.
+find_path(WIREBENCH_PROTOBUF_IMPORTER google/protobuf/compiler/importer.h HINTS ${Protobuf_INCLUDE_DIRS})
+wirebench_require(WIREBENCH_PROTOBUF_IMPORTER "protobuf's importer (google/protobuf/compiler/importer.h)"
+                  libprotoc-dev)
 
 # gRPC's config insists that the code generator plugins exist, hence protobuf-compiler-grpc.
 find_program(WIREBENCH_GRPC_CPP_PLUGIN grpc_cpp_plugin)

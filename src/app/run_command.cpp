@@ -115,13 +115,16 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     for (const auto& name : plan.protocols) {
       const protocol& p = *registry.find(name);
       if (auto problem = check_user_call(p, *user.call); !problem.empty()) return problem;
-      // The codec factory checks the call against its protocol (headers HTTP/2 forbids) without
-      // connecting anywhere: a bad call is a usage error now, not a failed point later.
-      if (!p.client_codecs) continue;
+      // The codec factory checks the call against its protocol (headers HTTP/2 forbids), and a
+      // gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
+      // call): a bad call is a usage error now, not a failed point later.
       client_config probe;
       probe.call = user.call;
       try {
-        p.client_codecs(probe);
+        if (p.client_codecs)
+          p.client_codecs(probe);
+        else
+          p.make_client(probe)->close();
       } catch (const std::exception& e) {
         return e.what();
       }

@@ -41,7 +41,10 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
       ->group(http);
   cmd.add_option("--path", o.path, "The same with a path only: /path?query, on the --connect server (or the one run starts)")
       ->group(http);
-  cmd.add_option("-X,--method", o.method, "Request method (default GET, or POST with -d)")->group(http);
+  cmd.add_option("-X,--method", o.method,
+                 "Request method (default GET, or POST with -d); without --url or --path, a "
+                 "MessagePack-RPC method (msgpack-rpc), -d its params as a JSON array")
+      ->group(http);
   // One value per -H (a word after it is not another header: `call` takes names there).
   cmd.add_option("-H,--header", o.headers, "Request header 'name: value' (repeatable)")
       ->allow_extra_args(false)
@@ -62,6 +65,18 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
                  "A successful call's reply (a string's text or an integer's digits); without it "
                  "any reply but an error succeeds")
       ->group(resp);
+  const char* grpc = "User call (grpc)";
+  cmd.add_option("--call", o.grpc_method,
+                 "Call this unary method instead of the greet call: package.Service/Method, "
+                 "defined in --proto; -d is its request in JSON")
+      ->group(grpc);
+  cmd.add_option("--proto", o.proto, "The .proto file that defines --call's method")
+      ->check(CLI::ExistingFile)
+      ->group(grpc);
+  cmd.add_option("--import-path", o.import_paths,
+                 "Where the .proto's imports are found (repeatable; default: its own folder)")
+      ->allow_extra_args(false)
+      ->group(grpc);
   cmd.add_option("--keyspace", o.keyspace,
                  "__rand_int__ in a user call becomes a 12-digit number in [0, N), new per call")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}))
@@ -74,7 +89,37 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
   const bool http_target = given("--url") || given("--path");
   const char* http_flags[] = {"--method", "--header", "--data", "--expect-status", "--expect-body"};
   const char* resp_flags[] = {"--expect-reply"};
+  const char* grpc_flags[] = {"--proto", "--import-path"};
   user_call_choice choice;
+  if (given("--call")) {
+    if (http_target || given("--command"))
+      throw std::invalid_argument("--call is a gRPC method; give it, --url/--path or --command");
+    for (const char* flag : {"--method", "--header", "--expect-status", "--expect-body", "--expect-reply"})
+      if (given(flag)) throw std::invalid_argument(std::string(flag) + " is not part of a gRPC call");
+    if (!given("--proto"))
+      throw std::invalid_argument("--call " + o.grpc_method + ": give the .proto that defines it (--proto)");
+    grpc_call g;
+    g.method = o.grpc_method;
+    g.proto_file = o.proto;
+    g.import_paths = o.import_paths;
+    if (given("--data")) g.request_json = read_data_argument(o.data);
+    choice.call = user_call{std::move(g), o.keyspace};
+    return choice;
+  }
+  for (const char* flag : grpc_flags)
+    if (given(flag)) throw std::invalid_argument(std::string(flag) + " goes with --call");
+  // --method without an HTTP target or a command: a MessagePack-RPC method (-X stays HTTP's).
+  if (given("--method") && !http_target && !given("--command")) {
+    for (const char* flag : {"--header", "--expect-status", "--expect-body", "--expect-reply"})
+      if (given(flag))
+        throw std::invalid_argument(std::string(flag) + " is part of an HTTP request: give its "
+                                    "--url or --path too (--method alone is a MessagePack-RPC method)");
+    msgpack_call m;
+    m.method = o.method;
+    if (given("--data")) m.params_json = read_data_argument(o.data);
+    choice.call = user_call{std::move(m), o.keyspace};
+    return choice;
+  }
   if (given("--command")) {
     if (http_target) throw std::invalid_argument("--command is a RESP command; --url/--path an HTTP request: give one");
     for (const char* flag : http_flags)

@@ -1,8 +1,9 @@
 #pragma once
 // The flags of a user call, shared by `call` and `run`: an HTTP request as curl and h2load take
-// it (--url or --path, -X, -H, -d, --expect-status, --expect-body) or a RESP command as
-// redis-cli and redis-benchmark do (--command, --expect-reply), and --keyspace for the per-call
-// placeholder. None of them given: the greet call.
+// it (--url or --path, -X, -H, -d, --expect-status, --expect-body), a RESP command as redis-cli
+// and redis-benchmark do (--command, --expect-reply), or a gRPC method as ghz does (--proto,
+// --call, -d JSON, --import-path); and --keyspace for the per-call placeholder. None of them
+// given: the greet call.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,9 @@ struct user_call_options {
   std::string expect_body;
   std::string command;
   std::string expect_reply;
+  std::string proto;
+  std::string grpc_method;
+  std::vector<std::string> import_paths;
   std::uint64_t keyspace = 1'000'000;
 };
 

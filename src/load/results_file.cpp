@@ -63,6 +63,16 @@ json request_json(const std::optional<user_call>& call) {
     j["kind"] = "resp";
     j["args"] = r->args;
     j["expect_reply"] = r->expect_reply ? json(*r->expect_reply) : json(nullptr);
+  } else if (const grpc_call* g = call->grpc()) {
+    j["kind"] = "grpc";
+    j["method"] = g->method;
+    j["proto_file"] = g->proto_file;
+    j["import_paths"] = g->import_paths;
+    j["request_json"] = g->request_json;
+  } else if (const msgpack_call* m = call->msgpack()) {
+    j["kind"] = "msgpack";
+    j["method"] = m->method;
+    j["params_json"] = m->params_json;
   }
   return j;
 }

@@ -104,8 +104,20 @@ std::optional<user_call> request(const reader& r) {
     c.args = r.at("args").as<std::vector<std::string>>();
     if (r.has("expect_reply")) c.expect_reply = r.text("expect_reply");
     call.request = std::move(c);
+  } else if (kind == "grpc") {
+    grpc_call g;
+    g.method = r.text("method");
+    g.proto_file = r.text("proto_file");
+    g.import_paths = r.at("import_paths").as<std::vector<std::string>>();
+    g.request_json = r.text("request_json");
+    call.request = std::move(g);
+  } else if (kind == "msgpack") {
+    msgpack_call m;
+    m.method = r.text("method");
+    m.params_json = r.text("params_json");
+    call.request = std::move(m);
   } else {
-    r.at("kind").fail("is '" + kind + "', not http or resp");
+    r.at("kind").fail("is '" + kind + "', not http, resp, grpc or msgpack");
   }
   return call;
 }

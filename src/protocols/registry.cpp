@@ -14,8 +14,12 @@ namespace {
 std::string user_call_problem(const std::string& name, user_call_kind accepts, const user_call& call) {
   if (accepts == call.kind()) return {};
   auto flags = [](user_call_kind kind) -> std::string {
-    return kind == user_call_kind::http ? "an HTTP request (--url, --path, -X, -H, -d)"
-                                        : "a RESP command (--command)";
+    switch (kind) {
+      case user_call_kind::http: return "an HTTP request (--url, --path, -X, -H, -d)";
+      case user_call_kind::resp: return "a RESP command (--command)";
+      case user_call_kind::grpc: return "a gRPC call (--proto, --call, -d)";
+      default: return "a MessagePack-RPC call (--method without a URL, -d)";
+    }
   };
   if (accepts == user_call_kind::none)
     return "protocol '" + name + "' sends only its greet call, not " + flags(call.kind());

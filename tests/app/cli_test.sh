@@ -172,6 +172,27 @@ check "a URL on resp says what resp sends" one_line_error "protocol 'resp' sends
 check "a command on line exits 2" exit_is 2 "$wb" run -p line --command PING
 check "a command on line says it sends only its greet call" one_line_error "protocol 'line' sends only its greet call"
 check "resp-sync refuses a command" exit_is 2 "$wb" run -p resp-sync --command PING
+# MessagePack-RPC user calls: --method without a URL, -d its params as a JSON array.
+check "run a MessagePack-RPC method" exit_is 0 "$wb" run -p msgpack-rpc --method greet -d '["rpc"]' \
+  --workers 4 "${quick[@]}" --out "$work/rpc-call.json"
+check "every MessagePack-RPC call succeeded, the method recorded" json_has "$work/rpc-call.json" \
+  "all(p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] and p['parameters']['request']['method'] == 'greet' for p in d['points'])"
+check "params that are not an array exit 2" exit_is 2 "$wb" run -p msgpack-rpc --method greet -d '{"a": 1}'
+check "... and say what they must be" one_line_error "MessagePack-RPC params are a JSON array"
+# gRPC user calls: any unary method from its .proto, the request as JSON (-d).
+echo_proto="$(cd "$(dirname "$0")/../.." && pwd)/proto/echo.proto"
+check "--call without --proto exits 2" exit_is 2 "$wb" run -p grpc --call wirebench.echo.Echo/Get
+check "--call without --proto says so" one_line_error "give the .proto that defines it"
+check "--proto without --call exits 2" exit_is 2 "$wb" run -p grpc --proto "$echo_proto"
+check "--call on http1 exits 2" exit_is 2 "$wb" run -p http1 --call wirebench.echo.Echo/Get --proto "$echo_proto"
+check "--call on http1 says what http1 sends" one_line_error "protocol 'http1' sends an HTTP request"
+check "a request that is not the method's message exits 2 before the run" exit_is 2 "$wb" run -p grpc \
+  --call wirebench.echo.Echo/Get --proto "$echo_proto" -d '{"nope": 1}'
+check "... and names the message" one_line_error "not a wirebench.echo.EchoRequest"
+check "run a gRPC method from its .proto" exit_is 0 "$wb" run -p grpc --call wirebench.echo.Echo/Greet \
+  --proto "$echo_proto" -d '{"name": "dyn"}' --workers 4 "${quick[@]}" --out "$work/grpc-call.json"
+check "every gRPC user call succeeded, the method recorded" json_has "$work/grpc-call.json" \
+  "all(p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] and p['parameters']['request']['method'] == 'wirebench.echo.Echo/Greet' for p in d['points']) and len(d['points']) == 1"
 check "-H without a URL exits 2" exit_is 2 "$wb" run -p http1 -H 'Accept: */*'
 check "-H without a URL says to give one" one_line_error "give its --url or --path too"
 check "a bad header exits 2" exit_is 2 "$wb" run -p http1 --path / -H 'no colon'

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/child_process.hpp"
+#include "support/cert_files.hpp"
 #include "support/nginx_server.hpp"
 #include "support/temp_dir.hpp"
 #include "support/require_peer.hpp"
@@ -61,7 +62,8 @@ class nginx_user_calls : public ::testing::Test {
   void SetUp() override {
     WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
     nginx_ = std::make_unique<test::nginx_server>(
-        "nginx-user", "    location = /ok { default_type text/plain; return 200 'ok'; }\n");
+        "nginx-user", "    location = /ok { default_type text/plain; return 200 'ok'; }\n", "",
+        test::nginx_tls_files{files_.cert(), files_.key()});
     ASSERT_TRUE(nginx_->started()) << "nginx did not start";
   }
   std::string url(int port, const std::string& path) const {
@@ -72,6 +74,7 @@ class nginx_user_calls : public ::testing::Test {
   std::vector<std::pair<std::string, int>> protocols() const {
     return {{"http1", nginx_->port()}, {"http2", nginx_->h2c_port()}};
   }
+  test::cert_files files_;  // nginx's TLS certificate, which our client verifies
   std::unique_ptr<test::nginx_server> nginx_;
 };
 
@@ -88,6 +91,29 @@ TEST_F(nginx_user_calls, a_url_nginx_serves_loses_no_call_over_http1_and_h2c) {
     EXPECT_EQ(point["parameters"]["request"]["expect_body"], "ok");
     EXPECT_EQ(point["parameters"]["transport"], "remote");  // the URL named the server
     EXPECT_NE(r.out.find("request: GET " + url(port, "/ok")), std::string::npos) << r.out;
+  }
+}
+
+// https:// URLs: TLS (ALPN http/1.1 or h2 on nginx's one TLS port), nginx's certificate verified
+// against --tls-ca; a 404 over TLS is a failed call by its status, as in cleartext.
+TEST_F(nginx_user_calls, an_https_url_loses_no_call_over_http1_and_http2_and_a_404_is_counted) {
+  const std::string https = "https://127.0.0.1:" + std::to_string(nginx_->tls_port());
+  for (const char* protocol : {"http1", "http2"}) {
+    SCOPED_TRACE(protocol);
+    const std::string json = json_path(std::string(protocol) + "-tls.json");
+    const auto r = wirebench(std::string("run -p ") + protocol + " --url " + https +
+                                 "/ok --expect-body ok --tls-ca " + files_.cert() + " " + short_run(json),
+                             json);
+    expect_every_call_ok(r);
+    EXPECT_EQ(r.results["points"][0]["parameters"]["transport"], "remote+tls");
+    const std::string missing = json_path(std::string(protocol) + "-tls-404.json");
+    const auto m = wirebench(std::string("run -p ") + protocol + " --url " + https +
+                                 "/missing --tls-ca " + files_.cert() + " " + short_run(missing),
+                             missing);
+    ASSERT_EQ(m.status, 0) << m.out;
+    const auto& summary = m.results["points"][0]["summary"];
+    EXPECT_EQ(summary["outcomes"]["ok"], 0);
+    EXPECT_EQ(summary["errors"], (nlohmann::json{{"status_404", calls(m.results["points"][0])}}));
   }
 }
 

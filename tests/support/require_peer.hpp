@@ -4,6 +4,7 @@
 // CI=true (set by .ci/run) it fails, because there the package should have been installed. A
 // skipped peer test is a test that did not run; scripts/test lists every skip at the end.
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include <gtest/gtest.h>
@@ -17,7 +18,27 @@ inline bool in_ci() {
   return ci != nullptr && std::string_view(ci) == "true";
 }
 
+// Debian's python, the one that sees the python3-* packages scripts/setup installs (a pyenv or
+// venv python3 earlier on PATH does not).
+inline constexpr const char* debian_python3 = "/usr/bin/python3";
+
+inline bool debian_python_imports(const std::string& module) {
+  return std::system((std::string(debian_python3) + " -c 'import " + module + "' >/dev/null 2>&1").c_str()) == 0;
+}
+
 }  // namespace wirebench::test
+
+// A Python module from a Debian package (python3-grpcio, ...): as WIREBENCH_REQUIRE_PEER.
+#define WIREBENCH_REQUIRE_PYTHON_MODULE(module, package)                                         \
+  do {                                                                                           \
+    if (!::wirebench::test::debian_python_imports(module)) {                                     \
+      if (::wirebench::test::in_ci())                                                            \
+        FAIL() << "/usr/bin/python3 cannot import " << (module) << " (Debian package "          \
+               << (package) << "), which scripts/setup installs";                                \
+      GTEST_SKIP() << "/usr/bin/python3 cannot import " << (module) << " (apt-get install "     \
+                   << (package) << ")";                                                          \
+    }                                                                                            \
+  } while (0)
 
 // A macro, because GTEST_SKIP and FAIL return from the test body that uses them.
 #define WIREBENCH_REQUIRE_PEER(tool, package)                                                     \

@@ -1,7 +1,9 @@
 #pragma once
 // A call the user defines, sent instead of the greet call (client_config::call): any HTTP request
-// (http1, http2) or any RESP command (resp, redis-server), so that wirebench loads a server it did
-// not write (h2load's URL, redis-benchmark's command). The codec that sends it also judges each
+// (http1, http2), any RESP command (resp, redis-server), any unary gRPC method (grpc) or any
+// MessagePack-RPC method (msgpack-rpc), so that
+// wirebench loads a server it did not write (h2load's URL, redis-benchmark's command, ghz's
+// --proto and --call). The codec that sends it also judges each
 // reply (the expected status or body, or not an error reply): the harness then checks nothing of
 // its own, since it cannot know what a correct reply is.
 //
@@ -45,22 +47,48 @@ struct resp_call {
   friend bool operator==(const resp_call&, const resp_call&) = default;
 };
 
-enum class user_call_kind : std::uint8_t { none, http, resp };
+// A unary method of any gRPC service, from its .proto (no code generated: the request is built
+// from JSON into a dynamic message once, and its bytes sent for every call).
+struct grpc_call {
+  std::string method;      // "package.Service/Method"
+  std::string proto_file;  // the .proto that defines it (its imports searched from import_paths)
+  std::vector<std::string> import_paths;  // empty: the file's own folder
+  std::string request_json = "{}";        // the request message, proto3's JSON mapping
+  friend bool operator==(const grpc_call&, const grpc_call&) = default;
+};
+
+// A MessagePack-RPC method of any server: [0, msgid, method, params], params given as a JSON
+// array (packed once; each call only gets its own msgid).
+struct msgpack_call {
+  std::string method;
+  std::string params_json = "[]";
+  friend bool operator==(const msgpack_call&, const msgpack_call&) = default;
+};
+
+enum class user_call_kind : std::uint8_t { none, http, resp, grpc, msgpack };
 
 struct user_call {
-  std::variant<http_call, resp_call> request;
+  std::variant<http_call, resp_call, grpc_call, msgpack_call> request;
   std::uint64_t keyspace = 1'000'000;  // the placeholder's range, [0, keyspace); at least 1
 
   user_call_kind kind() const {
-    return std::holds_alternative<http_call>(request) ? user_call_kind::http : user_call_kind::resp;
+    switch (request.index()) {
+      case 0: return user_call_kind::http;
+      case 1: return user_call_kind::resp;
+      case 2: return user_call_kind::grpc;
+      default: return user_call_kind::msgpack;
+    }
   }
   const http_call* http() const { return std::get_if<http_call>(&request); }
   const resp_call* resp() const { return std::get_if<resp_call>(&request); }
+  const grpc_call* grpc() const { return std::get_if<grpc_call>(&request); }
+  const msgpack_call* msgpack() const { return std::get_if<msgpack_call>(&request); }
   friend bool operator==(const user_call&, const user_call&) = default;
 };
 
 // What a person reads: "GET /x (expect 200)", "SET k:__rand_int__ v"; for tables and logs.
 std::string describe(const user_call& call);
-std::string_view kind_name(user_call_kind kind);  // "greet call", "HTTP request", "RESP command"
+// "greet call", "HTTP request", "RESP command", "gRPC call", "MessagePack-RPC call"
+std::string_view kind_name(user_call_kind kind);
 
 }  // namespace wirebench

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/server_posix.h>
 
 #include "grpc_backend.hpp"
@@ -35,6 +36,9 @@ class server final : public protocol_server {
  public:
   explicit server(const server_config& c)
       : config_(c), engine_(make_engine(c)), accept_pool_({1, {}, "grpc-accept"}) {
+    // Server reflection (grpc.reflection.v1alpha), as grpcurl and ghz expect to find it: they
+    // can then call the Echo service without its .proto. Idempotent, process-wide.
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
     grpc::ServerBuilder builder;  // no listening port: connections come from listener_
     builder.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
     builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,

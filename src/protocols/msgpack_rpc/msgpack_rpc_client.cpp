@@ -1,6 +1,14 @@
 // msgpack-rpc client: a msgpack-rpc codec on the client engine (ids, deadlines, queue, re-dial):
-// requests [0, msgid, "greet", [name]] out, responses matched by msgid.
+// requests [0, msgid, "greet", [name]] out, responses matched by msgid. With a user call
+// (msgpack_call) every request is [0, msgid, method, params] instead, its params packed once from
+// JSON; a response's result, whatever its type, is the reply (as text), an error its failure.
+#include <deque>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "msgpack_rpc_backend.hpp"
 #include "../common/backend_support.hpp"
@@ -10,15 +18,61 @@
 namespace wirebench::msgpack_rpc {
 namespace {
 
+// A user call's method and its params, packed (a msgpack array) at start-up.
+struct packed_call {
+  std::string method;
+  std::string params;
+};
+
+std::shared_ptr<const packed_call> pack_call(const msgpack_call& call) {
+  nlohmann::json params;
+  try {
+    params = nlohmann::json::parse(call.params_json);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument("-d " + call.params_json + ": not JSON (" + e.what() + ")");
+  }
+  if (!params.is_array())
+    throw std::invalid_argument("-d " + call.params_json + ": MessagePack-RPC params are a JSON array");
+  if (call.method.empty()) throw std::invalid_argument("--method: give the method's name");
+  auto packed = std::make_shared<packed_call>();
+  packed->method = call.method;
+  const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(params);
+  packed->params.assign(bytes.begin(), bytes.end());
+  return packed;
+}
+
+// What a reply or error object says, for people: a string as it is, anything else in msgpack's
+// own JSON-like notation.
+std::string_view text_of(const msgpack::object& o, std::string& storage) {
+  if (o.type == msgpack::type::STR) return {o.via.str.ptr, o.via.str.size};
+  std::ostringstream printed;
+  printed << o;
+  storage = printed.str();
+  return storage;
+}
+
 class rpc_client_codec final : public client_codec {
  public:
-  explicit rpc_client_codec(std::size_t max_frame) : decoder_(limits_for(max_frame)) {}
+  // `call`: the user's method and params, or null for the greet call.
+  rpc_client_codec(std::size_t max_frame, std::shared_ptr<const packed_call> call)
+      : decoder_(limits_for(max_frame)), call_(std::move(call)) {}
 
   reply_order order() const override { return reply_order::by_id; }
 
   std::error_code encode(std::uint32_t id, std::string_view request, gather_queue& out) override {
     scratch_.clear();
-    append_request(scratch_, id, "greet", request);
+    if (call_) {
+      string_writer w{scratch_};
+      msgpack::packer<string_writer> pk(w);
+      pk.pack_array(4);
+      pk.pack_uint8(0);
+      pk.pack_uint32(id);
+      pk.pack_str(static_cast<std::uint32_t>(call_->method.size()));
+      pk.pack_str_body(call_->method.data(), static_cast<std::uint32_t>(call_->method.size()));
+      scratch_.append(call_->params);  // packed once
+    } else {
+      append_request(scratch_, id, "greet", request);
+    }
     out.append_bytes(as_bytes(scratch_));
     return {};
   }
@@ -26,6 +80,7 @@ class rpc_client_codec final : public client_codec {
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
     held_.clear();  // the replies handed out by the last decode are done with
+    texts_.clear();
     if ((error = decoder_.feed(data))) return data.size();
     while (auto message = decoder_.next(error)) {
       const msgpack::object& o = message->get();
@@ -36,10 +91,9 @@ class rpc_client_codec final : public client_codec {
         break;
       }
       if (r->error.type != msgpack::type::NIL) {
-        const std::string_view why = r->error.type == msgpack::type::STR
-                                         ? std::string_view(r->error.via.str.ptr, r->error.via.str.size)
-                                         : std::string_view("remote error");
-        into.replies.push_back({r->msgid, errc::remote_error, why});
+        into.replies.push_back({r->msgid, errc::remote_error, text_of(r->error, texts_.emplace_back())});
+      } else if (call_) {  // any result is the user method's answer
+        into.replies.push_back({r->msgid, {}, text_of(r->result, texts_.emplace_back())});
       } else if (r->result.type != msgpack::type::STR) {
         into.replies.push_back({r->msgid, errc::wrong_reply, {}});
       } else {
@@ -58,12 +112,16 @@ class rpc_client_codec final : public client_codec {
   stream_decoder decoder_;
   std::string scratch_;                       // one request's bytes, capacity reused
   std::vector<msgpack::object_handle> held_;  // until the next decode
+  std::deque<std::string> texts_;             // printed results and errors, until the next decode
+  std::shared_ptr<const packed_call> call_;   // null: the greet call
 };
 
 }  // namespace
 
 client_codec_factory client_codecs(const client_config& config) {
-  return [max = config.max_frame_bytes] { return std::make_unique<rpc_client_codec>(max); };
+  std::shared_ptr<const packed_call> call;
+  if (config.call) call = pack_call(*config.call->msgpack());
+  return [max = config.max_frame_bytes, call] { return std::make_unique<rpc_client_codec>(max, call); };
 }
 
 }  // namespace wirebench::msgpack_rpc

@@ -12,6 +12,7 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .multiplexed = true,
       .tls = true,
       .engine_depth = 1024,
+      .user_calls = user_call_kind::msgpack,
       .make_server = msgpack_rpc::make_server,
       .client_codecs = msgpack_rpc::client_codecs,
   });

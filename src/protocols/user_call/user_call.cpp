@@ -35,6 +35,10 @@ std::string describe(const user_call& call) {
       text += '"';
     }
     if (r->expect_reply) text += " expecting '" + *r->expect_reply + "'";
+  } else if (const grpc_call* g = call.grpc()) {
+    text = g->method + " " + g->request_json + " (" + g->proto_file + ")";
+  } else if (const msgpack_call* m = call.msgpack()) {
+    text = m->method + " " + m->params_json;
   }
   if (text.find(random_int_placeholder) != std::string::npos)
     text += " (" + std::string(random_int_placeholder) + " in [0, " + std::to_string(call.keyspace) + "))";
@@ -46,6 +50,8 @@ std::string_view kind_name(user_call_kind kind) {
     case user_call_kind::none: return "greet call";
     case user_call_kind::http: return "HTTP request";
     case user_call_kind::resp: return "RESP command";
+    case user_call_kind::grpc: return "gRPC call";
+    case user_call_kind::msgpack: return "MessagePack-RPC call";
   }
   return "greet call";
 }

@@ -1,0 +1,139 @@
+// gRPC user calls (grpc_call): any unary method from its .proto, through dynamic messages and
+// grpc++'s generic stub; what is refused at start-up, with what message; and the other side not
+// ours: a grpcio server written from the same echo.proto, and grpcio reading our server's
+// reflection (python3-grpcio, which scripts/setup installs).
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/child_process.hpp"
+#include "support/concurrent_calls.hpp"
+#include "support/require_peer.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+const protocol& grpc() { return *protocol_registry::builtin().find("grpc"); }
+
+client_config calling(const endpoint& where, const std::string& method, const std::string& json,
+                      const std::string& proto = WIREBENCH_ECHO_PROTO) {
+  grpc_call g;
+  g.method = method;
+  g.proto_file = proto;
+  g.request_json = json;
+  client_config cc;
+  cc.connect = where;
+  cc.reply_timeout = 10s;
+  cc.call = user_call{std::move(g)};
+  return cc;
+}
+
+// Every call made at once completes with `reply`.
+void expect_all_replied(protocol_client& client, int calls, const std::string& reply) {
+  std::vector<test::call_result> results(calls);
+  std::atomic<int> done{0};
+  for (int i = 0; i < calls; ++i)
+    client.async_greet("", [&, i](std::error_code ec, std::string_view body) {
+      results[i] = {ec, std::string(body), true};
+      ++done;
+    });
+  for (int i = 0; i < 1000 && done.load() < calls; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(done.load(), calls);
+  for (const auto& r : results) {
+    ASSERT_FALSE(r.ec) << r.ec.message();
+    ASSERT_EQ(r.reply, reply);
+  }
+}
+
+class grpc_user_call : public ::testing::Test {
+ protected:
+  void SetUp() override { server_ = grpc().make_server(server_config{}); }
+  std::unique_ptr<protocol_server> server_;
+};
+
+TEST_F(grpc_user_call, any_unary_method_from_the_proto_round_trips_as_json) {
+  auto greet = grpc().make_client(
+      calling(server_->local_endpoint(), "wirebench.echo.Echo/Greet", R"({"name": "ann"})"));
+  EXPECT_FALSE(greet->greets());
+  expect_all_replied(*greet, 200, R"({"greeting":"hello, ann"})");
+  auto get = grpc().make_client(
+      calling(server_->local_endpoint(), "wirebench.echo.Echo/Get", R"({"text": "some words"})"));
+  expect_all_replied(*get, 10, R"({"text":"some words"})");
+  EXPECT_EQ(server_->stats().requests, 200u);  // the server counts greet calls
+}
+
+TEST_F(grpc_user_call, a_method_the_server_lacks_fails_each_call_with_its_status) {
+  // Declared in the .proto, not served by ours: UNIMPLEMENTED is the server's word, remote_error.
+  const std::string dir = ::testing::TempDir();
+  const std::string proto = dir + "/other.proto";
+  std::ofstream(proto) << "syntax = \"proto3\";\npackage other;\nmessage M { string s = 1; }\n"
+                          "service S { rpc Call(M) returns (M); }\n";
+  auto client = grpc().make_client(calling(server_->local_endpoint(), "other.S/Call", "{}", proto));
+  const auto r = test::greet_sync(*client, "");
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.ec, errc::remote_error);
+}
+
+TEST(grpc_user_call_refusals, each_is_one_line_at_start_up) {
+  const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
+  auto refused = [&](const std::string& method, const std::string& json, const std::string& proto) {
+    try {
+      grpc().make_client(calling(nowhere, method, json, proto));
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(not refused)");
+  };
+  const std::string echo = WIREBENCH_ECHO_PROTO;
+  EXPECT_NE(refused("wirebench.echo.Echo/Nope", "{}", echo).find("no method wirebench.echo.Echo/Nope"),
+            std::string::npos);
+  EXPECT_NE(refused("wirebench.echo.Nope/Get", "{}", echo).find("no service wirebench.echo.Nope"),
+            std::string::npos);
+  EXPECT_NE(refused("Get", "{}", echo).find("give package.Service/Method"), std::string::npos);
+  EXPECT_NE(refused("wirebench.echo.Echo/Update", "{}", echo).find("a streaming method"),
+            std::string::npos);
+  EXPECT_NE(refused("wirebench.echo.Echo/Get", R"({"txt": 1})", echo).find("-d: not a wirebench.echo.EchoRequest"),
+            std::string::npos);
+  EXPECT_NE(refused("wirebench.echo.Echo/Get", "{}", "/nonexistent.proto").find("no such file"),
+            std::string::npos);
+  const std::string broken = ::testing::TempDir() + "/broken.proto";
+  std::ofstream(broken) << "syntax = \"proto3\";\nmessage {\n";
+  EXPECT_NE(refused("a.B/C", "{}", broken).find("broken.proto:2:"), std::string::npos)
+      << refused("a.B/C", "{}", broken);
+}
+
+TEST(grpc_user_call_peers, our_client_calls_a_grpcio_server_written_from_the_same_proto) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  const int port = test::free_loopback_port();
+  test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port)});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  auto client = grpc().make_client(
+      calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
+              "wirebench.echo.Echo/Get", R"({"text": "from grpcio"})"));
+  expect_all_replied(*client, 100, R"({"text":"from grpcio"})");
+}
+
+TEST_F(grpc_user_call, grpcio_lists_our_services_by_reflection) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  int rc = 0;
+  const std::string listed = test::run_shell(std::string(test::debian_python3) + " " + WIREBENCH_GRPCIO_PEER +
+                                                 " reflect " +
+                                                 std::to_string(server_->local_endpoint().port),
+                                             &rc);
+  EXPECT_EQ(rc, 0) << listed;
+  EXPECT_NE(listed.find("wirebench.echo.Echo\n"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("grpc.reflection.v1alpha.ServerReflection\n"), std::string::npos) << listed;
+}
+
+}  // namespace
+}  // namespace wirebench
