@@ -67,11 +67,15 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
       ->group(resp);
   const char* grpc = "User call (grpc)";
   cmd.add_option("--call", o.grpc_method,
-                 "Call this unary method instead of the greet call: package.Service/Method, "
-                 "defined in --proto; -d is its request in JSON")
+                 "Call this method instead of the greet call: package.Service/Method, defined in "
+                 "--proto; -d is its request in JSON (a streaming method: a stream per call, -d "
+                 "an array of requests for client streaming)")
       ->group(grpc);
   cmd.add_option("--proto", o.proto, "The .proto file that defines --call's method")
       ->check(CLI::ExistingFile)
+      ->group(grpc);
+  cmd.add_flag("--reflect", o.reflect,
+               "Instead of --proto: ask the server what --call's method is (gRPC server reflection)")
       ->group(grpc);
   cmd.add_option("--import-path", o.import_paths,
                  "Where the .proto's imports are found (repeatable; default: its own folder)")
@@ -89,18 +93,20 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
   const bool http_target = given("--url") || given("--path");
   const char* http_flags[] = {"--method", "--header", "--data", "--expect-status", "--expect-body"};
   const char* resp_flags[] = {"--expect-reply"};
-  const char* grpc_flags[] = {"--proto", "--import-path"};
+  const char* grpc_flags[] = {"--proto", "--import-path", "--reflect"};
   user_call_choice choice;
   if (given("--call")) {
     if (http_target || given("--command"))
       throw std::invalid_argument("--call is a gRPC method; give it, --url/--path or --command");
     for (const char* flag : {"--method", "--header", "--expect-status", "--expect-body", "--expect-reply"})
       if (given(flag)) throw std::invalid_argument(std::string(flag) + " is not part of a gRPC call");
-    if (!given("--proto"))
-      throw std::invalid_argument("--call " + o.grpc_method + ": give the .proto that defines it (--proto)");
+    if (given("--proto") == given("--reflect"))
+      throw std::invalid_argument("--call " + o.grpc_method +
+                                  ": give the .proto that defines it (--proto), or --reflect");
     grpc_call g;
     g.method = o.grpc_method;
     g.proto_file = o.proto;
+    g.reflect = o.reflect;
     g.import_paths = o.import_paths;
     if (given("--data")) g.request_json = read_data_argument(o.data);
     choice.call = user_call{std::move(g), o.keyspace};

@@ -30,6 +30,7 @@ struct user_call_options {
   std::string proto;
   std::string grpc_method;
   std::vector<std::string> import_paths;
+  bool reflect = false;
   std::uint64_t keyspace = 1'000'000;
 };
 

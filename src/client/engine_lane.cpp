@@ -164,7 +164,7 @@ void engine_lane::forget(engine_link& link) {
 }
 
 void engine_lane::link_closed(engine_link& link, std::error_code reason,
-                              std::vector<unanswered_call>& in_flight) {
+                              std::vector<unanswered_call>& in_flight, std::string why_text) {
   // A connection that took calls and never answered (a server that accepts and closes) counts as
   // a failed dial for the back-off, so that such a server is not redialed in a tight loop.
   if (&link == link_ && !link.answered()) back_off();
@@ -181,7 +181,9 @@ void engine_lane::link_closed(engine_link& link, std::error_code reason,
       fail_calls(in_flight, errc::connection_closed);
     } else {
       // Posted: the close may have come from inside a call's send (a slow consumer).
-      asio::post(ctx_, [calls = std::move(in_flight), why]() mutable { fail_calls(calls, why); });
+      asio::post(ctx_, [calls = std::move(in_flight), why, text = std::move(why_text)]() mutable {
+        fail_calls(calls, why, text);
+      });
     }
   }
   dial_if_needed();

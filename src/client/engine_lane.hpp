@@ -60,8 +60,9 @@ class engine_lane {
   }
   void link_answered();
   void link_going(engine_link& link);
+  // `why`: the codec's words for a broken stream (client_codec::failure()), given to the calls lost.
   void link_closed(engine_link& link, std::error_code reason,
-                   std::vector<unanswered_call>& in_flight);
+                   std::vector<unanswered_call>& in_flight, std::string why = {});
   void resend(unanswered_call&& call);
   void pump();
   void complete_later(call_completion done, std::error_code ec);

@@ -138,7 +138,10 @@ void engine_link::on_close(connection&, std::error_code reason) {
   matcher_->take_all(unanswered_);
   std::vector<unanswered_call> lost = std::move(unanswered_);
   unanswered_.clear();
-  lane_.link_closed(*this, reason, lost);
+  // The codec's words, when it broke the stream itself (a TLS handshake that failed, and why).
+  std::string why = reason == errc::tls_failed || reason == errc::protocol_error ? codec_->failure()
+                                                                                 : std::string();
+  lane_.link_closed(*this, reason, lost, std::move(why));
 }
 
 }  // namespace wirebench

@@ -67,6 +67,7 @@ json request_json(const std::optional<user_call>& call) {
     j["kind"] = "grpc";
     j["method"] = g->method;
     j["proto_file"] = g->proto_file;
+    j["reflect"] = g->reflect;
     j["import_paths"] = g->import_paths;
     j["request_json"] = g->request_json;
   } else if (const msgpack_call* m = call->msgpack()) {

@@ -108,6 +108,7 @@ std::optional<user_call> request(const reader& r) {
     grpc_call g;
     g.method = r.text("method");
     g.proto_file = r.text("proto_file");
+    g.reflect = r.at("reflect").as<bool>();
     g.import_paths = r.at("import_paths").as<std::vector<std::string>>();
     g.request_json = r.text("request_json");
     call.request = std::move(g);

@@ -62,6 +62,7 @@ class tls_client_codec final : public client_codec {
     return seal(out, /*start=*/false);
   }
 
+  std::string failure() const override { return channel_.failure(); }
   bool mid_reply() const override {
     return inner_->mid_reply() || plain_used_ < plain_in_.size();
   }

@@ -191,6 +191,16 @@ check "a request that is not the method's message exits 2 before the run" exit_i
 check "... and names the message" one_line_error "not a wirebench.echo.EchoRequest"
 check "run a gRPC method from its .proto" exit_is 0 "$wb" run -p grpc --call wirebench.echo.Echo/Greet \
   --proto "$echo_proto" -d '{"name": "dyn"}' --workers 4 "${quick[@]}" --out "$work/grpc-call.json"
+check "run a gRPC method found by reflection (no .proto)" exit_is 0 "$wb" run -p grpc \
+  --call wirebench.echo.Echo/Greet --reflect -d '{"name": "r"}' --workers 2 "${quick[@]}" \
+  --out "$work/grpc-reflect.json"
+check "every call by reflection succeeded" json_has "$work/grpc-reflect.json" \
+  "d['points'][0]['summary']['outcomes']['ok'] > 0 and not d['points'][0]['summary']['errors'] and d['points'][0]['parameters']['request']['reflect']"
+check "run a server-streaming gRPC method (a stream per call)" exit_is 0 "$wb" run -p grpc \
+  --call wirebench.echo.Echo/Expand --proto "$echo_proto" -d '{"text": "a b"}' --workers 4 \
+  "${quick[@]}" --out "$work/grpc-stream-call.json"
+check "every streaming call succeeded" json_has "$work/grpc-stream-call.json" \
+  "d['points'][0]['summary']['outcomes']['ok'] > 0 and not d['points'][0]['summary']['errors']"
 check "every gRPC user call succeeded, the method recorded" json_has "$work/grpc-call.json" \
   "all(p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] and p['parameters']['request']['method'] == 'wirebench.echo.Echo/Greet' for p in d['points']) and len(d['points']) == 1"
 check "-H without a URL exits 2" exit_is 2 "$wb" run -p http1 -H 'Accept: */*'

@@ -1,13 +1,15 @@
 """grpcio (Debian's python3-grpcio), a gRPC implementation we did not write, as a peer of ours.
 Run by grpc_user_call_test.cpp:
 
-  grpcio_peer.py serve PORT    a grpcio server of wirebench.echo.Echo/Get from the same
-                               echo.proto: it prints "listening" and serves until killed
+  grpcio_peer.py serve PORT    a grpcio server of wirebench.echo.Echo/Get and /Update (bidi)
+                               from the same echo.proto: it prints "listening" and serves
+                               until killed
   grpcio_peer.py reflect PORT  lists the services our server names by reflection
                                (grpc.reflection.v1alpha), one per line
 
-No generated code: the methods take and give bytes. Get's request and reply are both one string
-in field 1 (EchoRequest and EchoResponse), so the server answers a request with its own bytes;
+No generated code: the methods take and give bytes. Their requests and replies are both one
+string in field 1 (EchoRequest and EchoResponse), so the server answers a request with its own
+bytes (Update: each message of the stream);
 the reflection request is list_services (field 7, empty), and the names are read from the reply's
 list_services_response (field 6) > service (1) > name (1)."""
 import sys
@@ -47,7 +49,9 @@ def varint(data, i):
 def serve(port):
     handler = grpc.method_handlers_generic_handler(
         "wirebench.echo.Echo",
-        {"Get": grpc.unary_unary_rpc_method_handler(lambda request, context: request)})
+        {"Get": grpc.unary_unary_rpc_method_handler(lambda request, context: request),
+         "Update": grpc.stream_stream_rpc_method_handler(
+             lambda requests, context: (request for request in requests))})
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(f"127.0.0.1:{port}")

@@ -68,6 +68,17 @@ TEST(msgpack_rpc_user_call, the_request_is_packed_once_and_each_call_gets_its_ms
   EXPECT_EQ(into.replies[2].body, R"({"code":1})");
 }
 
+// __rand_int__ in a string param: 12 digits in place for each call (the packed string keeps its
+// length), as in HTTP and RESP user calls.
+TEST(msgpack_rpc_user_call, the_placeholder_in_a_string_param_is_new_digits_per_call) {
+  client_config cc = calling(endpoint::parse_or_throw("tcp://127.0.0.1:9"), "get", R"(["k:__rand_int__"])");
+  cc.call->keyspace = 1;  // every number is 0
+  auto codec = rpc().client_codecs(cc)();
+  gather_queue out;
+  ASSERT_FALSE(codec->encode(1, "", out));
+  EXPECT_EQ(drain(out), std::string("\x94\x00\x01\xa3" "get" "\x91\xae" "k:000000000000", 23));
+}
+
 TEST(msgpack_rpc_user_call, params_that_are_not_a_json_array_are_refused_at_start_up) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
   EXPECT_THROW(rpc().make_client(calling(nowhere, "add", R"({"a": 1})")), std::invalid_argument);

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -91,6 +92,10 @@ class client_codec {
   }
   /// True while a reply is partly received (EOF then truncates it).
   virtual bool mid_reply() const = 0;
+  /// Why the stream broke, in words, once decode() or produce() has returned an error (TLS: what
+  /// OpenSSL said, "certificate verify failed"); empty when the code says it all. The calls lost
+  /// with the connection carry it as their text.
+  virtual std::string failure() const { return {}; }
   /// The read buffer's bound: the largest reply plus its framing.
   virtual std::size_t max_read_bytes() const = 0;
 };

@@ -89,10 +89,11 @@ class call_matcher {
 };
 
 /// Completes every call of `calls` with `ec` (after take_all: the matcher is already consistent).
-inline void fail_calls(std::vector<unanswered_call>& calls, std::error_code ec) {
+inline void fail_calls(std::vector<unanswered_call>& calls, std::error_code ec,
+                       std::string_view why = {}) {
   std::vector<unanswered_call> failing = std::move(calls);
   calls.clear();
-  for (unanswered_call& c : failing) c.done(ec, {});
+  for (unanswered_call& c : failing) c.done(ec, why);
 }
 
 }  // namespace wirebench

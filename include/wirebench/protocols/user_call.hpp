@@ -1,6 +1,6 @@
 #pragma once
 // A call the user defines, sent instead of the greet call (client_config::call): any HTTP request
-// (http1, http2), any RESP command (resp, redis-server), any unary gRPC method (grpc) or any
+// (http1, http2), any RESP command (resp, redis-server), any gRPC method (grpc) or any
 // MessagePack-RPC method (msgpack-rpc), so that
 // wirebench loads a server it did not write (h2load's URL, redis-benchmark's command, ghz's
 // --proto and --call). The codec that sends it also judges each
@@ -47,11 +47,12 @@ struct resp_call {
   friend bool operator==(const resp_call&, const resp_call&) = default;
 };
 
-// A unary method of any gRPC service, from its .proto (no code generated: the request is built
-// from JSON into a dynamic message once, and its bytes sent for every call).
+// A method of any gRPC service, unary or streaming, from its .proto (no code generated: the
+// request is built from JSON into dynamic messages once, and their bytes sent for every call).
 struct grpc_call {
   std::string method;      // "package.Service/Method"
   std::string proto_file;  // the .proto that defines it (its imports searched from import_paths)
+  bool reflect = false;    // no .proto: the server's reflection says what the method is
   std::vector<std::string> import_paths;  // empty: the file's own folder
   std::string request_json = "{}";        // the request message, proto3's JSON mapping
   friend bool operator==(const grpc_call&, const grpc_call&) = default;

@@ -13,7 +13,7 @@
 namespace wirebench::grpc_backend {
 
 std::unique_ptr<protocol_server> make_server(const server_config& config);
-std::unique_ptr<protocol_client> make_unary_client(const client_config& config);
+std::unique_ptr<protocol_client> make_call_client(const client_config& config);
 std::unique_ptr<protocol_client> make_stream_client(const client_config& config, std::size_t batch);
 
 // Our endpoint syntax in gRPC's: 127.0.0.1:7000, [::1]:7000, unix:/path, unix-abstract:name.

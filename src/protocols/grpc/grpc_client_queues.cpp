@@ -10,26 +10,27 @@ thread_local grpc::CompletionQueue* polled_here = nullptr;
 // A completion handed to a queue thread: the alarm fires at once, and the event completes it.
 class deferred_completion final : public cq_call {
  public:
-  deferred_completion(call_completion done, std::error_code ec)
-      : done_(std::move(done)), ec_(ec), tags_(this) {}
+  deferred_completion(call_completion done, std::error_code ec, std::string why)
+      : done_(std::move(done)), ec_(ec), why_(std::move(why)), tags_(this) {}
   void set(grpc::CompletionQueue* queue) {
     alarm_.Set(queue, gpr_now(GPR_CLOCK_MONOTONIC), tags_(op::finished));
   }
   void on(op, bool) override {
     std::unique_ptr<deferred_completion> self(this);
-    done_(ec_, {});
+    done_(ec_, why_);
   }
 
  private:
   call_completion done_;
   std::error_code ec_;
+  std::string why_;
   cq_tags tags_;
   grpc::Alarm alarm_;
 };
 }  // namespace
 
-void client_queues::complete_later(call_completion done, std::error_code ec) {
-  (new deferred_completion(std::move(done), ec))->set(pick());
+void client_queues::complete_later(call_completion done, std::error_code ec, std::string why) {
+  (new deferred_completion(std::move(done), ec, std::move(why)))->set(pick());
 }
 
 client_queues::client_queues(std::size_t threads, const std::vector<int>& cpus) {

@@ -6,6 +6,7 @@
 // caller's calls need no hand-off between threads.
 #include <atomic>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -26,9 +27,9 @@ class client_queues {
   grpc::CompletionQueue* at(std::size_t i) { return queues_[i % queues_.size()].get(); }
   std::size_t size() const { return queues_.size(); }
 
-  // Runs done(ec, {}) on one of the queue threads soon (through a grpc::Alarm due now): for a
+  // Runs done(ec, why) on one of the queue threads soon (through a grpc::Alarm due now): for a
   // call that fails before it starts, which must not complete on its caller's thread.
-  void complete_later(call_completion done, std::error_code ec);
+  void complete_later(call_completion done, std::error_code ec, std::string why = {});
 
   // Shuts every queue down and joins its thread; no operation may be pending. Idempotent.
   void stop();

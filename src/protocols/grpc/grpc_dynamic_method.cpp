@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <google/protobuf/util/json_util.h>
+#include <nlohmann/json.hpp>
 
 namespace wirebench::grpc_backend {
 
@@ -22,53 +23,89 @@ class grpc_dynamic_method::error_collector final : public pb::compiler::MultiFil
   std::string first_;
 };
 
-grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call)
-    : errors_(std::make_unique<error_collector>()) {
-  auto bad = [&](const std::string& why) {
-    throw std::invalid_argument("--proto " + call.proto_file + ": " + why);
-  };
-  const std::filesystem::path file = call.proto_file;
-  if (!std::filesystem::is_regular_file(file)) bad("no such file");
-  // Imports resolve against the import paths, or the file's own folder.
-  std::vector<std::string> roots = call.import_paths;
-  if (roots.empty()) roots.push_back(file.parent_path().empty() ? "." : file.parent_path().string());
-  for (const auto& root : roots) source_tree_.MapPath("", root);
-  std::string virtual_file, shadowing;
-  if (source_tree_.DiskFileToVirtualFile(file.string(), &virtual_file, &shadowing) !=
-      pb::compiler::DiskSourceTree::SUCCESS)
-    bad("not under an import path (--import-path)");
-  importer_ = std::make_unique<pb::compiler::Importer>(&source_tree_, errors_.get());
-  const pb::FileDescriptor* parsed = importer_->Import(virtual_file);
-  if (parsed == nullptr) bad(errors_->first().empty() ? "does not parse" : errors_->first());
+std::string service_of(const std::string& method) {
+  const auto slash = method.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == method.size())
+    throw std::invalid_argument("--call " + method + ": give package.Service/Method");
+  return method.substr(0, slash);
+}
 
-  const auto slash = call.method.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == call.method.size())
-    throw std::invalid_argument("--call " + call.method + ": give package.Service/Method");
-  const std::string service_name = call.method.substr(0, slash);
-  const pb::ServiceDescriptor* service = importer_->pool()->FindServiceByName(service_name);
+grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
+                                         const std::vector<std::string>& reflected_files)
+    : errors_(std::make_unique<error_collector>()) {
+  const std::string source = call.reflect ? "--reflect" : "--proto " + call.proto_file;
+  auto bad = [&](const std::string& why) { throw std::invalid_argument(source + ": " + why); };
+  const pb::DescriptorPool* pool = nullptr;
+  if (call.reflect) {
+    for (const std::string& bytes : reflected_files) {
+      pb::FileDescriptorProto file;
+      if (!file.ParseFromString(bytes) || !reflected_.Add(file)) bad("the server sent a file that is not one");
+    }
+    // Built lazily from the database, each file after its dependencies.
+    reflected_pool_ = std::make_unique<pb::DescriptorPool>(&reflected_);
+    pool = reflected_pool_.get();
+  } else {
+    const std::filesystem::path file = call.proto_file;
+    if (!std::filesystem::is_regular_file(file)) bad("no such file");
+    // Imports resolve against the import paths, or the file's own folder.
+    std::vector<std::string> roots = call.import_paths;
+    if (roots.empty()) roots.push_back(file.parent_path().empty() ? "." : file.parent_path().string());
+    for (const auto& root : roots) source_tree_.MapPath("", root);
+    std::string virtual_file, shadowing;
+    if (source_tree_.DiskFileToVirtualFile(file.string(), &virtual_file, &shadowing) !=
+        pb::compiler::DiskSourceTree::SUCCESS)
+      bad("not under an import path (--import-path)");
+    importer_ = std::make_unique<pb::compiler::Importer>(&source_tree_, errors_.get());
+    if (importer_->Import(virtual_file) == nullptr)
+      bad(errors_->first().empty() ? "does not parse" : errors_->first());
+    pool = importer_->pool();
+  }
+
+  const std::string service_name = service_of(call.method);
+  const pb::ServiceDescriptor* service = pool->FindServiceByName(service_name);
   if (service == nullptr) bad("no service " + service_name);
-  const pb::MethodDescriptor* method = service->FindMethodByName(call.method.substr(slash + 1));
+  const pb::MethodDescriptor* method =
+      service->FindMethodByName(call.method.substr(call.method.find('/') + 1));
   if (method == nullptr) bad("no method " + call.method);
-  if (method->client_streaming() || method->server_streaming())
-    throw std::invalid_argument("--call " + call.method + ": a streaming method; only unary ones are called yet");
+  client_streaming_ = method->client_streaming();
+  server_streaming_ = method->server_streaming();
   path_ = "/" + service->full_name() + "/" + method->name();
 
-  std::unique_ptr<pb::Message> request(factory_.GetPrototype(method->input_type())->New());
-  const auto parsed_json = pb::util::JsonStringToMessage(call.request_json, request.get());
-  if (!parsed_json.ok())
-    throw std::invalid_argument("-d: not a " + method->input_type()->full_name() + " in JSON (" +
-                                std::string(parsed_json.message()) + ")");
-  request->SerializeToString(&request_bytes_);
+  // A client-streaming method takes a JSON array: one message per element.
+  std::vector<std::string> texts;
+  if (client_streaming_ && call.request_json.find_first_not_of(" \t\r\n") != std::string::npos &&
+      call.request_json[call.request_json.find_first_not_of(" \t\r\n")] == '[') {
+    nlohmann::json array;
+    try {
+      array = nlohmann::json::parse(call.request_json);
+    } catch (const nlohmann::json::exception& e) {
+      throw std::invalid_argument("-d: not JSON (" + std::string(e.what()) + ")");
+    }
+    for (const auto& element : array) texts.push_back(element.dump());
+  } else {
+    texts.push_back(call.request_json);
+  }
+  const pb::Message* request_prototype = factory_.GetPrototype(method->input_type());
+  for (const std::string& text : texts) {
+    std::unique_ptr<pb::Message> request(request_prototype->New());
+    const auto parsed_json = pb::util::JsonStringToMessage(text, request.get());
+    if (!parsed_json.ok())
+      throw std::invalid_argument("-d: not a " + method->input_type()->full_name() + " in JSON (" +
+                                  std::string(parsed_json.message()) + ")");
+    request->SerializeToString(&requests_.emplace_back());
+  }
   reply_prototype_ = factory_.GetPrototype(method->output_type());
 }
 
 grpc_dynamic_method::~grpc_dynamic_method() = default;
 
-bool grpc_dynamic_method::reply_json(std::string_view bytes, std::string& json) const {
+bool grpc_dynamic_method::append_reply_json(std::string_view bytes, std::string& json) const {
   std::unique_ptr<pb::Message> reply(reply_prototype_->New());
   if (!reply->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return false;
-  json.clear();
-  return pb::util::MessageToJsonString(*reply, &json).ok();
+  std::string one;
+  if (!pb::util::MessageToJsonString(*reply, &one).ok()) return false;
+  json.append(one);
+  return true;
 }
 
 }  // namespace wirebench::grpc_backend

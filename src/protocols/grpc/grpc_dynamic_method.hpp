@@ -1,45 +1,63 @@
 #pragma once
-// A unary gRPC method known only from its .proto at run time (ghz's --proto and --call):
-// protobuf's importer parses the file, its descriptors give the request and reply types, and
-// dynamic messages stand for them. No code is generated. The request is built from JSON once;
-// each reply is parsed as the method's reply type, so bytes that are not one fail the call.
+// A gRPC method known only from its .proto at run time (ghz's --proto and --call): protobuf's
+// importer parses the file, its descriptors give the request and reply types, and dynamic
+// messages stand for them. No code is generated. The request messages are built from JSON once
+// (a JSON array is one message each for a client-streaming method); each reply is parsed as the
+// method's reply type, so bytes that are not one fail the call.
+#include <vector>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include <google/protobuf/compiler/importer.h>
+#include <google/protobuf/descriptor_database.h>
 #include <google/protobuf/dynamic_message.h>
 
 #include "wirebench/protocols/user_call.hpp"
 
 namespace wirebench::grpc_backend {
 
+// "package.Service" of "package.Service/Method". Throws std::invalid_argument (one line) on
+// anything else.
+std::string service_of(const std::string& method);
+
 class grpc_dynamic_method {
  public:
-  // At start-up. Throws std::invalid_argument (one line) when the file does not parse, the
-  // method is not in it or streams, or the JSON is not a valid request message.
-  explicit grpc_dynamic_method(const grpc_call& call);
+  // At start-up. The method's descriptors come from call.proto_file, or with call.reflect from
+  // `reflected_files` (serialized FileDescriptorProtos the server sent: grpc_reflection_client.hpp).
+  // Throws std::invalid_argument (one line) when the file does not parse, the method is not in
+  // it, or the JSON is not a valid request message (or, for a client-streaming method, an array of
+  // them).
+  explicit grpc_dynamic_method(const grpc_call& call, const std::vector<std::string>& reflected_files = {});
   ~grpc_dynamic_method();
   grpc_dynamic_method(const grpc_dynamic_method&) = delete;
   grpc_dynamic_method& operator=(const grpc_dynamic_method&) = delete;
 
   // gRPC's path for it: "/package.Service/Method".
   const std::string& path() const { return path_; }
-  // The request message, serialized.
-  const std::string& request_bytes() const { return request_bytes_; }
-  // `bytes` as the reply message in JSON into `json`; false when they are not a valid reply.
-  // Any thread (the prototype is shared read-only; each call parses into a message of its own).
-  bool reply_json(std::string_view bytes, std::string& json) const;
+  bool client_streaming() const { return client_streaming_; }
+  bool server_streaming() const { return server_streaming_; }
+  // The request messages, serialized: one, or for a client-streaming method one per element of
+  // -d's JSON array.
+  const std::vector<std::string>& request_messages() const { return requests_; }
+  // `bytes` as the reply message in JSON, appended to `json`; false when they are not a valid
+  // reply. Any thread (the prototype is shared read-only; each call parses into a message of its
+  // own).
+  bool append_reply_json(std::string_view bytes, std::string& json) const;
 
  private:
   class error_collector;
   std::unique_ptr<error_collector> errors_;
   google::protobuf::compiler::DiskSourceTree source_tree_;
-  std::unique_ptr<google::protobuf::compiler::Importer> importer_;
+  std::unique_ptr<google::protobuf::compiler::Importer> importer_;  // from a .proto
+  google::protobuf::SimpleDescriptorDatabase reflected_;             // from the server
+  std::unique_ptr<google::protobuf::DescriptorPool> reflected_pool_;
   google::protobuf::DynamicMessageFactory factory_;  // after importer_: its prototypes go first
   const google::protobuf::Message* reply_prototype_ = nullptr;
   std::string path_;
-  std::string request_bytes_;
+  std::vector<std::string> requests_;
+  bool client_streaming_ = false;
+  bool server_streaming_ = false;
 };
 
 }  // namespace wirebench::grpc_backend

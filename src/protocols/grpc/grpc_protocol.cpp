@@ -19,9 +19,9 @@ void register_grpc_protocols(protocol_registry& registry) {
       .server_engines = grpc_engines,
       .own_process_server = true,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
-      .user_calls = user_call_kind::grpc,  // any unary method, from its .proto
+      .user_calls = user_call_kind::grpc,  // any method, from its .proto
       .make_server = grpc_backend::make_server,
-      .make_client = grpc_backend::make_unary_client,
+      .make_client = grpc_backend::make_call_client,
   });
   registry.add({
       .name = "grpc-stream",

@@ -95,7 +95,7 @@ class stream_channel final : public cq_call {
     std::unique_lock lock(mutex_);
     if (finished_) {
       lock.unlock();
-      return queues_.complete_later(std::move(done), end_reason_);
+      return queues_.complete_later(std::move(done), end_reason_, status_.error_message());
     }
     if (table_.in_flight() >= table_max_) {
       lock.unlock();
@@ -107,7 +107,7 @@ class stream_channel final : public cq_call {
         [this, expected = expected_greeting(name), done = std::move(done)](
             std::error_code ec, std::string_view reply) mutable {
           if (!ec && reply != expected) ec = errc::wrong_reply;
-          ready_.push_back({std::move(done), ec, ec ? std::string() : std::string(reply)});
+          ready_.push_back({std::move(done), ec, std::string(reply)});
         },
         deadline, nullptr);
     pb::GreetRequest& r = queued_.emplace_back();
@@ -212,7 +212,8 @@ class stream_channel final : public cq_call {
       end_reason_ = why;
     std::vector<unanswered_call> lost;
     table_.take_all(lost);
-    for (unanswered_call& c : lost) c.done(end_reason_, {});  // queues each in ready_
+    // With gRPC's words for why the stream ended (a failed handshake says what failed).
+    for (unanswered_call& c : lost) c.done(end_reason_, status_.error_message());  // queues each in ready_
     run_ready(lock);
     lock.lock();
     done_ = true;

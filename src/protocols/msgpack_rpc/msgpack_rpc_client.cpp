@@ -4,6 +4,7 @@
 // JSON; a response's result, whatever its type, is the reply (as text), an error its failure.
 #include <deque>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "msgpack_rpc_backend.hpp"
 #include "../common/backend_support.hpp"
 #include "wirebench/codec/bytes.hpp"
+#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::msgpack_rpc {
@@ -22,9 +24,10 @@ namespace {
 struct packed_call {
   std::string method;
   std::string params;
+  std::uint64_t keyspace;  // of __rand_int__ in a string param
 };
 
-std::shared_ptr<const packed_call> pack_call(const msgpack_call& call) {
+std::shared_ptr<const packed_call> pack_call(const msgpack_call& call, std::uint64_t keyspace) {
   nlohmann::json params;
   try {
     params = nlohmann::json::parse(call.params_json);
@@ -36,6 +39,7 @@ std::shared_ptr<const packed_call> pack_call(const msgpack_call& call) {
   if (call.method.empty()) throw std::invalid_argument("--method: give the method's name");
   auto packed = std::make_shared<packed_call>();
   packed->method = call.method;
+  packed->keyspace = keyspace;
   const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(params);
   packed->params.assign(bytes.begin(), bytes.end());
   return packed;
@@ -55,7 +59,12 @@ class rpc_client_codec final : public client_codec {
  public:
   // `call`: the user's method and params, or null for the greet call.
   rpc_client_codec(std::size_t max_frame, std::shared_ptr<const packed_call> call)
-      : decoder_(limits_for(max_frame)), call_(std::move(call)) {}
+      : decoder_(limits_for(max_frame)), call_(std::move(call)) {
+    if (!call_) return;
+    // A placeholder inside a packed string keeps its length: the digits go over it in place.
+    params_ = call_->params;
+    filler_.emplace(params_, call_->keyspace, next_placeholder_seed());
+  }
 
   reply_order order() const override { return reply_order::by_id; }
 
@@ -69,7 +78,8 @@ class rpc_client_codec final : public client_codec {
       pk.pack_uint32(id);
       pk.pack_str(static_cast<std::uint32_t>(call_->method.size()));
       pk.pack_str_body(call_->method.data(), static_cast<std::uint32_t>(call_->method.size()));
-      scratch_.append(call_->params);  // packed once
+      if (!filler_->empty()) filler_->fill(params_);
+      scratch_.append(params_);  // packed once
     } else {
       append_request(scratch_, id, "greet", request);
     }
@@ -114,13 +124,15 @@ class rpc_client_codec final : public client_codec {
   std::vector<msgpack::object_handle> held_;  // until the next decode
   std::deque<std::string> texts_;             // printed results and errors, until the next decode
   std::shared_ptr<const packed_call> call_;   // null: the greet call
+  std::string params_;                        // a user call's params, placeholders filled per call
+  std::optional<random_int_filler> filler_;
 };
 
 }  // namespace
 
 client_codec_factory client_codecs(const client_config& config) {
   std::shared_ptr<const packed_call> call;
-  if (config.call) call = pack_call(*config.call->msgpack());
+  if (config.call) call = pack_call(*config.call->msgpack(), config.call->keyspace);
   return [max = config.max_frame_bytes, call] { return std::make_unique<rpc_client_codec>(max, call); };
 }
 

@@ -36,7 +36,7 @@ std::string describe(const user_call& call) {
     }
     if (r->expect_reply) text += " expecting '" + *r->expect_reply + "'";
   } else if (const grpc_call* g = call.grpc()) {
-    text = g->method + " " + g->request_json + " (" + g->proto_file + ")";
+    text = g->method + " " + g->request_json + " (" + (g->reflect ? "by reflection" : g->proto_file) + ")";
   } else if (const msgpack_call* m = call.msgpack()) {
     text = m->method + " " + m->params_json;
   }

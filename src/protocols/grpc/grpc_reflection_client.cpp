@@ -1,0 +1,156 @@
+#include "grpc_reflection_client.hpp"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/message.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+
+#include "grpc_backend.hpp"
+#include "grpc_tls.hpp"
+
+namespace wirebench::grpc_backend {
+namespace {
+
+namespace pb = google::protobuf;
+
+constexpr const char* reflection_method = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
+
+[[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument("--reflect: " + why); }
+
+const pb::Descriptor* reflection_type(const char* name) {
+  const pb::Descriptor* type =
+      pb::DescriptorPool::generated_pool()->FindMessageTypeByName(std::string("grpc.reflection.v1alpha.") + name);
+  if (type == nullptr) refuse("this build has no reflection messages (libgrpc++_reflection)");
+  return type;
+}
+
+// One reflection stream, driven one operation at a time on a queue of its own (start-up only).
+class reflection_stream {
+ public:
+  explicit reflection_stream(const client_config& c)
+      : address_(grpc_address(c.connect)),
+        stub_(grpc::CreateChannel(address_, channel_credentials(c.tls))) {
+    context_.set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::duration_cast<std::chrono::system_clock::duration>(c.connect_timeout));
+    stream_ = stub_.PrepareCall(&context_, reflection_method, &queue_);
+    stream_->StartCall(this);
+    if (!next()) fail();
+  }
+  ~reflection_stream() {
+    if (!finished_) {
+      context_.TryCancel();
+      stream_->Finish(&status_, this);
+      next();
+    }
+    queue_.Shutdown();
+    void* tag = nullptr;
+    bool ok = false;
+    while (queue_.Next(&tag, &ok)) {
+    }
+  }
+  reflection_stream(const reflection_stream&) = delete;
+  reflection_stream& operator=(const reflection_stream&) = delete;
+
+  // Sends `request` (a ServerReflectionRequest) and returns the server's answer to it.
+  std::unique_ptr<pb::Message> ask(const pb::Message& request) {
+    std::string bytes;
+    request.SerializeToString(&bytes);
+    grpc::Slice slice(bytes);
+    grpc::ByteBuffer out(&slice, 1);
+    stream_->Write(out, this);
+    if (!next()) fail();
+    grpc::ByteBuffer in;
+    stream_->Read(&in, this);
+    if (!next()) fail();
+    grpc::Slice joined;
+    if (!in.DumpToSingleSlice(&joined).ok()) refuse("an unreadable answer");
+    std::unique_ptr<pb::Message> reply(
+        pb::MessageFactory::generated_factory()->GetPrototype(reflection_type("ServerReflectionResponse"))->New());
+    if (!reply->ParseFromArray(joined.begin(), static_cast<int>(joined.size())))
+      refuse("an answer that is not a ServerReflectionResponse");
+    return reply;
+  }
+
+ private:
+  bool next() {
+    void* tag = nullptr;
+    bool ok = false;
+    return queue_.Next(&tag, &ok) && ok;
+  }
+  // The stream broke: its status says why (no reflection: UNIMPLEMENTED; no server: UNAVAILABLE).
+  [[noreturn]] void fail() {
+    stream_->Finish(&status_, this);
+    next();
+    finished_ = true;
+    if (status_.error_code() == grpc::StatusCode::UNIMPLEMENTED)
+      refuse("the server at " + address_ + " offers no reflection (grpc.reflection.v1alpha)");
+    refuse("cannot ask the server at " + address_ + ": " + status_.error_message());
+  }
+
+  const std::string address_;
+  grpc::GenericStub stub_;
+  grpc::CompletionQueue queue_;
+  grpc::ClientContext context_;
+  std::unique_ptr<grpc::GenericClientAsyncReaderWriter> stream_;
+  grpc::Status status_;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+std::vector<std::string> reflected_files(const client_config& c, const std::string& symbol) {
+  const pb::Descriptor* request_type = reflection_type("ServerReflectionRequest");
+  const pb::Message* prototype = pb::MessageFactory::generated_factory()->GetPrototype(request_type);
+  reflection_stream stream(c);
+  // Asks for the file named by `field` ("file_containing_symbol", "file_by_filename") = `value`;
+  // every file the answer carries goes into `files`, by name.
+  std::map<std::string, std::string> files;
+  auto ask = [&](const char* field, const std::string& value) {
+    std::unique_ptr<pb::Message> request(prototype->New());
+    request->GetReflection()->SetString(request.get(), request_type->FindFieldByName(field), value);
+    const std::unique_ptr<pb::Message> reply = stream.ask(*request);
+    const pb::Descriptor* type = reply->GetDescriptor();
+    const pb::Reflection* reflection = reply->GetReflection();
+    if (reflection->HasField(*reply, type->FindFieldByName("error_response"))) {
+      const pb::Message& error = reflection->GetMessage(*reply, type->FindFieldByName("error_response"));
+      refuse(value + ": " + error.GetReflection()->GetString(error, error.GetDescriptor()->FindFieldByName("error_message")));
+    }
+    const pb::Message& found = reflection->GetMessage(*reply, type->FindFieldByName("file_descriptor_response"));
+    const pb::FieldDescriptor* protos = found.GetDescriptor()->FindFieldByName("file_descriptor_proto");
+    for (int i = 0; i < found.GetReflection()->FieldSize(found, protos); ++i) {
+      std::string bytes = found.GetReflection()->GetRepeatedString(found, protos, i);
+      pb::FileDescriptorProto file;
+      if (!file.ParseFromString(bytes)) refuse("the server sent a file that is not one");
+      files.emplace(file.name(), std::move(bytes));
+    }
+  };
+  ask("file_containing_symbol", symbol);
+  // The imports the server did not send with it, each asked for by name until none is missing.
+  for (bool asked = true; asked;) {
+    asked = false;
+    std::vector<std::string> missing;
+    for (const auto& [name, bytes] : files) {
+      pb::FileDescriptorProto file;
+      file.ParseFromString(bytes);
+      for (const std::string& dependency : file.dependency())
+        if (!files.contains(dependency)) missing.push_back(dependency);
+    }
+    for (const std::string& name : missing) {
+      if (files.contains(name)) continue;
+      ask("file_by_filename", name);
+      if (!files.contains(name)) refuse("the server did not send " + name);
+      asked = true;
+    }
+  }
+  std::vector<std::string> out;
+  for (auto& [name, bytes] : files) out.push_back(std::move(bytes));
+  return out;
+}
+
+}  // namespace wirebench::grpc_backend
