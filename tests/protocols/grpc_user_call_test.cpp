@@ -39,6 +39,22 @@ client_config calling(const endpoint& where, const std::string& method, const st
   return cc;
 }
 
+// The same call, its method found by the server's reflection instead of a .proto.
+client_config reflecting(client_config cc) {
+  std::get<grpc_call>(cc.call->request).reflect = true;
+  return cc;
+}
+
+// What make_client refuses `cc` with; "(not refused)" when it makes a client.
+std::string refusal(const client_config& cc) {
+  try {
+    grpc().make_client(cc);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(not refused)";
+}
+
 // Every call made at once completes with `reply`.
 void expect_all_replied(protocol_client& client, int calls, const std::string& reply) {
   std::vector<test::call_result> results(calls);
@@ -93,25 +109,11 @@ TEST_F(grpc_user_call, streaming_methods_are_a_stream_per_call) {
 
 // --reflect: no .proto; the client asks our server (grpc++'s reflection) what the method is.
 TEST_F(grpc_user_call, reflect_finds_the_method_on_the_server) {
-  client_config cc = calling(server_->local_endpoint(), "wirebench.echo.Echo/Greet", R"({"name": "r"})", "");
-  cc.call->request = [&] {
-    grpc_call g = *cc.call->grpc();
-    g.reflect = true;
-    return g;
-  }();
-  auto client = grpc().make_client(cc);
+  auto client = grpc().make_client(
+      reflecting(calling(server_->local_endpoint(), "wirebench.echo.Echo/Greet", R"({"name": "r"})", "")));
   expect_all_replied(*client, 20, R"({"greeting":"hello, r"})");
-  cc.call->request = [&] {
-    grpc_call g = *cc.call->grpc();
-    g.method = "wirebench.echo.Nope/Get";
-    return g;
-  }();
-  try {
-    grpc().make_client(cc);
-    ADD_FAILURE() << "an unknown service was not refused";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("--reflect: wirebench.echo.Nope"), std::string::npos) << e.what();
-  }
+  const std::string why = refusal(reflecting(calling(server_->local_endpoint(), "wirebench.echo.Nope/Get", "{}", "")));
+  EXPECT_NE(why.find("--reflect: wirebench.echo.Nope"), std::string::npos) << why;
 }
 
 TEST_F(grpc_user_call, a_method_the_server_lacks_fails_each_call_with_its_status) {
@@ -129,12 +131,7 @@ TEST_F(grpc_user_call, a_method_the_server_lacks_fails_each_call_with_its_status
 TEST(grpc_user_call_refusals, each_is_one_line_at_start_up) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
   auto refused = [&](const std::string& method, const std::string& json, const std::string& proto) {
-    try {
-      grpc().make_client(calling(nowhere, method, json, proto));
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("(not refused)");
+    return refusal(calling(nowhere, method, json, proto));
   };
   const std::string echo = WIREBENCH_ECHO_PROTO;
   EXPECT_NE(refused("wirebench.echo.Echo/Nope", "{}", echo).find("no method wirebench.echo.Echo/Nope"),
@@ -167,19 +164,9 @@ TEST(grpc_user_call_peers, our_client_calls_a_grpcio_server_written_from_the_sam
   expect_all_replied(*bidi, 50, R"([{"text":"one"},{"text":"two"}])");
 
   // grpcio's server here offers no reflection: --reflect says so, in one line.
-  client_config reflect = calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
-                                  "wirebench.echo.Echo/Get", "{}", "");
-  reflect.call->request = [&] {
-    grpc_call g = *reflect.call->grpc();
-    g.reflect = true;
-    return g;
-  }();
-  try {
-    grpc().make_client(reflect);
-    ADD_FAILURE() << "no reflection, and no refusal";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("offers no reflection"), std::string::npos) << e.what();
-  }
+  const std::string why = refusal(reflecting(calling(
+      endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)), "wirebench.echo.Echo/Get", "{}", "")));
+  EXPECT_NE(why.find("offers no reflection"), std::string::npos) << why;
 }
 
 TEST_F(grpc_user_call, grpcio_lists_our_services_by_reflection) {
