@@ -90,17 +90,17 @@ class stream_channel final : public cq_call {
     return counters_;
   }
 
-  // Never completes the call here: a call that cannot be made is completed on a queue thread.
-  void call(std::string_view name, clock::time_point deadline, call_completion done) {
+  // Takes the call unless the stream has max_in_flight calls already (then returns false and
+  // leaves `done` to the caller, who may try another stream). Never completes the call here: a
+  // call that cannot be made is completed on a queue thread.
+  bool call(std::string_view name, clock::time_point deadline, call_completion& done) {
     std::unique_lock lock(mutex_);
     if (finished_) {
       lock.unlock();
-      return queues_.complete_later(std::move(done), end_reason_, status_.error_message());
+      queues_.complete_later(std::move(done), end_reason_, status_.error_message());
+      return true;
     }
-    if (table_.in_flight() >= table_max_) {
-      lock.unlock();
-      return queues_.complete_later(std::move(done), errc::rejected);
-    }
+    if (table_.in_flight() >= table_max_) return false;
     // The table hands the completion back when the call ends; it only queues it (under the
     // lock), and run_ready() runs it once the lock is released.
     const auto id = table_.add(
@@ -114,6 +114,7 @@ class stream_channel final : public cq_call {
     r.set_id(id);
     r.set_name(std::string(name));
     if (may_write()) write_next();
+    return true;
   }
 
   // Times out what is due; returns when this stream next needs the timer.
@@ -271,8 +272,13 @@ class stream_client final : public protocol_client {
 
   void async_greet(std::string_view name, call_completion done) override {
     if (stopped_.load(std::memory_order_acquire)) return done(errc::connection_closed, {});
-    const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed) % streams_.size();
-    streams_[i]->call(name, clock::now() + timeout_, std::move(done));
+    // Round robin, passing over a stream that is full: with --depth, workers / depth streams
+    // hold every worker's call between them, but not in turn.
+    const std::size_t first = next_.fetch_add(1, std::memory_order_relaxed);
+    const auto deadline = clock::now() + timeout_;
+    for (std::size_t k = 0; k < streams_.size(); ++k)
+      if (streams_[(first + k) % streams_.size()]->call(name, deadline, done)) return;
+    queues_.complete_later(std::move(done), errc::rejected);
   }
 
   void close() override {
