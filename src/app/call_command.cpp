@@ -78,9 +78,11 @@ command_runner add_call_command(CLI::App& app) {
       return usage_error(problem);
     if (user.call && user.call->http() && user.call->http()->https) config.tls.enabled = true;
     config.call = user.call;
+    const protocol& p = *protocol_registry::builtin().find(o->protocol);
+    if (p.prepare_client_process) p.prepare_client_process();
     std::unique_ptr<protocol_client> client;
     try {
-      client = protocol_registry::builtin().find(o->protocol)->make_client(config);
+      client = p.make_client(config);
     } catch (const std::exception& e) {
       return usage_error(e.what());
     }

@@ -165,6 +165,10 @@ connection_layout layout_for(bool multiplexed, std::size_t workers, std::size_t 
 }
 
 run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
+  // Before any thread starts (and before the libraries are recorded: gRPC's poller is one).
+  for (const std::string& name : plan.protocols)
+    if (const protocol& p = *protocol_registry::builtin().find(name); p.prepare_client_process)
+      p.prepare_client_process();
   run_record record;
   record.command_line = plan.command_line;
   record.started_at = utc_now();

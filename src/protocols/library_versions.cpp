@@ -1,5 +1,5 @@
-// Version strings only: the one place outside a protocol's folder that names nghttp2, gRPC and
-// hiredis, because a result must say which of them it measured.
+// Version strings only (and gRPC's poller): the one place outside a protocol's folder that names
+// nghttp2, gRPC and hiredis, because a result must say which of them it measured.
 #include "wirebench/protocols/library_versions.hpp"
 
 #include <asio/version.hpp>
@@ -11,13 +11,15 @@
 #include <nghttp2/nghttp2.h>
 #include <openssl/crypto.h>
 
+#include "grpc/grpc_backend.hpp"
+
 namespace wirebench {
 
 std::vector<std::pair<std::string, std::string>> library_versions() {
   auto dotted = [](int major, int minor, int patch) {
     return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   };
-  return {
+  std::vector<std::pair<std::string, std::string>> versions = {
       {"asio", dotted(ASIO_VERSION / 100000, ASIO_VERSION / 100 % 1000, ASIO_VERSION % 100)},
       {"nghttp2", nghttp2_version(0)->version_str},
       {"grpc", grpc::Version()},
@@ -27,6 +29,11 @@ std::vector<std::pair<std::string, std::string>> library_versions() {
       {"msgpack-cxx", msgpack_version()},
       {"openssl", OpenSSL_version(OPENSSL_VERSION)},
   };
+  // Not a version, but it sets what gRPC's client costs (grpc_client_polling.cpp): known once
+  // gRPC has started in this process.
+  if (std::string poller = grpc_backend::grpc_poller(); !poller.empty())
+    versions.emplace_back("grpc-poller", std::move(poller));
+  return versions;
 }
 
 }  // namespace wirebench

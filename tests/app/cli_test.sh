@@ -131,12 +131,20 @@ else
   check "run records the engine in JSON" json_has "$work/engine.json" \
     "d['points'][0]['parameters']['server_engine'] == 'callback' and d['points'][0]['summary']['outcomes']['ok'] > 0"
   check "run records the engine in CSV" grep -q ',2,callback,' "$work/engine.csv"
+  check "a gRPC client process runs gRPC's poll poller, and says so" json_has "$work/engine.json" \
+    "d['libraries']['grpc-poller'] == 'poll'"
+  check "run with the user's GRPC_POLL_STRATEGY" exit_is 0 env GRPC_POLL_STRATEGY=epoll1 "$wb" run \
+    --protocol grpc "${quick[@]}" --out "$work/epoll1.json"
+  check "the user's GRPC_POLL_STRATEGY wins" json_has "$work/epoll1.json" \
+    "d['libraries']['grpc-poller'] == 'epoll1' and d['points'][0]['summary']['outcomes']['ok'] > 0"
   check "serve grpc with its default engine" start_server grpc "tcp://127.0.0.1:0"
   check "serve names the default engine, cq" grep -q 'with 2 thread(s) on the cq engine' "$work/serve.log"
   check "serve grpc stops cleanly" stop_server TERM
 fi
 check "run records no engine for a protocol with one server" json_has "$work/run.json" \
   "d['points'][0]['parameters']['server_engine'] == ''"
+check "a run without gRPC never starts it" json_has "$work/run.json" \
+  "'grpc-poller' not in d['libraries']"
 check "run with an engine a protocol lacks exits 2" exit_is 2 "$wb" run --protocol grpc,line --server-engine cq
 check "run with an engine a protocol lacks names it" one_line_error "server-engine cq: line has one server implementation"
 check "run --connect with an engine exits 2" exit_is 2 "$wb" run --protocol grpc --connect tcp://127.0.0.1:1 --server-engine cq

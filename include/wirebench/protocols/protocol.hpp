@@ -115,8 +115,8 @@ class protocol_client {
   // One greet call; callable from any thread, including from inside a completion.
   virtual void async_greet(std::string_view name, call_completion done) = 0;
   // The same, on connection `lane % connections`: a load driver keeps each caller on one
-  // connection, so that `depth` callers share each. Clients without connections of their own
-  // (gRPC, resp-sync) ignore the lane.
+  // connection, so that `depth` callers share each. gRPC's streams take the lane as their
+  // stream; clients without connections of their own (gRPC unary, resp-sync) ignore it.
   virtual void async_greet_on(std::size_t lane, std::string_view name, call_completion done) {
     (void)lane;
     async_greet(name, std::move(done));
@@ -144,6 +144,10 @@ struct protocol {
   // Its client and server share process-wide machinery when both run in one process (gRPC core's
   // pollers and executor), which slows both: benchmarks then run the server as a child process.
   bool own_process_server = false;
+  // Run once by a process that will run this protocol's clients, before it starts any thread
+  // (`run`, `call`, the benchmarks): settings its library reads once, when it starts. gRPC: the
+  // poller (grpc_client_polling.cpp). Empty for most.
+  std::function<void()> prepare_client_process = {};
   // Its server and client speak TLS when the config asks (tls.enabled). For a protocol without,
   // the registry's make_server and make_client refuse such a config (std::invalid_argument),
   // rather than serve or connect in plaintext. A client on the client engine gets TLS from the

@@ -16,6 +16,14 @@ std::unique_ptr<protocol_server> make_server(const server_config& config);
 std::unique_ptr<protocol_client> make_call_client(const client_config& config);
 std::unique_ptr<protocol_client> make_stream_client(const client_config& config, std::size_t batch);
 
+// Starts gRPC core for a process that runs gRPC clients, with the poller that keeps a client
+// queue thread on its own connections (grpc_client_polling.cpp), unless the user set
+// GRPC_POLL_STRATEGY or gRPC has started already. Call it before the process starts any thread:
+// it sets the environment variable gRPC reads. Idempotent.
+void start_grpc_for_clients();
+// The poller gRPC core runs ("poll", "epoll1"), or "" before it has started.
+std::string grpc_poller();
+
 // Our endpoint syntax in gRPC's: 127.0.0.1:7000, [::1]:7000, unix:/path, unix-abstract:name.
 std::string grpc_address(const endpoint& where);
 

@@ -18,6 +18,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .multiplexed = true,
       .server_engines = grpc_engines,
       .own_process_server = true,
+      .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .user_calls = user_call_kind::grpc,  // any method, from its .proto
       .make_server = grpc_backend::make_server,
@@ -29,6 +30,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .multiplexed = true,
       .server_engines = grpc_engines,
       .own_process_server = true,
+      .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); },
@@ -39,6 +41,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .multiplexed = true,
       .server_engines = grpc_engines,
       .own_process_server = true,
+      .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); },

@@ -271,14 +271,13 @@ class stream_client final : public protocol_client {
   ~stream_client() override { close(); }
 
   void async_greet(std::string_view name, call_completion done) override {
-    if (stopped_.load(std::memory_order_acquire)) return done(errc::connection_closed, {});
-    // Round robin, passing over a stream that is full: with --depth, workers / depth streams
-    // hold every worker's call between them, but not in turn.
-    const std::size_t first = next_.fetch_add(1, std::memory_order_relaxed);
-    const auto deadline = clock::now() + timeout_;
-    for (std::size_t k = 0; k < streams_.size(); ++k)
-      if (streams_[(first + k) % streams_.size()]->call(name, deadline, done)) return;
-    queues_.complete_later(std::move(done), errc::rejected);
+    place(next_.fetch_add(1, std::memory_order_relaxed), name, std::move(done));
+  }
+  // A load driver's caller stays on stream `lane % streams`: with --depth, `depth` callers share
+  // each stream, which then holds all their calls (round robin alone put a caller's next call on
+  // a stream still full of others', and it was rejected).
+  void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
+    place(lane, name, std::move(done));
   }
 
   void close() override {
@@ -305,6 +304,15 @@ class stream_client final : public protocol_client {
   }
 
  private:
+  // On stream `first % streams`, or the next one with room; rejected when every one is full.
+  void place(std::size_t first, std::string_view name, call_completion done) {
+    if (stopped_.load(std::memory_order_acquire)) return done(errc::connection_closed, {});
+    const auto deadline = clock::now() + timeout_;
+    for (std::size_t k = 0; k < streams_.size(); ++k)
+      if (streams_[(first + k) % streams_.size()]->call(name, deadline, done)) return;
+    queues_.complete_later(std::move(done), errc::rejected);
+  }
+
   // One thread for every stream's deadlines. All calls share one timeout, so a call made after
   // this thread went to sleep is due after it wakes: it never needs waking early.
   void run_timer() {
