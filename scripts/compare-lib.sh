@@ -29,3 +29,22 @@ compare() {
   printf '%-44s ours %10.0f  %-15s %10.0f  ours/theirs %5.2fx   (runs: ours %s; theirs %s)\n' \
     "$1" "$o" "$4" "$t" "$(echo "$o $t" | awk '{print $2 ? $1 / $2 : 0}')" "${ours[*]}" "${theirs[*]}"
 }
+
+# floor_ratios PROTOCOL...: one call at a time on one TCP connection, client and server on one CPU
+# (CPU 0), p50 of each protocol against two plain threads doing blocking write and read (the
+# floor), from build/release/bench/wirebench_macro; REPEATS runs, medians, protocol/floor.
+floor_ratios() {
+  local pattern run
+  pattern="raw_pingpong/tcp|greet/($(IFS='|'; echo "$*"))/tcp/workers:1/"
+  echo "== one connection on one CPU: p50 against the raw socket floor, median of $repeats runs"
+  for ((run = 0; run < repeats; run++)); do
+    WIREBENCH_SERVER_CPUS=0 WIREBENCH_CLIENT_CPUS=0 build/release/bench/wirebench_macro \
+      --benchmark_filter="$pattern" --benchmark_min_time=2 2>/dev/null |
+      sed -nE 's/^raw_pingpong\/tcp\/.* p50_us=([0-9.]+).*/floor \1/p;
+               s/^greet\/([^/]+)\/tcp\/workers:1\/.* p50_us=([0-9.]+).*/\1 \2/p'
+  done | awk '{v[$1] = v[$1] " " $2} END {for (k in v) print k v[k]}' | while read -r name values; do
+    printf '%s %s\n' "$name" "$(printf '%s\n' $values | median)"
+  done | awk '{p50[$1] = $2; order[NR] = $1} END {
+    for (i = 1; i <= NR; i++) if (order[i] != "floor")
+      printf "%-44s p50 %7.2f us  floor %7.2f us  ours/floor %5.2fx\n", order[i], p50[order[i]], p50["floor"], p50[order[i]] / p50["floor"] }'
+}
