@@ -45,6 +45,7 @@ floor_ratios() {
   done | awk '{v[$1] = v[$1] " " $2} END {for (k in v) print k v[k]}' | while read -r name values; do
     printf '%s %s\n' "$name" "$(printf '%s\n' $values | median)"
   done | awk '{p50[$1] = $2; order[NR] = $1} END {
-    for (i = 1; i <= NR; i++) if (order[i] != "floor")
-      printf "%-44s p50 %7.2f us  floor %7.2f us  ours/floor %5.2fx\n", order[i], p50[order[i]], p50["floor"], p50[order[i]] / p50["floor"] }'
+    f = p50["floor"]
+    for (i = 1; i <= NR; i++) if ((k = order[i]) != "floor")
+      printf "%-44s p50 %7.2f us  floor %7.2f us  ours/floor %5.2fx\n", k, p50[k], f, p50[k] / f }'
 }

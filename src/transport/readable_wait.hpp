@@ -63,7 +63,9 @@ class readable_wait {
   explicit readable_wait(stream_socket& socket) : socket_(socket) {}
   void start(std::shared_ptr<void> owner, on_ready ready) {
     socket_.async_wait(asio::socket_base::wait_read,
-                       [owner = std::move(owner), ready](std::error_code ec) { ready(owner.get(), ec); });
+                       [owner = std::move(owner), ready](std::error_code ec) {
+                         ready(owner.get(), ec);
+                       });
   }
 
  private:
