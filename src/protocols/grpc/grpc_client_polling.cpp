@@ -3,7 +3,7 @@
 // whichever thread waits on any completion queue reads any connection. With two client queue
 // threads, one stream's replies were then read on one thread and completed on the other's queue,
 // a wake-up and a hand-off per read: grpc-stream's client CPU per call went from 11 to 23 µs with
-// a second thread (issue 15's closing note). `poll` polls, from each queue, only the connections
+// a second thread (docs/PERFORMANCE.md, gRPC). `poll` polls, from each queue, only the connections
 // of the calls on that queue, so a queue thread reads its own streams (11 µs with either count).
 #include <cstdlib>
 #include <mutex>
