@@ -23,7 +23,8 @@ namespace wirebench {
 // Replaced in each call's bytes by 12 decimal digits, random in [0, user_call::keyspace), as
 // redis-benchmark -r does (same name, same width: the bytes keep their length, so the request is
 // built once and the digits written over the placeholder). In a RESP argument, an HTTP target, a
-// header value or a body.
+// header value or a body, a string param of a MessagePack-RPC call, or a string field of a gRPC
+// request.
 inline constexpr std::string_view random_int_placeholder = "__rand_int__";
 
 struct http_call {

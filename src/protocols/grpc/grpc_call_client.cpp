@@ -170,8 +170,10 @@ std::unique_ptr<protocol_client> make_call_client(const client_config& config) {
   if (call.reflect) reflected = reflected_files(config, service_of(call.method));
   auto method = std::make_shared<const grpc_dynamic_method>(call, reflected);
   if (method->client_streaming() || method->server_streaming())
-    return std::make_unique<rpc_client<user_stream_rpc>>(config, user_stream_rpc(method));
-  return std::make_unique<rpc_client<user_unary_rpc>>(config, user_unary_rpc(method));
+    return std::make_unique<rpc_client<user_stream_rpc>>(
+        config, user_stream_rpc(method, config.call->keyspace));
+  return std::make_unique<rpc_client<user_unary_rpc>>(
+      config, user_unary_rpc(method, config.call->keyspace));
 }
 
 }  // namespace wirebench::grpc_backend

@@ -9,7 +9,8 @@
 //   status, as ghz calls a streaming method.
 //
 // A call succeeds on status OK when every reply parses as the method's reply type; its text is the
-// reply in JSON, or the replies as a JSON array for a server-streaming method.
+// reply in JSON, or the replies as a JSON array for a server-streaming method. `__rand_int__` in
+// a string field gets fresh digits per call (grpc_request_bytes.hpp).
 //
 // Each call's events all come on the queue thread it started on: its state needs no lock.
 #include <memory>
@@ -23,6 +24,7 @@
 
 #include "grpc_cq.hpp"
 #include "grpc_dynamic_method.hpp"
+#include "grpc_request_bytes.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::grpc_backend {
@@ -58,17 +60,14 @@ class user_unary_rpc : public unary_rpc_base {
   };
   static constexpr bool greets = false;
 
-  explicit user_unary_rpc(std::shared_ptr<const grpc_dynamic_method> method)
-      : method_(std::move(method)) {
-    grpc::Slice bytes(method_->request_messages().front());
-    request_ = grpc::ByteBuffer(&bytes, 1);
-  }
+  user_unary_rpc(std::shared_ptr<const grpc_dynamic_method> method, std::uint64_t keyspace)
+      : method_(std::move(method)), request_(method_->request_messages(), keyspace) {}
   std::unique_ptr<stub_type> stub(const std::shared_ptr<grpc::Channel>& channel) const {
     return std::make_unique<stub_type>(channel);
   }
   template <class Call>
   void start(stub_type& stub, Call& c, std::string_view, grpc::CompletionQueue* cq) const {
-    c.state.request = request_;  // shares the bytes (a reference count), no copy
+    c.state.request = request_.at(0);
     c.state.reader = stub.PrepareUnaryCall(&c.context, method_->path(), c.state.request, cq);
     run(c);
   }
@@ -83,7 +82,7 @@ class user_unary_rpc : public unary_rpc_base {
 
  private:
   std::shared_ptr<const grpc_dynamic_method> method_;
-  grpc::ByteBuffer request_;
+  grpc_request_bytes request_;
 };
 
 class user_stream_rpc {
@@ -91,6 +90,7 @@ class user_stream_rpc {
   using stub_type = grpc::GenericStub;
   struct state {
     std::unique_ptr<grpc::GenericClientAsyncReaderWriter> stream;
+    grpc::ByteBuffer request;  // the message being written
     grpc::ByteBuffer reply;
     std::string replies;         // in JSON, as they come
     std::size_t written = 0;     // request messages written
@@ -103,13 +103,8 @@ class user_stream_rpc {
   };
   static constexpr bool greets = false;
 
-  explicit user_stream_rpc(std::shared_ptr<const grpc_dynamic_method> method)
-      : method_(std::move(method)) {
-    for (const std::string& message : method_->request_messages()) {
-      grpc::Slice bytes(message);
-      requests_.emplace_back(&bytes, 1);
-    }
-  }
+  user_stream_rpc(std::shared_ptr<const grpc_dynamic_method> method, std::uint64_t keyspace)
+      : method_(std::move(method)), requests_(method_->request_messages(), keyspace) {}
   std::unique_ptr<stub_type> stub(const std::shared_ptr<grpc::Channel>& channel) const {
     return std::make_unique<stub_type>(channel);
   }
@@ -171,7 +166,8 @@ class user_stream_rpc {
   void write_next(Call& c) const {
     state& s = c.state;
     if (s.written < requests_.size()) {
-      s.stream->Write(requests_[s.written++], c.tags(op::wrote));
+      s.request = requests_.at(s.written++);  // kept until the write completes
+      s.stream->Write(s.request, c.tags(op::wrote));
     } else {
       s.writes_closed = true;
       s.stream->WritesDone(c.tags(op::wrote));
@@ -179,7 +175,7 @@ class user_stream_rpc {
   }
 
   std::shared_ptr<const grpc_dynamic_method> method_;
-  std::vector<grpc::ByteBuffer> requests_;
+  grpc_request_bytes requests_;
 };
 
 }  // namespace wirebench::grpc_backend
