@@ -10,8 +10,6 @@
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/loop_clock.hpp"
 
-#include "readable_wait.hpp"
-
 namespace wirebench {
 namespace {
 // Compact the read buffer once less than this much room is left at its end.
@@ -22,7 +20,6 @@ constexpr int max_reads_per_turn = 16;
 connection::connection(stream_socket socket, connection_config config,
                        std::unique_ptr<connection_handler> handler)
     : socket_(std::move(socket)),
-      read_wait_(std::make_unique<readable_wait>(socket_)),
       config_(config),
       handler_(std::move(handler)),
       timer_(socket_.get_executor()) {
@@ -113,12 +110,11 @@ void connection::awaiting_from(clock::time_point now) {
 }
 
 // Reading: non-blocking reads until one comes back short (the socket is drained for now), then
-// wait for readability (readable_wait: no system call, where asio's async_wait makes an
-// epoll_ctl). asio's async_read_some would instead try a speculative recv after every batch,
-// which on request-response traffic nearly always returns EAGAIN: one wasted syscall per
-// request. No readiness edge can be missed: this io_context has one thread, so the drain and the
-// wait registration happen with no epoll_wait in between. Where no wait was pending (start,
-// resume after backpressure) the first step is a read, not a wait.
+// async_wait for readability. asio's async_read_some would instead try a speculative recv after
+// every batch, which on request-response traffic nearly always returns EAGAIN: one wasted
+// syscall per request. No readiness edge can be missed: this io_context has one thread, so the
+// drain and the wait registration happen with no epoll_wait in between. Where no wait was
+// pending (start, resume after backpressure) the first step is a read, not a wait.
 bool connection::make_room() {
   if (begin_ == end_) begin_ = end_ = 0;
   if (buffer_.size() - end_ < min_read_room && begin_ > 0) {
@@ -181,9 +177,7 @@ void connection::read_loop() {
 void connection::wait_readable() {
   if (closed_ || draining_ || waiting_read_) return;
   waiting_read_ = true;
-  // Runs on this connection's thread; the wait holds a reference to us until then.
-  read_wait_->start(shared_from_this(), [](void* owner, std::error_code ec) {
-    auto* self = static_cast<connection*>(owner);
+  socket_.async_wait(asio::socket_base::wait_read, [self = shared_from_this()](std::error_code ec) {
     self->waiting_read_ = false;
     if (self->closed_) return;
     if (ec) {

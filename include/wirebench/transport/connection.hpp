@@ -24,7 +24,6 @@
 namespace wirebench {
 
 class connection;
-class readable_wait;
 /// A stream socket of any family (TCP or Unix).
 using stream_socket = asio::generic::stream_protocol::socket;
 /// Timeouts and other intervals (steady clock).
@@ -167,7 +166,6 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   std::error_code drain_reason() const;
 
   stream_socket socket_;
-  std::unique_ptr<readable_wait> read_wait_;  // after socket_, which it waits on
   connection_config config_;
   std::unique_ptr<connection_handler> handler_;
   asio::steady_timer timer_;
