@@ -50,24 +50,35 @@ class unary_rpc_base {
   }
 };
 
-class user_unary_rpc : public unary_rpc_base {
+// What both user shapes share: the method, its request messages, grpc++'s generic stub.
+class user_method_rpc {
  public:
   using stub_type = grpc::GenericStub;
+  static constexpr bool greets = false;
+
+  user_method_rpc(std::shared_ptr<const grpc_dynamic_method> method, std::uint64_t keyspace)
+      : method_(std::move(method)), requests_(method_->request_messages(), keyspace) {}
+  std::unique_ptr<stub_type> stub(const std::shared_ptr<grpc::Channel>& channel) const {
+    return std::make_unique<stub_type>(channel);
+  }
+
+ protected:
+  std::shared_ptr<const grpc_dynamic_method> method_;
+  grpc_request_bytes requests_;
+};
+
+class user_unary_rpc : public unary_rpc_base, public user_method_rpc {
+ public:
+  using user_method_rpc::user_method_rpc;
   struct state {
     grpc::ByteBuffer request;
     grpc::ByteBuffer reply;
     std::unique_ptr<grpc::ClientAsyncResponseReader<grpc::ByteBuffer>> reader;
   };
-  static constexpr bool greets = false;
 
-  user_unary_rpc(std::shared_ptr<const grpc_dynamic_method> method, std::uint64_t keyspace)
-      : method_(std::move(method)), request_(method_->request_messages(), keyspace) {}
-  std::unique_ptr<stub_type> stub(const std::shared_ptr<grpc::Channel>& channel) const {
-    return std::make_unique<stub_type>(channel);
-  }
   template <class Call>
   void start(stub_type& stub, Call& c, std::string_view, grpc::CompletionQueue* cq) const {
-    c.state.request = request_.at(0);
+    c.state.request = requests_.at(0);
     c.state.reader = stub.PrepareUnaryCall(&c.context, method_->path(), c.state.request, cq);
     run(c);
   }
@@ -79,15 +90,11 @@ class user_unary_rpc : public unary_rpc_base {
     text = json;
     return {};
   }
-
- private:
-  std::shared_ptr<const grpc_dynamic_method> method_;
-  grpc_request_bytes request_;
 };
 
-class user_stream_rpc {
+class user_stream_rpc : public user_method_rpc {
  public:
-  using stub_type = grpc::GenericStub;
+  using user_method_rpc::user_method_rpc;
   struct state {
     std::unique_ptr<grpc::GenericClientAsyncReaderWriter> stream;
     grpc::ByteBuffer request;  // the message being written
@@ -101,13 +108,7 @@ class user_stream_rpc {
     bool finishing = false;      // Finish sent
     bool bad_reply = false;      // a reply that is not the method's reply type
   };
-  static constexpr bool greets = false;
 
-  user_stream_rpc(std::shared_ptr<const grpc_dynamic_method> method, std::uint64_t keyspace)
-      : method_(std::move(method)), requests_(method_->request_messages(), keyspace) {}
-  std::unique_ptr<stub_type> stub(const std::shared_ptr<grpc::Channel>& channel) const {
-    return std::make_unique<stub_type>(channel);
-  }
   template <class Call>
   void start(stub_type& stub, Call& c, std::string_view, grpc::CompletionQueue* cq) const {
     c.state.stream = stub.PrepareCall(&c.context, method_->path(), cq);
@@ -173,9 +174,6 @@ class user_stream_rpc {
       s.stream->WritesDone(c.tags(op::wrote));
     }
   }
-
-  std::shared_ptr<const grpc_dynamic_method> method_;
-  grpc_request_bytes requests_;
 };
 
 }  // namespace wirebench::grpc_backend
