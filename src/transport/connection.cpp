@@ -10,6 +10,8 @@
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/loop_clock.hpp"
 
+#include "readable_wait.hpp"
+
 namespace wirebench {
 namespace {
 // Compact the read buffer once less than this much room is left at its end.
@@ -20,6 +22,7 @@ constexpr int max_reads_per_turn = 16;
 connection::connection(stream_socket socket, connection_config config,
                        std::unique_ptr<connection_handler> handler)
     : socket_(std::move(socket)),
+      read_wait_(std::make_unique<readable_wait>(socket_)),
       config_(config),
       handler_(std::move(handler)),
       timer_(socket_.get_executor()) {
@@ -109,12 +112,15 @@ void connection::awaiting_from(clock::time_point now) {
   if (!expecting_bytes()) last_read_ = now;
 }
 
-// Reading: non-blocking reads until one comes back short (the socket is drained for now), then
-// async_wait for readability. asio's async_read_some would instead try a speculative recv after
-// every batch, which on request-response traffic nearly always returns EAGAIN: one wasted
-// syscall per request. No readiness edge can be missed: this io_context has one thread, so the
-// drain and the wait registration happen with no epoll_wait in between. Where no wait was
-// pending (start, resume after backpressure) the first step is a read, not a wait.
+// Reading: non-blocking reads until the socket is drained for now, then wait for readability.
+// asio's async_read_some would instead try a speculative recv after every batch, which on
+// request-response traffic nearly always returns EAGAIN: one wasted syscall per request. The wait
+// is readable_wait, which makes no system call where asio's async_wait makes an epoll_ctl. It
+// needs a read that drained the socket: EAGAIN, or a short read, unless the event that woke us
+// flagged the peer's end (then the end may be waiting behind the bytes, and we read on until
+// the read reports it; readable_wait.hpp). No readiness edge can be missed: this
+// io_context has one thread, so the drain and the wait registration happen with no epoll_wait in
+// between. Where no wait was pending (start, resume after backpressure) the first step is a read.
 bool connection::make_room() {
   if (begin_ == end_) begin_ = end_ = 0;
   if (buffer_.size() - end_ < min_read_room && begin_ > 0) {
@@ -166,7 +172,7 @@ void connection::read_loop() {
       input_paused_ = true;  // work_finished() resumes with what is buffered
       return;
     }
-    if (n < room) {
+    if (n < room && !end_flagged_) {
       wait_readable();
       return;
     }
@@ -177,8 +183,11 @@ void connection::read_loop() {
 void connection::wait_readable() {
   if (closed_ || draining_ || waiting_read_) return;
   waiting_read_ = true;
-  socket_.async_wait(asio::socket_base::wait_read, [self = shared_from_this()](std::error_code ec) {
+  // Runs on this connection's thread; the wait holds a reference to us until then.
+  read_wait_->start(shared_from_this(), [](void* owner, std::error_code ec, bool end_flagged) {
+    auto* self = static_cast<connection*>(owner);
     self->waiting_read_ = false;
+    if (end_flagged) self->end_flagged_ = true;
     if (self->closed_) return;
     if (ec) {
       self->close_now(ec);
@@ -265,7 +274,10 @@ void connection::flush() {
       [this](std::span<const std::byte> s) { iov_.emplace_back(s.data(), s.size()); });
   ++write_count_;
   std::error_code ec;
-  std::size_t written = socket_.write_some(iov_, ec);
+  // One buffer (most replies) goes by send(): the kernel's sendmsg spends more on its message
+  // header than the write itself costs here (docs/PERFORMANCE.md, the floor).
+  std::size_t written = iov_.size() == 1 ? socket_.write_some(asio::buffer(iov_.front()), ec)
+                                         : socket_.write_some(iov_, ec);
   if (ec == asio::error::would_block || ec == asio::error::try_again) {
     ec.clear();
     written = 0;

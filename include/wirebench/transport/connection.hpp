@@ -24,6 +24,7 @@
 namespace wirebench {
 
 class connection;
+class readable_wait;
 /// A stream socket of any family (TCP or Unix).
 using stream_socket = asio::generic::stream_protocol::socket;
 /// Timeouts and other intervals (steady clock).
@@ -166,6 +167,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   std::error_code drain_reason() const;
 
   stream_socket socket_;
+  std::unique_ptr<readable_wait> read_wait_;  // after socket_, which it waits on
   connection_config config_;
   std::unique_ptr<connection_handler> handler_;
   asio::steady_timer timer_;
@@ -189,6 +191,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   bool started_ = false;
   bool closed_ = false;
   bool waiting_read_ = false;
+  bool end_flagged_ = false;  // epoll flagged the peer's end: read until a read reports it
   bool writing_now_ = false;
   bool flush_posted_ = false;
   bool in_input_ = false;

@@ -1,0 +1,139 @@
+// readable_wait: a wait on a drained socket completes when bytes arrive (and not before), says
+// when the event flagged an error, is aborted when the socket closes, and lets its owner go unrun
+// when the io_context is destroyed.
+#include "../../src/transport/readable_wait.hpp"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/local/stream_protocol.hpp>
+#include <gtest/gtest.h>
+
+namespace wirebench {
+namespace {
+
+struct waiter {
+  int runs = 0;
+  std::error_code ec;
+  bool end_flagged = false;
+  static void ready(void* self, std::error_code ec, bool end_flagged) {
+    auto* w = static_cast<waiter*>(self);
+    ++w->runs;
+    w->ec = ec;
+    w->end_flagged = end_flagged;
+  }
+};
+
+// A connected pair: ours as a stream_socket on ctx, the peer a plain descriptor.
+struct socket_pair {
+  explicit socket_pair(asio::io_context& ctx) : ours(ctx) {
+    int fds[2];
+    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+    ours.assign(asio::generic::stream_protocol(AF_UNIX, 0), fds[0]);
+    ours.non_blocking(true);
+    peer = fds[1];
+  }
+  ~socket_pair() {
+    if (peer >= 0) ::close(peer);
+  }
+  stream_socket ours;
+  int peer = -1;
+};
+
+// A drained socket of ours on a one-thread io_context, its peer, a wait, and what it saw.
+class readable_wait_test : public ::testing::Test {
+ protected:
+  asio::io_context ctx{1};
+  socket_pair s{ctx};
+  readable_wait wait{s.ours};
+  std::shared_ptr<waiter> w = std::make_shared<waiter>();
+};
+
+TEST_F(readable_wait_test, completes_when_bytes_arrive_and_not_before) {
+  for (int round = 1; round <= 3; ++round) {  // the same wait, started again after each read
+    wait.start(w, &waiter::ready);
+    ctx.restart();
+    ctx.poll();
+    EXPECT_EQ(w->runs, round - 1) << "ran with nothing to read";
+    ASSERT_EQ(::write(s.peer, "x", 1), 1);
+    ctx.restart();
+    ctx.run_one();
+    EXPECT_EQ(w->runs, round);
+    EXPECT_FALSE(w->ec) << w->ec.message();
+    EXPECT_FALSE(w->end_flagged);
+    char byte;
+    ASSERT_EQ(::read(s.ours.native_handle(), &byte, 1), 1);  // drained again
+  }
+  EXPECT_EQ(w.use_count(), 1) << "the wait still holds its owner";
+}
+
+TEST_F(readable_wait_test, a_peer_that_closes_completes_it) {
+  wait.start(w, &waiter::ready);
+  ::close(s.peer);
+  s.peer = -1;
+  ctx.run_one();
+  EXPECT_EQ(w->runs, 1);  // readable: the next read sees the end
+  EXPECT_TRUE(w->end_flagged) << "EPOLLRDHUP was not registered or not passed on";
+  char byte;
+  EXPECT_EQ(::read(s.ours.native_handle(), &byte, 1), 0);
+}
+
+#ifdef WIREBENCH_READABLE_WAIT_ON_REACTOR
+// A reset comes with EPOLLERR and EPOLLHUP: the sign that an error may wait behind the bytes.
+TEST(readable_wait_reset, an_event_with_a_reset_is_flagged) {
+  asio::io_context ctx{1};
+  asio::ip::tcp::acceptor acceptor(ctx, {asio::ip::address_v4::loopback(), 0});
+  asio::ip::tcp::socket peer(ctx);
+  peer.connect(acceptor.local_endpoint());
+  auto accepted = acceptor.accept();
+  stream_socket ours(ctx, asio::generic::stream_protocol(AF_INET, IPPROTO_TCP), accepted.release());
+  ours.non_blocking(true);
+  readable_wait wait(ours);
+  auto w = std::make_shared<waiter>();
+  wait.start(w, &waiter::ready);
+  peer.set_option(asio::socket_base::linger(true, 0));
+  peer.close();  // RST
+  ctx.run_one();
+  EXPECT_EQ(w->runs, 1);
+  EXPECT_TRUE(w->end_flagged);
+}
+#endif
+
+TEST_F(readable_wait_test, closing_the_socket_aborts_it) {
+  wait.start(w, &waiter::ready);
+  s.ours.close();
+  ctx.run_one();
+  EXPECT_EQ(w->runs, 1);
+  EXPECT_EQ(w->ec, asio::error::operation_aborted);
+  EXPECT_EQ(w.use_count(), 1);
+}
+
+// As a connection is: owned by its pending wait alone, then its io_context is destroyed.
+TEST(readable_wait_owner, a_destroyed_io_context_lets_the_owner_go_without_running_it) {
+  struct owner {
+    explicit owner(asio::io_context& ctx) : sockets(ctx), wait(sockets.ours) {}
+    socket_pair sockets;
+    readable_wait wait;
+  };
+  auto runs = std::make_shared<int>(0);
+  std::weak_ptr<owner> watch;
+  {
+    asio::io_context ctx{1};
+    auto o = std::make_shared<owner>(ctx);
+    watch = o;
+    static std::shared_ptr<int> counted;  // what the callback would count (it must not run)
+    counted = runs;
+    o->wait.start(o, [](void*, std::error_code, bool) { ++*counted; });
+    o.reset();
+    EXPECT_FALSE(watch.expired()) << "the pending wait holds its owner";
+  }
+  EXPECT_TRUE(watch.expired());
+  EXPECT_EQ(*runs, 0);
+}
+
+}  // namespace
+}  // namespace wirebench
