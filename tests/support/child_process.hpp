@@ -54,17 +54,22 @@ inline int free_loopback_port() {
   return ntohs(a.sin_port);
 }
 
+// True if something on 127.0.0.1:`port` accepts a connection now.
+inline bool accepts_connections(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  const bool up = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return up;
+}
+
 inline bool wait_for_listener(int port, std::chrono::milliseconds cap = std::chrono::seconds(10)) {
   const auto until = std::chrono::steady_clock::now() + cap;
   while (std::chrono::steady_clock::now() < until) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    const bool up = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    if (up) return true;
+    if (accepts_connections(port)) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
@@ -97,6 +102,13 @@ class child_process {
   child_process(const child_process&) = delete;
   child_process& operator=(const child_process&) = delete;
   bool started() const { return pid_ > 0; }
+  // True once the process has exited (it is then reaped here).
+  bool exited() {
+    if (pid_ <= 0) return true;
+    if (::waitpid(pid_, nullptr, WNOHANG) != pid_) return false;
+    pid_ = -1;
+    return true;
+  }
 
  private:
   pid_t pid_ = -1;
