@@ -102,6 +102,25 @@ class raw_socket {
   int fd_ = -1;
 };
 
+// A connected pair of plain stream descriptors, AF_UNIX (socketpair) or AF_INET (over loopback):
+// fds[0] is the accepted end, fds[1] the connecting one. False if any step failed.
+inline bool connected_pair(int family, int fds[2]) {
+  if (family == AF_UNIX) return ::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0;
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  bool ok = ::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+            ::listen(listener, 1) == 0 &&
+            ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len) == 0;
+  fds[1] = ok ? ::socket(AF_INET, SOCK_STREAM, 0) : -1;
+  ok = ok && ::connect(fds[1], reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  fds[0] = ok ? ::accept(listener, nullptr, nullptr) : -1;
+  ::close(listener);
+  return ok && fds[0] >= 0;
+}
+
 // Raises the soft descriptor limit to the hard one; returns the new soft limit.
 inline rlim_t raise_fd_limit() {
   rlimit r{};

@@ -3,7 +3,6 @@
 // connection that took the short read for "drained" would wait for its idle timeout (the hang that
 // withdrew the first readable_wait). Driven on a one-thread io_context the test runs itself, so
 // that both arrive before the connection's next epoll_wait, every time.
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <asio/io_context.hpp>
 #include <gtest/gtest.h>
 
+#include "support/raw_socket.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/transport/connection.hpp"
 
@@ -45,23 +45,6 @@ class keeping_handler final : public connection_handler {
 enum class transport { tcp, unix_stream };
 enum class ending { fin, rst };
 
-// A connected pair of plain descriptors: [0] becomes ours, [1] is the peer.
-bool connected_pair(transport t, int fds[2]) {
-  if (t == transport::unix_stream) return ::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0;
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  bool ok = ::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::listen(listener, 1) == 0 &&
-            ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len) == 0;
-  fds[1] = ok ? ::socket(AF_INET, SOCK_STREAM, 0) : -1;
-  ok = ok && ::connect(fds[1], reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  fds[0] = ok ? ::accept(listener, nullptr, nullptr) : -1;
-  ::close(listener);
-  return ok && fds[0] >= 0;
-}
-
 struct peer_end_case {
   transport over;
   ending end;
@@ -79,8 +62,8 @@ TEST_P(peer_end, bytes_and_end_in_one_event_still_close_the_connection) {
     SCOPED_TRACE("round " + std::to_string(round));
     asio::io_context ctx{1};
     int fds[2];
-    ASSERT_TRUE(connected_pair(over, fds));
     const int family = over == transport::tcp ? AF_INET : AF_UNIX;
+    ASSERT_TRUE(test::connected_pair(family, fds));
     stream_socket ours(ctx, asio::generic::stream_protocol(family, over == transport::tcp ? IPPROTO_TCP : 0),
                        fds[0]);
     auto handler = std::make_unique<keeping_handler>();

@@ -9,9 +9,10 @@
 #include <memory>
 
 #include <asio/io_context.hpp>
-#include <asio/ip/tcp.hpp>
 #include <asio/local/stream_protocol.hpp>
 #include <gtest/gtest.h>
+
+#include "support/raw_socket.hpp"
 
 namespace wirebench {
 namespace {
@@ -28,12 +29,12 @@ struct waiter {
   }
 };
 
-// A connected pair: ours as a stream_socket on ctx, the peer a plain descriptor.
+// A connected pair (AF_UNIX or AF_INET): ours as a stream_socket on ctx, the peer a plain descriptor.
 struct socket_pair {
-  explicit socket_pair(asio::io_context& ctx) : ours(ctx) {
+  explicit socket_pair(asio::io_context& ctx, int family = AF_UNIX) : ours(ctx) {
     int fds[2];
-    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-    ours.assign(asio::generic::stream_protocol(AF_UNIX, 0), fds[0]);
+    EXPECT_TRUE(test::connected_pair(family, fds));
+    ours.assign(asio::generic::stream_protocol(family, family == AF_INET ? IPPROTO_TCP : 0), fds[0]);
     ours.non_blocking(true);
     peer = fds[1];
   }
@@ -88,17 +89,14 @@ TEST_F(readable_wait_test, a_peer_that_closes_completes_it) {
 // A reset comes with EPOLLERR and EPOLLHUP: the sign that an error may wait behind the bytes.
 TEST(readable_wait_reset, an_event_with_a_reset_is_flagged) {
   asio::io_context ctx{1};
-  asio::ip::tcp::acceptor acceptor(ctx, {asio::ip::address_v4::loopback(), 0});
-  asio::ip::tcp::socket peer(ctx);
-  peer.connect(acceptor.local_endpoint());
-  auto accepted = acceptor.accept();
-  stream_socket ours(ctx, asio::generic::stream_protocol(AF_INET, IPPROTO_TCP), accepted.release());
-  ours.non_blocking(true);
-  readable_wait wait(ours);
+  socket_pair s{ctx, AF_INET};
+  readable_wait wait(s.ours);
   auto w = std::make_shared<waiter>();
   wait.start(w, &waiter::ready);
-  peer.set_option(asio::socket_base::linger(true, 0));
-  peer.close();  // RST
+  const linger abort_now{1, 0};
+  ::setsockopt(s.peer, SOL_SOCKET, SO_LINGER, &abort_now, sizeof abort_now);
+  ::close(s.peer);  // RST
+  s.peer = -1;
   ctx.run_one();
   EXPECT_EQ(w->runs, 1);
   EXPECT_TRUE(w->end_flagged);
