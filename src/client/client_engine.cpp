@@ -1,5 +1,6 @@
 #include "wirebench/client/client_engine.hpp"
 
+#include <algorithm>
 #include <future>
 #include <stdexcept>
 
@@ -17,6 +18,7 @@ namespace {
 // runs anything else, so that a call made from a completion goes straight to its lane.
 thread_local const client_engine* this_thread_engine = nullptr;
 thread_local std::size_t this_thread_index = 0;
+thread_local std::size_t this_thread_lanes = 0;  // lanes this thread owns (0 when more threads than lanes)
 thread_local std::size_t this_thread_next_lane = 0;
 }  // namespace
 
@@ -43,11 +45,17 @@ client_engine::client_engine(client_engine_config config)
   if (config_.connections == 0) throw std::invalid_argument("client_engine: connections is 0");
   if (config_.max_in_flight == 0) throw std::invalid_argument("client_engine: max_in_flight is 0");
   if (!config_.codec) throw std::invalid_argument("client_engine: no codec");
-  for (std::size_t t = 0; t < pool_.size(); ++t)
-    asio::post(pool_.context(t), [this, t] {
+  for (std::size_t t = 0; t < pool_.size(); ++t) {
+    // The lanes of thread t are t, t + T, t + 2T, ...
+    const std::size_t threads = pool_.size(), lanes = config_.connections;
+    const std::size_t mine = t < lanes ? (lanes - t + threads - 1) / threads : 0;
+    asio::post(pool_.context(t), [this, t, mine] {
       this_thread_engine = this;
       this_thread_index = t;
+      this_thread_lanes = mine;
+      this_thread_next_lane = 0;
     });
+  }
   for (std::size_t i = 0; i < config_.connections; ++i) {
     const std::size_t t = i % pool_.size();
     lanes_.push_back(std::make_unique<engine_lane>(*this, pool_.context(t), t));
@@ -65,12 +73,10 @@ inline engine_lane& client_engine::lane_at(std::size_t index) {
 }
 
 engine_lane& client_engine::lane_for_this_thread() {
-  if (this_thread_engine == this) {
-    // The lanes of thread t are t, t + T, t + 2T, ...
-    const std::size_t threads = pool_.size();
-    const std::size_t mine = (lanes_.size() - this_thread_index + threads - 1) / threads;
-    const std::size_t k = this_thread_next_lane++ % mine;
-    return *lanes_[this_thread_index + k * threads];
+  if (this_thread_engine == this && this_thread_lanes != 0) {
+    const std::size_t k = this_thread_next_lane;
+    if (++this_thread_next_lane == this_thread_lanes) this_thread_next_lane = 0;
+    return *lanes_[this_thread_index + k * pool_.size()];
   }
   return *lanes_[next_lane_.fetch_add(1, std::memory_order_relaxed) % lanes_.size()];
 }
@@ -149,6 +155,13 @@ void client_engine::call_handle::cancel() {
   if (!state_) return;
   engine_lane& lane = *state_->lane;
   asio::dispatch(lane.context(), [st = state_, &lane] { lane.cancel(*st); });
+}
+
+std::vector<asio::io_context*> client_engine::loops() {
+  std::vector<asio::io_context*> out;
+  for (std::size_t t = 0; t < std::min(pool_.size(), lanes_.size()); ++t)
+    out.push_back(&pool_.context(t));
+  return out;
 }
 
 void client_engine::note_connect_error(std::error_code ec) {

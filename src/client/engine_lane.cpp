@@ -29,6 +29,9 @@ void engine_lane::complete_later(call_completion done, std::error_code ec) {
 void engine_lane::queue_or_fail(std::string_view request, clock::time_point deadline,
                                 call_completion&& done, const void* token) {
   if (closed_) return complete_later(std::move(done), errc::connection_closed);
+  // Fail-fast: no connection, and the back-off after a failed dial has not passed.
+  if (!config_.wait_for_connection && link_ == nullptr && clock::now() < next_dial_)
+    return complete_later(std::move(done), errc::connect_failed);
   // While dialing, the queue also holds the calls that go out the moment the connection opens.
   const std::size_t limit = config_.max_queued + (link_ == nullptr ? config_.max_in_flight : 0);
   if (queue_.size() >= limit) {

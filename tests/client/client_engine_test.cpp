@@ -225,6 +225,30 @@ TEST(client_engine, calls_from_many_threads_share_one_connection) {
   EXPECT_EQ(p.server->stats().accepted, 1u);
 }
 
+// A call made on one of the engine's loops goes to a lane of that loop's thread: a load driver
+// that runs there (the open loop) never crosses a thread. Loops without a lane are not offered.
+TEST(client_engine, a_call_made_on_an_engine_loop_stays_on_that_loops_lanes) {
+  client_engine_config cc = mux_config();
+  cc.threads = 3;
+  cc.connections = 2;  // threads 0 and 1 own a lane each; thread 2 owns none
+  mux_pair p(cc);
+  const auto loops = p.client->loops();
+  ASSERT_EQ(loops.size(), 2u);
+  for (asio::io_context* loop : loops) {
+    std::promise<std::thread::id> made_on;
+    std::promise<std::thread::id> completed_on;
+    asio::post(*loop, [&] {
+      made_on.set_value(std::this_thread::get_id());
+      p.client->async_call("x", p.in(10s), [&](std::error_code ec, std::string_view) {
+        EXPECT_FALSE(ec);
+        completed_on.set_value(std::this_thread::get_id());
+      });
+    });
+    EXPECT_EQ(made_on.get_future().get(), completed_on.get_future().get());
+  }
+  EXPECT_EQ(p.server->stats().accepted, 2u);
+}
+
 TEST(client_engine, drain_answers_what_is_in_flight_then_closes) {
   mux_pair p;
   collector c;

@@ -225,6 +225,36 @@ TEST(client_redial, nobody_listening_fails_calls_with_connect_failed_and_backs_o
   EXPECT_TRUE(s.last_connect_error) << "the reason is kept for the report";
 }
 
+// Fail-fast (wait_for_connection false, an open loop's choice): while the lane backs off after a
+// failed dial a call fails at once with connect_failed, without a dial of its own; once the
+// back-off has passed, the next call dials again and waits for that dial.
+TEST(client_redial, without_waiting_for_a_connection_calls_fail_at_once_during_the_back_off) {
+  const std::string path = "/tmp/wirebench-redial-fast-" + std::to_string(::getpid()) + ".sock";
+  client_engine_config c = config_for(endpoint::parse_or_throw("unix:" + path));
+  c.wait_for_connection = false;
+  c.redial_backoff = c.max_redial_backoff = 300ms;
+  client_engine client(c);
+  tally t;
+  client.async_call("first", clock_type::now() + 10s, t.track("first"));  // waits for the dial
+  ASSERT_TRUE(t.wait_for(1));
+  const auto dials = client.stats().connect_failures;
+  const auto started = clock_type::now();
+  for (int i = 0; i < 100; ++i)
+    client.async_call("fast" + std::to_string(i), clock_type::now() + 10s,
+                      t.track("fast" + std::to_string(i)));
+  ASSERT_TRUE(t.wait_for(101));
+  EXPECT_LT(clock_type::now() - started, 200ms) << "they waited for the next dial";
+  EXPECT_EQ(client.stats().connect_failures, dials) << "no call dials during the back-off";
+  test::scripted_line_server server(
+      [](int, int, const std::string& line) { return action{action::reply, greeting(line)}; }, path);
+  std::this_thread::sleep_for(350ms);  // the back-off is over
+  client.async_call("late", clock_type::now() + 10s, t.track("late"));
+  ASSERT_TRUE(t.wait_for(102));
+  const auto by = t.count_by_outcome();
+  EXPECT_EQ(by.at("connect_failed"), 101);
+  EXPECT_EQ(t.outcome["late"], "ok");
+}
+
 TEST(client_redial, a_server_that_comes_back_is_dialed_again) {
   const std::string path = "/tmp/wirebench-redial-back-" + std::to_string(::getpid()) + ".sock";
   client_engine client(config_for(endpoint::parse_or_throw("unix:" + path)));

@@ -71,6 +71,10 @@ struct client_engine_config {
   std::chrono::steady_clock::duration redial_backoff = std::chrono::milliseconds(10);
   /// The longest wait between failed dials (see redial_backoff).
   std::chrono::steady_clock::duration max_redial_backoff = std::chrono::seconds(1);
+  /// A call made while its lane backs off after a failed dial: true waits for the next dial (and
+  /// fails with its error); false fails at once with errc::connect_failed (fail-fast). A call made
+  /// once the back-off has passed starts the next dial and waits for it either way.
+  bool wait_for_connection = true;
   /// Makes each new connection's codec. Required.
   client_codec_factory codec;
 };
@@ -144,6 +148,9 @@ class client_engine {
   client_engine_stats stats() const;
   /// Number of lanes (config.connections).
   std::size_t lanes() const { return lanes_.size(); }
+  /// The event loops that own lanes (thread t owns lanes t, t + threads, ...): a call made on one
+  /// of them goes to one of its lanes without crossing threads. Valid until close().
+  std::vector<asio::io_context*> loops();
 
  private:
   friend class engine_lane;

@@ -23,6 +23,10 @@
 #include "wirebench/tls/tls_options.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
+namespace asio {
+class io_context;
+}
+
 namespace wirebench {
 
 using namespace std::chrono_literals;
@@ -76,6 +80,12 @@ struct client_config {
   // tells calls apart). Only protocols whose entry accepts its kind take it (protocol::user_calls;
   // the registry refuses the others with std::invalid_argument).
   std::optional<user_call> call;
+  // What a call does while its connection cannot be had: true waits in its connection's queue for
+  // the next dial (failing with connect_failed if that dial fails, or at its deadline); false
+  // fails at once with connect_failed while the connection backs off after a failed dial (gRPC's
+  // fail-fast, the opposite of its wait-for-ready). A closed loop waits, so that a worker does not
+  // spin on a dead server; an open loop fails fast, so that its schedule is never held up by one.
+  bool wait_for_connection = true;
 };
 
 class protocol_server {
@@ -114,6 +124,15 @@ class protocol_client {
   virtual ~protocol_client() = default;
   // One greet call; callable from any thread, including from inside a completion.
   virtual void async_greet(std::string_view name, call_completion done) = 0;
+  // The same, failing with errc::timeout at `deadline` rather than the reply timeout from now: an
+  // open loop gives a call that waited to be sent only the time it has left of its timeout from
+  // its intended start. A client that cannot give a call a deadline of its own (gRPC's streams)
+  // keeps its reply timeout.
+  virtual void async_greet_until(std::chrono::steady_clock::time_point deadline,
+                                 std::string_view name, call_completion done) {
+    (void)deadline;
+    async_greet(name, std::move(done));
+  }
   // The same, on connection `lane % connections`: a load driver keeps each caller on one
   // connection, so that `depth` callers share each. gRPC's streams take the lane as their
   // stream; clients without connections of their own (gRPC unary, resp-sync) ignore it.
@@ -125,6 +144,12 @@ class protocol_client {
   // threads, so never call it from inside a completion. Idempotent; the destructor calls it.
   virtual void close() = 0;
   virtual client_counters counters() const { return {}; }
+  // The event loops the client runs its connections on, one per thread, each owning at least one
+  // connection: a load driver that keeps its schedule on them makes calls that go out without
+  // crossing a thread, and their completions run on the loop that made them. Empty for a client
+  // whose threads are not Asio loops (gRPC's completion queues, resp-sync's blocking sockets).
+  // Valid until close().
+  virtual std::vector<asio::io_context*> event_loops() { return {}; }
   // True when every reply answers a greet call, which the harness checks against
   // expected_greeting(name); false for a client made with a user call (client_config::call),
   // whose codec has judged each reply already (a reply it passes is the call's success).

@@ -30,6 +30,7 @@ inline client_engine_config engine_config(const client_config& c, std::size_t de
   e.max_abandoned = std::clamp<std::size_t>(4 * e.max_in_flight, 64, 4096);
   // Calls wait for room on their connection; a load driver bounds how many it makes.
   e.max_queued = 1 << 20;
+  e.wait_for_connection = c.wait_for_connection;
   e.codec = std::move(codec);
   return e;
 }
@@ -47,6 +48,10 @@ class engine_greet_client final : public protocol_client {
   void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
     engine_.async_call_on(lane, name, timeout_, std::move(done));
   }
+  void async_greet_until(std::chrono::steady_clock::time_point deadline, std::string_view name,
+                         call_completion done) override {
+    engine_.async_call(name, deadline, std::move(done));
+  }
   void close() override { engine_.close(); }
   client_counters counters() const override {
     const auto s = engine_.stats();
@@ -54,6 +59,7 @@ class engine_greet_client final : public protocol_client {
             s.last_connect_error};
   }
   bool greets() const override { return greets_; }
+  std::vector<asio::io_context*> event_loops() override { return engine_.loops(); }
 
  private:
   std::chrono::steady_clock::duration timeout_;

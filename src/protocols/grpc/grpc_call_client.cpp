@@ -80,10 +80,16 @@ class rpc_client final : public protocol_client {
   ~rpc_client() override { close(); }
 
   void async_greet(std::string_view name, call_completion done) override {
+    async_greet_until(std::chrono::steady_clock::now() + timeout_, name, std::move(done));
+  }
+  void async_greet_until(std::chrono::steady_clock::time_point deadline, std::string_view name,
+                         call_completion done) override {
     auto* c = new call(this);
     c->done = std::move(done);
+    // gRPC's deadlines are on the system clock: what is left of ours, from its now.
     c->context.set_deadline(std::chrono::system_clock::now() +
-                            std::chrono::duration_cast<std::chrono::system_clock::duration>(timeout_));
+                            std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                deadline - std::chrono::steady_clock::now()));
     {
       std::unique_lock lock(mutex_);
       if (closing_) {

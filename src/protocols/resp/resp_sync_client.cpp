@@ -68,13 +68,17 @@ class sync_client final : public protocol_client {
   ~sync_client() override { close(); }
 
   void async_greet(std::string_view name, call_completion done) override {
+    async_greet_until(clock::now() + config_.reply_timeout, name, std::move(done));
+  }
+  void async_greet_until(clock::time_point deadline, std::string_view name,
+                         call_completion done) override {
     std::unique_lock lock(mutex_);
     if (closing_) {  // no thread is left to run it
       lock.unlock();
       done(errc::connection_closed, {});
       return;
     }
-    queue_.push_back({std::string(name), clock::now() + config_.reply_timeout, std::move(done)});
+    queue_.push_back({std::string(name), deadline, std::move(done)});
     lock.unlock();
     ready_.notify_one();
   }
