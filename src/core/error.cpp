@@ -35,6 +35,7 @@ constexpr entry entries[] = {
     {"protocol_error", "protocol error"},
     {"invalid_argument", "invalid argument"},
     {"tls_failed", "TLS failed (handshake, record or ALPN)"},
+    {"unfinished", "still in flight when the run had to end"},
 };
 
 class category final : public std::error_category {

@@ -21,8 +21,16 @@ std::optional<arrival_kind> parse_arrival_kind(std::string_view name) {
 }
 
 arrival_schedule::arrival_schedule(arrival_kind kind, double rate_per_second,
-                                   std::chrono::nanoseconds duration, std::uint64_t seed)
-    : kind_(kind), rate_(rate_per_second), duration_(duration), random_(seed) {
+                                   std::chrono::nanoseconds duration, std::uint64_t seed,
+                                   std::size_t share, std::size_t shares)
+    : kind_(kind),
+      rate_(rate_per_second),
+      duration_(duration),
+      random_(seed),
+      share_(share),
+      shares_(shares) {
+  if (shares == 0 || share >= shares)
+    throw std::invalid_argument("a schedule's share must be one of its shares");
   if (!(rate_per_second > 0) || !std::isfinite(rate_per_second))
     throw std::invalid_argument("the rate must be a positive number of calls per second");
   if (duration.count() <= 0) throw std::invalid_argument("the duration must be positive");
@@ -39,6 +47,19 @@ arrival_schedule::arrival_schedule(arrival_kind kind, double rate_per_second,
 }
 
 std::optional<std::chrono::nanoseconds> arrival_schedule::next() {
+  if (kind_ == arrival_kind::uniform) {
+    // Share k's j-th call is the schedule's call k + j n: computed, not walked to.
+    issued_ = issued_ == 0 ? share_ : issued_ + shares_ - 1;
+    return next_of_all();
+  }
+  // The others draw every call of the schedule (the random sequence is the schedule's, one for
+  // all shares) and keep this share's.
+  while (issued_ % shares_ != share_)
+    if (!next_of_all()) return std::nullopt;
+  return next_of_all();
+}
+
+std::optional<std::chrono::nanoseconds> arrival_schedule::next_of_all() {
   using std::chrono::nanoseconds;
   switch (kind_) {
     case arrival_kind::uniform: {

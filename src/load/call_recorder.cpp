@@ -26,15 +26,17 @@ std::uint64_t call_recorder::completions() const {
   return n;
 }
 
+void call_recorder::shard::merge_into(totals& all) const {
+  all.latency.merge(data_.latency);
+  all.actual_latency.merge(track_actual_ ? data_.actual_latency : data_.latency);
+  all.outcomes.merge(data_.outcomes);
+  all.late += data_.late;
+}
+
 call_recorder::totals call_recorder::merged() const {
   totals all;
   std::lock_guard lock(mutex_);
-  for (const auto& s : shards_) {
-    all.latency.merge(s->data_.latency);
-    all.actual_latency.merge(s->track_actual_ ? s->data_.actual_latency : s->data_.latency);
-    all.outcomes.merge(s->data_.outcomes);
-    all.late += s->data_.late;
-  }
+  for (const auto& s : shards_) s->merge_into(all);
   return all;
 }
 

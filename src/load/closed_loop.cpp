@@ -1,5 +1,9 @@
 #include "wirebench/load/closed_loop.hpp"
 
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -7,6 +11,7 @@
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/loop_clock.hpp"
 #include "wirebench/load/load_driver.hpp"
+#include "run_ending.hpp"
 
 namespace wirebench {
 
@@ -25,7 +30,7 @@ void closed_loop::start() {
   if (phase_.load() != phase::idle) return;
   active_.store(workers_.size());
   phase_.store(phase::warmup, std::memory_order_release);
-  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now());
+  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now(), phase::warmup);
 }
 
 void closed_loop::open_window() { phase_.store(phase::measured, std::memory_order_release); }
@@ -48,30 +53,48 @@ void closed_loop::wait_for_completions(std::uint64_t n) const {
   }
 }
 
-void closed_loop::stop() {
+void closed_loop::stop() { stop_until(clock::time_point::max()); }
+
+bool closed_loop::stop_until(clock::time_point deadline) {
   const phase was = phase_.exchange(phase::stopping);
-  if (was == phase::idle || was == phase::stopping) {
-    if (was == phase::idle) phase_.store(phase::idle);
-    return;
-  }
+  if (was == phase::idle) phase_.store(phase::idle);
+  if (was == phase::idle) return true;
   // Each worker retires at its next issue(); the last one wakes us.
   std::unique_lock lock(done_mutex_);
-  done_.wait(lock, [this] { return active_.load() == 0; });
+  return done_.wait_until(lock, deadline, [this] { return active_.load() == 0; });
+}
+
+std::string closed_loop::cut() {
+  cut_.store(true, std::memory_order_relaxed);
+  std::string stuck;
+  for (std::size_t w = 0; w < workers_.size(); ++w) {
+    if (!workers_[w].in_flight.load(std::memory_order_relaxed)) continue;
+    stuck += (stuck.empty() ? "" : ", ") + std::to_string(w);
+  }
+  return stuck.empty() ? "no worker had a call in flight" : "workers " + stuck + " (their lanes)";
+}
+
+std::uint64_t closed_loop::issued() const {
+  std::uint64_t n = 0;
+  for (const worker& k : workers_) n += k.issued;
+  return n;
 }
 
 // Inline into on_reply(), where a worker's every call but its first starts.
-inline void closed_loop::issue(std::size_t w, clock::time_point now) {
-  const phase now_in = phase_.load(std::memory_order_acquire);
+inline void closed_loop::issue(std::size_t w, clock::time_point now, phase now_in) {
+  worker& k = workers_[w];
   if (now_in == phase::stopping) {
+    k.in_flight.store(false, std::memory_order_relaxed);
     // The lock makes the last decrement and the driver's wait one step: the driver cannot see 0
     // and destroy this loop between our decrement and our notify.
     std::lock_guard lock(done_mutex_);
     if (active_.fetch_sub(1) == 1) done_.notify_all();
     return;
   }
-  worker& k = workers_[w];
-  k.measured = now_in == phase::measured;
+  k.started_in = now_in;
   k.started = now;
+  if (now_in == phase::measured) ++k.issued;
+  k.in_flight.store(true, std::memory_order_relaxed);
   client_.async_greet_on(w, k.name, [this, w](std::error_code ec, std::string_view reply) {
     on_reply(w, ec, reply);
   });
@@ -82,11 +105,27 @@ void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view r
   // When the reply was read (the loop's turn; the clock's for a client with no loop of ours),
   // and when the worker's next call starts: replies read together share one clock read.
   const auto now = loop_clock::now();
+  const phase now_in = phase_.load(std::memory_order_acquire);
+  // A call counts when it started in the window, or when it started in the warm-up and was
+  // still in flight as the window closed: it spanned the whole window (a server that never
+  // answers shows so, instead of a window with no call in it).
+  bool counted = k.started_in == phase::measured;
+  if (k.started_in == phase::warmup && now_in >= phase::after) {
+    counted = true;
+    ++k.issued;
+  }
+  if (counted) {
+    if (cut_.load(std::memory_order_relaxed)) {
+      ec = errc::unfinished;  // past the watchdog: whatever came now is too late
+      reply = {};
+    } else if (check_greetings_ && !ec && reply != k.expected) {
+      ec = errc::wrong_reply;
+    }
+  }
   const auto ns = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now - k.started).count());
-  if (check_greetings_ && !ec && reply != k.expected) ec = errc::wrong_reply;
-  recorder_.local().record(k.measured, ec, ns, 0, false, reply);
-  issue(w, now);
+  recorder_.local().record(counted, ec, ns, 0, false, reply);
+  issue(w, now, now_in);
 }
 
 std::string greet_name(std::size_t index, std::size_t payload_bytes) {
@@ -97,29 +136,48 @@ std::string greet_name(std::size_t index, std::size_t payload_bytes) {
   return name;
 }
 
+// The window is timed on the driving thread, which asks spec.give_up as it waits; the end comes
+// within the call timeout and the grace after the window, whatever the client does: past that
+// the watchdog closes the client and counts what never completed as unfinished.
 load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   if (spec.workers == 0) throw std::invalid_argument("a closed loop needs at least one worker");
-  closed_loop loop(client, spec.workers, spec.payload_bytes);
+  // On the heap: if the client cannot even be closed, its threads may still call into the loop,
+  // which must then never be freed (load_result::stuck).
+  auto loop = std::make_unique<closed_loop>(client, spec.workers, spec.payload_bytes);
   using clock = closed_loop::clock;
+  load_result result;
+  std::mutex mutex;  // for wait_for_run: nothing else waits on these
+  std::condition_variable nothing;
+  auto gave_up = [&] { return !result.gave_up.empty(); };
   const auto start = clock::now();
-  loop.start();
-  std::this_thread::sleep_until(start + spec.warmup);
+  loop->start();
+  detail::wait_for_run(mutex, nothing, gave_up, start + spec.warmup, spec, result.gave_up, {});
   if (spec.on_window) spec.on_window(true);
   const auto window_start = clock::now();
-  const double window_start_unix = unix_seconds_now();
-  loop.open_window();
-  std::this_thread::sleep_until(window_start + spec.duration);
-  loop.close_window();
+  result.window_start_unix = unix_seconds_now();
+  loop->open_window();
+  detail::wait_for_run(mutex, nothing, gave_up, window_start + spec.duration, spec,
+                       result.gave_up, {});
+  loop->close_window();
   const auto window_end = clock::now();
   if (spec.on_window) spec.on_window(false);
-  loop.stop();
-  auto totals = loop.results();
-  load_result result;
+  result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
+  if (!loop->stop_until(window_end + spec.call_timeout + spec.watchdog_grace)) {
+    result.watchdog = loop->cut();
+    const bool closed = detail::close_within(client, std::chrono::seconds(5));
+    // Closed, the client has failed every call it held: each worker retires at its completion.
+    if (!closed || !loop->stop_until(clock::now() + std::chrono::seconds(1))) {
+      result.stuck = true;
+      result.watchdog += closed ? "; calls lost by the client" : "; the client did not close within 5 s";
+      (void)loop.release();  // see above: never freed
+      return result;
+    }
+  }
+  auto totals = loop->results();
   result.latency = std::move(totals.latency);
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);
-  result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
-  result.window_start_unix = window_start_unix;
+  result.issued = loop->issued();
   return result;
 }
 

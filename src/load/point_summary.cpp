@@ -5,6 +5,14 @@
 
 namespace wirebench {
 
+std::string describe_point(const point_parameters& p) {
+  std::string text = p.protocol + " " + p.load;
+  if (p.load != "closed") text += "@" + std::to_string(static_cast<long long>(p.rate)) + "/s";
+  text += " workers=" + std::to_string(p.workers);
+  if (p.generators > 1) text += " (" + std::to_string(p.generators) + " generators)";
+  return text;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -55,6 +63,7 @@ point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_bud
     s.outcomes.merge(r.load.outcomes);
     s.late += r.load.late;
     s.planned += r.load.planned;
+    s.issued += r.load.issued;
     s.late_replies += r.late_replies;
     s.unknown_replies += r.unknown_replies;
     s.reconnects += r.reconnects;

@@ -111,6 +111,7 @@ json summary_json(const point_summary& s) {
             {"error_samples", error_samples_json(s.outcomes)},
             {"late", s.late},
             {"planned", s.planned},
+            {"issued", s.issued},
             {"late_replies", s.late_replies},
             {"unknown_replies", s.unknown_replies},
             {"reconnects", s.reconnects},
@@ -141,6 +142,8 @@ json repeat_json(const repeat_result& r) {
             {"error_samples", error_samples_json(r.load.outcomes)},
             {"late", r.load.late},
             {"planned", r.load.planned},
+            {"issued", r.load.issued},
+            {"watchdog", r.load.watchdog},
             {"late_replies", r.late_replies},
             {"unknown_replies", r.unknown_replies},
             {"reconnects", r.reconnects},
@@ -193,6 +196,7 @@ std::string results_json(const run_record& run) {
   json doc = {{"format", results_format},
               {"command", run.command_line},
               {"started_at", run.started_at},
+              {"incomplete", run.incomplete},
               {"machine",
                {{"cpu_model", m.cpu_model},
                 {"online_cpus", m.online_cpus},
@@ -217,7 +221,7 @@ const std::vector<std::string>& results_csv_columns() {
       "server_cpus", "client_cpus", "repeats", "rps_median", "rps_min", "rps_max", "min_us",
       "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us", "mean_us", "actual_p50_us",
       "actual_p99_us", "ok", "timeout", "canceled", "connection_closed", "rejected", "wrong_reply",
-      "other_error", "late", "planned", "late_replies", "unknown_replies", "reconnects", "resent",
+      "other_error", "unfinished", "late", "planned", "issued", "late_replies", "unknown_replies", "reconnects", "resent",
       "connect_failures", "client_cores_used",
       "server_cores_used", "client_cpu_us_per_call", "server_cpu_us_per_call", "client_bound",
       "cpu_model", "kernel", "request"};
@@ -250,7 +254,7 @@ std::string results_csv(const run_record& run) {
         << s.actual_latency.p99;
     for (std::size_t i = 0; i < outcome_count; ++i)
       out << ',' << s.outcomes.count(static_cast<outcome>(i));
-    out << ',' << s.late << ',' << s.planned << ',' << s.late_replies << ',' << s.unknown_replies
+    out << ',' << s.late << ',' << s.planned << ',' << s.issued << ',' << s.late_replies << ',' << s.unknown_replies
         << ',' << s.reconnects << ',' << s.resent << ',' << s.connect_failures
         << ',' << s.client_cores_used << ','
         << optional(s.server_cores_used) << ',' << s.client_cpu_us_per_call << ','

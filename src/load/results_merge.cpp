@@ -8,14 +8,6 @@
 namespace wirebench {
 namespace {
 
-std::string describe_point(const point_parameters& p) {
-  std::string text = p.protocol + " " + p.load;
-  if (p.load != "closed") text += "@" + std::to_string(static_cast<long long>(p.rate)) + "/s";
-  text += " workers=" + std::to_string(p.workers);
-  if (p.generators > 1) text += " (" + std::to_string(p.generators) + " generators)";
-  return text;
-}
-
 // The same point: the same protocol and server engine, the same load of the same shape per
 // generator (a merged file's shape is its generators' sum), the same request. The endpoint may
 // differ: generators can reach one server by different addresses.
@@ -57,6 +49,10 @@ repeat_result merge_repeat(const std::vector<const point_result*>& points,
     out.load.outcomes.merge(r.load.outcomes);
     out.load.late += r.load.late;
     out.load.planned += r.load.planned;
+    out.load.issued += r.load.issued;
+    if (!r.load.watchdog.empty())
+      out.load.watchdog += (out.load.watchdog.empty() ? "" : "; ") + inputs[i].file + ": " +
+                           r.load.watchdog;
     out.load.merged_rate += r.load.requests_per_second();
     out.late_replies += r.late_replies;
     out.unknown_replies += r.unknown_replies;

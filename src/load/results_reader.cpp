@@ -71,7 +71,10 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
   outcome_counts o;
   for (std::size_t i = 0; i < outcome_count; ++i) {
     const auto kind = static_cast<outcome>(i);
-    o.add_counted(kind, by_outcome.count(std::string(outcome_name(kind)).c_str()));
+    const std::string name(outcome_name(kind));
+    // Files written before a run could leave calls unfinished have no such count: none were.
+    if (kind == outcome::unfinished && !by_outcome.has(name.c_str())) continue;
+    o.add_counted(kind, by_outcome.count(name.c_str()));
   }
   if (!errors.raw().is_object()) errors.fail("is not an object");
   for (const auto& [name, n] : errors.raw().items())
@@ -161,6 +164,9 @@ repeat_result repeat(const reader& r) {
                                                       : reader(no_samples, "error_samples"));
   out.load.late = r.count("late");
   out.load.planned = r.count("planned");
+  // Files written before every call was counted have neither.
+  if (r.has("issued")) out.load.issued = r.count("issued");
+  if (r.has("watchdog")) out.load.watchdog = r.text("watchdog");
   out.late_replies = r.count("late_replies");
   out.unknown_replies = r.count("unknown_replies");
   out.reconnects = r.count("reconnects");
@@ -189,6 +195,7 @@ point_summary summary(const reader& r, const std::vector<repeat_result>& repeats
   for (const auto& rep : repeats) s.outcomes.merge(rep.load.outcomes);
   s.late = r.count("late");
   s.planned = r.count("planned");
+  if (r.has("issued")) s.issued = r.count("issued");
   s.late_replies = r.count("late_replies");
   s.unknown_replies = r.count("unknown_replies");
   s.reconnects = r.count("reconnects");
@@ -221,6 +228,7 @@ run_record read_results_json(std::string_view text) {
   run_record run;
   run.command_line = top.text("command");
   run.started_at = top.text("started_at");
+  if (top.has("incomplete")) run.incomplete = top.text("incomplete");
   const reader m = top.at("machine");
   run.machine.cpu_model = m.text("cpu_model");
   run.machine.online_cpus = m.at("online_cpus").as<unsigned>();

@@ -15,6 +15,7 @@ std::string_view outcome_name(outcome o) {
     case outcome::rejected: return "rejected";
     case outcome::wrong_reply: return "wrong_reply";
     case outcome::other_error: return "other_error";
+    case outcome::unfinished: return "unfinished";
   }
   return "other_error";
 }
@@ -37,6 +38,7 @@ outcome classify(const std::error_code& ec) {
       case errc::slow_consumer: return outcome::rejected;
       case errc::wrong_reply:
       case errc::unknown_id: return outcome::wrong_reply;
+      case errc::unfinished: return outcome::unfinished;
       default: return outcome::other_error;
     }
   }

@@ -75,6 +75,31 @@ TEST(ArrivalSchedule, RejectsARateOrDurationThatIsNotPositive) {
   EXPECT_THROW(arrival_schedule(arrival_kind::bursty, 10, 0s), std::invalid_argument);
 }
 
+// Split over n generator threads, share k takes calls k, k + n, ...: together the shares are the
+// one schedule, call for call, whatever n, and last_index() says where each call stands in it.
+TEST(ArrivalSchedule, SharesTogetherAreTheWholeScheduleWhateverTheirNumber) {
+  for (auto kind : {arrival_kind::uniform, arrival_kind::poisson, arrival_kind::bursty}) {
+    const auto whole = all_of(arrival_schedule(kind, 997, 2s, 5));
+    for (std::size_t shares : {1u, 2u, 3u, 7u}) {
+      std::vector<std::chrono::nanoseconds> merged(whole.size());
+      std::size_t taken = 0;
+      for (std::size_t k = 0; k < shares; ++k) {
+        arrival_schedule share(kind, 997, 2s, 5, k, shares);
+        while (auto at = share.next()) {
+          ASSERT_EQ(share.last_index() % shares, k);
+          ASSERT_LT(share.last_index(), merged.size());
+          merged[share.last_index()] = *at;
+          ++taken;
+        }
+      }
+      EXPECT_EQ(taken, whole.size()) << arrival_kind_name(kind) << " in " << shares;
+      EXPECT_EQ(merged, whole) << arrival_kind_name(kind) << " in " << shares;
+    }
+  }
+  EXPECT_THROW(arrival_schedule(arrival_kind::uniform, 10, 1s, 1, 2, 2), std::invalid_argument);
+  EXPECT_THROW(arrival_schedule(arrival_kind::uniform, 10, 1s, 1, 0, 0), std::invalid_argument);
+}
+
 TEST(ArrivalSchedule, NamesParseBack) {
   for (auto k : {arrival_kind::uniform, arrival_kind::poisson, arrival_kind::bursty})
     EXPECT_EQ(parse_arrival_kind(arrival_kind_name(k)), k);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -165,6 +166,91 @@ TEST(OpenLoop, BurstySchedulesStartEachSecondsCallsTogether) {
   EXPECT_EQ(r.planned, 50u);
   EXPECT_EQ(r.outcomes.count(outcome::ok), 50u);
   EXPECT_EQ(client.calls(), 55u);
+}
+
+// The schedule runs on the client's own loop when it has one: every call is made there (none
+// crosses a thread), and the run still sends exactly what the schedule asks for.
+TEST(OpenLoop, RunsItsScheduleOnTheClientsOwnLoop) {
+  testing::loop_client client(1ms);
+  load_spec s = open(arrival_kind::poisson, 3000, 16, 200ms);
+  s.warmup = 50ms;
+  const load_result r = run_load(client, s);
+  EXPECT_EQ(client.calls_off_loop.load(), 0u);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), r.planned);
+  EXPECT_EQ(r.issued, r.planned);
+  EXPECT_NEAR(static_cast<double>(r.planned), 600.0, 5 * std::sqrt(600.0));
+}
+
+// A call that waits for room in flight longer than the call timeout times out there, unsent:
+// a server that stops answering holds the schedule up no longer than its calls' deadlines.
+TEST(OpenLoop, ACallThatWaitsForRoomPastItsTimeoutTimesOutUnsent) {
+  fake_client client(300ms);
+  load_spec s = open(arrival_kind::uniform, 100, 2, 500ms);
+  s.call_timeout = 200ms;
+  const auto started = std::chrono::steady_clock::now();
+  const load_result r = run_load(client, s);
+  const auto took = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(r.planned, 50u);
+  EXPECT_EQ(r.outcomes.total(), r.planned);
+  EXPECT_LT(r.issued, r.planned);
+  // Those never sent are among the timeouts (the ones sent may time out too, at the client).
+  EXPECT_GE(r.outcomes.count(outcome::timeout), r.planned - r.issued);
+  // The last call is due at 490 ms, and may wait 200 ms for room, then the client's 300 ms.
+  EXPECT_LT(took, 1500ms);
+}
+
+TEST(LoadDriver, GivesUpWhenTheCallerSaysSoAndSaysWhy) {
+  for (const bool open_loop : {false, true}) {
+    fake_client client;
+    load_spec s = open_loop ? open(arrival_kind::uniform, 1000, 8, 10s) : closed(2, 10s);
+    const auto started = std::chrono::steady_clock::now();
+    s.give_up = [&]() -> std::string {
+      return std::chrono::steady_clock::now() - started > 100ms ? "enough" : "";
+    };
+    const load_result r = run_load(client, s);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 2s) << open_loop;
+    EXPECT_EQ(r.gave_up, "enough") << open_loop;
+    EXPECT_EQ(client.unanswered(), 0u) << open_loop;
+    EXPECT_LT(r.window_seconds, 1.0) << open_loop;
+    if (open_loop) {
+      EXPECT_EQ(r.outcomes.total(), r.planned);
+    }
+  }
+}
+
+// A closed loop whose calls outlast the window (a server that never answers in time): the calls
+// in flight across the whole window are counted, not lost between the warm-up and the window.
+TEST(ClosedLoop, CountsTheCallsInFlightAcrossTheWholeWindow) {
+  fake_client client(300ms);
+  load_spec s = closed(2, 100ms);
+  const load_result r = run_load(client, s);
+  EXPECT_EQ(r.issued, 2u);
+  EXPECT_EQ(r.outcomes.count(outcome::ok), 2u);
+  EXPECT_GE(r.latency.min(), 300'000'000u);
+}
+
+// The watchdog: a client that never completes some calls (a broken promise) cannot hold a run
+// past the window, the call timeout and the grace. It names where the calls were, closes the
+// client, and counts what it completed then as unfinished; nothing is lost or counted twice.
+TEST(LoadDriver, TheWatchdogEndsARunWhoseCallsNeverComeBack) {
+  for (const bool open_loop : {false, true}) {
+    fake_client client;
+    client.lose = [](std::uint64_t i) { return i % 50 == 7; };
+    load_spec s = open_loop ? open(arrival_kind::uniform, 1000, 16, 300ms) : closed(4, 300ms);
+    s.call_timeout = 200ms;
+    s.watchdog_grace = 300ms;
+    const auto started = std::chrono::steady_clock::now();
+    const load_result r = run_load(client, s);
+    const auto took = std::chrono::steady_clock::now() - started;
+    EXPECT_LT(took, 300ms + 200ms + 300ms + 1s) << open_loop;
+    EXPECT_FALSE(r.stuck) << open_loop;
+    EXPECT_NE(r.watchdog.find(open_loop ? "client thread 0" : "workers "), std::string::npos)
+        << r.watchdog;
+    EXPECT_GT(r.outcomes.count(outcome::unfinished), 0u) << open_loop;
+    EXPECT_EQ(r.outcomes.errors().at("unfinished"), r.outcomes.count(outcome::unfinished));
+    EXPECT_EQ(r.outcomes.total(), open_loop ? r.planned : r.issued) << open_loop;
+    EXPECT_EQ(client.unanswered(), 0u) << open_loop;
+  }
 }
 
 TEST(LoadDriver, RejectsSpecsThatCannotRun) {

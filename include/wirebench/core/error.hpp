@@ -30,6 +30,7 @@ enum class errc : int {
   protocol_error,       // the peer broke the protocol (wrong frame type, malformed message, ...)
   invalid_argument,     // a bad argument from the local caller (e.g. a line payload holding '\n')
   tls_failed,           // TLS handshake failure, a bad record, or no agreed ALPN protocol
+  unfinished,           // still in flight when a load run had to end without it (its watchdog)
 };
 
 /// The category of wirebench::errc codes (a single instance).

@@ -6,6 +6,9 @@
 //   bursty   rate x duration calls, each at a random *whole* second of the run, all of that
 //            second's calls at its start: the schedule of the protocol comparison this project
 //            reproduces, kept so its spread can be told apart from the protocols'.
+// A schedule can be split over several generator threads: share k of n yields the run's calls
+// k, k + n, k + 2n, ... of the one schedule, so that the shares together are exactly the
+// schedule a single thread would keep, whatever the number of threads.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -22,19 +25,27 @@ std::optional<arrival_kind> parse_arrival_kind(std::string_view name);
 
 class arrival_schedule {
  public:
-  // rate > 0 calls/s. Throws std::invalid_argument on a rate or duration that is not positive.
+  // rate > 0 calls/s. Throws std::invalid_argument on a rate or duration that is not positive, or
+  // on a share that is not one of `shares` (share < shares).
   arrival_schedule(arrival_kind kind, double rate_per_second, std::chrono::nanoseconds duration,
-                   std::uint64_t seed = 1);
+                   std::uint64_t seed = 1, std::size_t share = 0, std::size_t shares = 1);
 
-  // The next call's intended start (nondecreasing), or nullopt once the run's duration is over.
+  // This share's next call's intended start (nondecreasing), or nullopt once the run's duration is
+  // over.
   std::optional<std::chrono::nanoseconds> next();
+  // The index in the whole schedule of the call next() returned last (share k: k, k + n, ...).
+  std::uint64_t last_index() const { return issued_ - 1; }
 
  private:
+  std::optional<std::chrono::nanoseconds> next_of_all();  // the whole schedule's next call
+
   arrival_kind kind_;
   double rate_;
   std::chrono::nanoseconds duration_;
   std::mt19937_64 random_;
-  std::uint64_t issued_ = 0;
+  std::uint64_t issued_ = 0;  // calls of the whole schedule returned or skipped so far
+  std::size_t share_ = 0;
+  std::size_t shares_ = 1;
   double poisson_at_s_ = 0;
   std::vector<std::uint32_t> per_second_;  // bursty: calls at the start of each whole second
   std::size_t second_ = 0;

@@ -25,9 +25,14 @@ class call_recorder {
     std::uint64_t late = 0;
   };
 
-  // One thread's records. Written only by that thread; `completions` is also read by others.
+  // One thread's records. Written only by that thread; `completions` is also read by others. A
+  // driver whose every completion runs on one known thread may own one directly (the open loop's
+  // shards) and merge it into the totals when that thread is done.
   class shard {
    public:
+    explicit shard(bool track_actual) : track_actual_(track_actual) {}
+    shard(const shard&) = delete;
+    shard& operator=(const shard&) = delete;
     // A completed call: counted always (warm-up included), recorded only when `measured`: its
     // outcome always, its latencies when it succeeded (a failed call's time says nothing about
     // the protocol, and its outcome is counted instead). Without `track_actual` the actual
@@ -48,10 +53,12 @@ class call_recorder {
       completions_.store(completions_.load(std::memory_order_relaxed) + 1,
                          std::memory_order_release);
     }
+    std::uint64_t completions() const { return completions_.load(std::memory_order_acquire); }
+    // Adds these records to `all`; once the recording thread is done.
+    void merge_into(totals& all) const;
 
    private:
     friend class call_recorder;
-    explicit shard(bool track_actual) : track_actual_(track_actual) {}
     const bool track_actual_;
     std::thread::id owner_;
     totals data_;

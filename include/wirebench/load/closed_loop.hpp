@@ -45,9 +45,16 @@ class closed_loop {
   std::uint64_t completions() const { return recorder_.completions(); }
   // No worker starts another call; returns once every call in flight has completed.
   void stop();
+  // As stop(), but gives up waiting at `deadline`: false when calls were still in flight then.
+  bool stop_until(clock::time_point deadline);
+  // After stop_until() gave up: calls that complete from now on (the client's close fails them)
+  // count as unfinished. Returns which workers still had a call in flight ("workers 3, 7").
+  std::string cut();
 
-  // What the window recorded. After stop().
+  // What the window recorded. After stop() (or a cut followed by the client's close).
   call_recorder::totals results() const { return recorder_.merged(); }
+  // The calls that belong to the window (load_result::issued). After stop().
+  std::uint64_t issued() const;
 
  private:
   enum class phase : int { idle, warmup, measured, after, stopping };
@@ -55,9 +62,11 @@ class closed_loop {
     std::string name;
     std::string expected;
     clock::time_point started;
-    bool measured = false;
+    phase started_in = phase::idle;  // the phase its current call started in
+    std::uint64_t issued = 0;        // of its calls, those that belong to the window
+    std::atomic<bool> in_flight{false};  // read by cut() from the driving thread
   };
-  inline void issue(std::size_t w, clock::time_point now);  // defined in closed_loop.cpp
+  inline void issue(std::size_t w, clock::time_point now, phase now_in);  // in closed_loop.cpp
   void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
 
   protocol_client& client_;
@@ -65,6 +74,7 @@ class closed_loop {
   std::vector<worker> workers_;
   call_recorder recorder_;
   std::atomic<phase> phase_{phase::idle};
+  std::atomic<bool> cut_{false};
   std::atomic<std::size_t> active_{0};  // workers not yet retired (touched once per worker)
   std::mutex done_mutex_;
   std::condition_variable done_;

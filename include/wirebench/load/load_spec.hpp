@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
@@ -27,9 +28,19 @@ struct load_spec {
   std::size_t payload_bytes = 5;  // the greeted name's length
   std::chrono::nanoseconds late_after = 1ms;  // open loop: a send this much past its intended start is late
   std::uint64_t seed = 1;  // open loop: the arrival schedule's
+  // The client's own deadline for each call (client_config::reply_timeout). The run relies on it:
+  // an open-loop call that waited this long for room in flight times out unsent, and the run's
+  // watchdog fires when calls are still in flight this long after the window, plus watchdog_grace.
+  std::chrono::nanoseconds call_timeout = 10s;
+  std::chrono::nanoseconds watchdog_grace = 2s;
   // Called on the driving thread as the measured window opens (true) and closes (false): where
   // the caller samples CPU clocks.
   std::function<void(bool opening)> on_window;
+  // Asked on the driving thread about every 50 ms while the run goes on: a non-empty answer gives
+  // up the run at once (no call is issued after it; calls in flight still complete), and is kept
+  // in load_result::gave_up. Where a caller stops a run that cannot do its work (no connection
+  // could be made) or was interrupted.
+  std::function<std::string()> give_up;
 };
 
 struct load_result {
@@ -40,7 +51,25 @@ struct load_result {
   latency_histogram actual_latency;
   outcome_counts outcomes;     // every call whose (intended) start fell in the measured window
   std::uint64_t late = 0;      // open loop: of those, sent more than late_after after intended
-  std::uint64_t planned = 0;   // open loop: calls the schedule asked for in the window
+  // Open loop: calls the schedule asked for in the window; each is counted in `outcomes` once,
+  // sent or not (one that waited for room in flight past the call timeout is a timeout unsent).
+  std::uint64_t planned = 0;
+  // The calls handed to the client that belong to the window: an open loop's sent share of
+  // `planned`; a closed loop's calls started in the window, plus any started in the warm-up that
+  // were still in flight when the window closed (they spanned it: a server that never answers
+  // is then seen). Every one of them is counted in `outcomes` once.
+  std::uint64_t issued = 0;
+  // Why the run was given up early (load_spec::give_up), or empty. Only the calls it reached are
+  // counted then.
+  std::string gave_up;
+  // Empty unless the watchdog fired: calls were still in flight past the window, the call timeout
+  // and the grace (a client that broke its promise to complete every call). Then it names where
+  // they were ("worker 3", "client thread 0: 12 calls"), the client was closed, and those calls
+  // are counted as `unfinished`.
+  std::string watchdog;
+  // With `watchdog`: the client did not even close in time. Nothing of the run may be touched or
+  // freed any more (its threads may still be running): the caller reports and exits.
+  bool stuck = false;
   double window_seconds = 0;   // the measured window, as timed
   // When the window opened, in seconds since the Unix epoch (the system clock): what lines up
   // the windows of generators on several hosts when their results are merged.

@@ -34,6 +34,9 @@ struct point_parameters {
   std::optional<user_call> call;  // what each call sent; nullopt: the greet call
 };
 
+// "line uniform@50000/s workers=64": a point as messages name it.
+std::string describe_point(const point_parameters& p);
+
 struct repeat_result {
   load_result load;
   cpu_time client_cpu;                 // over the measured window
@@ -69,6 +72,7 @@ struct point_summary {
   outcome_counts outcomes;           // summed over repeats
   std::uint64_t late = 0;            // summed over repeats
   std::uint64_t planned = 0;         // summed over repeats
+  std::uint64_t issued = 0;          // summed over repeats
   std::uint64_t late_replies = 0;    // summed over repeats
   std::uint64_t unknown_replies = 0; // summed over repeats
   std::uint64_t reconnects = 0;      // summed over repeats

@@ -46,6 +46,9 @@ struct run_record {
   std::vector<point_result> points;
   std::vector<merged_input> merged_from;  // empty unless `wirebench merge` made this run
   std::vector<knee_result> knees;         // empty unless the run searched (--find-max-rate)
+  // Why the run ended before all its points (interrupted by SIGINT, a client that could not be
+  // closed), or empty: then every point asked for is here (or named among the failures).
+  std::string incomplete;
 };
 
 // The JSON format written: version 2 carries each repeat's whole latency histograms.

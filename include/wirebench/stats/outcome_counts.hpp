@@ -20,8 +20,9 @@ enum class outcome : std::uint8_t {
   rejected,           // over a limit (in-flight cap and queue full, connection cap, EMFILE)
   wrong_reply,        // a reply that does not answer the call (checked by the harness)
   other_error,        // anything else (remote_error, protocol_error, tls_failed, ...)
+  unfinished,         // still in flight when the run had to end without it (its watchdog fired)
 };
-inline constexpr std::size_t outcome_count = 7;
+inline constexpr std::size_t outcome_count = 8;
 
 std::string_view outcome_name(outcome o);
 outcome classify(const std::error_code& ec);
