@@ -1,6 +1,7 @@
 #include "results_output.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -8,13 +9,26 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 namespace wirebench::app {
 namespace {
 
+// Written beside the file and renamed over it once whole: a run that fails or is cut short never
+// leaves a file truncated, and a file that was there stays until its replacement is complete.
 bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  return static_cast<bool>(file.flush());
+  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    file << text;
+    if (!file.flush()) {
+      std::remove(temporary.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) == 0) return true;
+  std::remove(temporary.c_str());
+  return false;
 }
 
 }  // namespace
@@ -24,8 +38,14 @@ std::string prepare_output(const std::string& path) {
   const auto folder = std::filesystem::path(path).parent_path();
   if (!folder.empty()) std::filesystem::create_directories(folder, ec);
   if (ec) return "cannot create " + folder.string() + ": " + ec.message();
-  std::ofstream probe(path, std::ios::app);
-  if (!probe) return "cannot write " + path + ": " + std::strerror(errno);
+  if (std::filesystem::is_directory(path, ec)) return "cannot write " + path + ": a directory";
+  // The file is written beside itself and renamed (write_file): the folder must take new files.
+  // A probe is made and removed; the file itself is not touched before there are results.
+  std::string probe = (folder.empty() ? std::string(".") : folder.string()) + "/.wirebench-XXXXXX";
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return "cannot write " + path + ": " + std::strerror(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
   return {};
 }
 
@@ -38,6 +58,12 @@ std::string csv_path_for(const std::string& json_path) {
 
 bool write_results(const run_record& run, const std::string& json_path,
                    const std::string& csv_path) {
+  if (run.points.empty()) {
+    // Nothing measured: a results file already there is worth more than an empty one.
+    for (const auto* path : {&json_path, &csv_path})
+      if (!path->empty()) std::cerr << "wirebench: no results: " << *path << " left as it was\n";
+    return true;
+  }
   bool ok = true;
   std::vector<std::string> written;
   using render = std::string (*)(const run_record&);

@@ -88,7 +88,7 @@ void write_rows(std::ostream& out, const std::vector<std::vector<std::string>>& 
 
 void print_table(std::ostream& out, const run_record& run) {
   if (run.points.empty()) {
-    out << "no results\n";
+    out << "no results" << (run.incomplete.empty() ? "" : " (" + run.incomplete + ")") << "\n";
     return;
   }
   std::vector<std::vector<std::string>> rows = {
@@ -113,25 +113,29 @@ void print_table(std::ostream& out, const run_record& run) {
                     late_text(p, s),
                     microseconds(s.client_cpu_us_per_call),
                     s.server_cpu_us_per_call ? microseconds(*s.server_cpu_us_per_call) : "-"});
-    if (!s.warning.empty())
-      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) + ": " +
-                         s.warning);
+    const std::string label = p.protocol + " " + load + " workers=" + std::to_string(p.workers);
+    if (s.outcomes.count(outcome::ok) == 0)
+      warnings.push_back(label + ": no call succeeded: its latencies are empty and its rate 0; the "
+                         "failures below say why");
+    if (!s.warning.empty()) warnings.push_back(label + ": " + s.warning);
     if (s.outcomes.failed() > 0) {
       std::string why;
       for (const auto& [name, n] : s.outcomes.errors()) why += " " + name + "=" + std::to_string(n);
       for (const auto& sample : s.outcomes.samples())
         why += "; " + sample.error + " said \"" + printable(sample.text) + "\"";
-      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) +
-                         ": failed calls:" + why);
+      warnings.push_back(label + ": failed calls:" + why);
     }
+    for (const auto& r : point.repeats)
+      if (!r.load.watchdog.empty())
+        warnings.push_back(label + ": the watchdog ended a repeat with calls in flight (" +
+                           r.load.watchdog + "): they are counted as unfinished");
     if (s.late_replies + s.unknown_replies > 0)
-      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) + ": " +
+      warnings.push_back(label + ": " +
                          std::to_string(s.late_replies) + " late and " +
                          std::to_string(s.unknown_replies) +
                          " unknown replies (after their call had ended, or for no call)");
     if (s.reconnects + s.connect_failures > 0)
-      warnings.push_back(p.protocol + " " + load + " workers=" + std::to_string(p.workers) + ": " +
-                         std::to_string(s.reconnects) + " reconnects (the server closed or sent "
+      warnings.push_back(label + ": " + std::to_string(s.reconnects) + " reconnects (the server closed or sent "
                          "away a connection; " + std::to_string(s.resent) +
                          " unprocessed calls sent again), " + std::to_string(s.connect_failures) +
                          " failed dials");
@@ -159,6 +163,8 @@ void print_table(std::ostream& out, const run_record& run) {
   }
   if (first.parameters.call) out << "request: " << describe(*first.parameters.call) << "\n";
   for (const auto& k : run.knees) out << knee_line(k) << "\n";
+  if (!run.incomplete.empty())
+    out << "incomplete: " << run.incomplete << "; only the points finished before are here\n";
   for (const auto& w : warnings) out << "warning: " << w << "\n";
 }
 

@@ -1,8 +1,12 @@
 // wirebench run: the load generator. Parses and validates the command line into a run_plan, runs
 // the sweep, prints the table and writes the results files.
 #include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
@@ -30,8 +34,38 @@ struct run_options {
   bool quiet = false;
   std::string out_json;
   std::string out_csv;
+  std::string check;  // --check: the target every point must meet (the --slo grammar)
+  std::optional<slo_target> check_target;
   user_call_options user;
 };
+
+// The signal that interrupted the run (SIGINT, SIGTERM), or 0. The first one ends the sweep with
+// the points it finished, written and printed (execute() watches this); the handler then puts
+// both signals back to their default, so that a second one ends the program at once.
+std::atomic<int> interrupted_by{0};
+
+extern "C" void note_interruption(int signal) {
+  interrupted_by.store(signal);  // lock-free: safe in a signal handler
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+void watch_for_interruption() {
+  struct sigaction action {};
+  action.sa_handler = note_interruption;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+// The points that miss --check's target, one line each ("line closed workers=8: p99 2.4ms > 2ms").
+std::vector<std::string> check_points(const slo_target& target, const run_record& record) {
+  std::vector<std::string> missed;
+  for (const auto& point : record.points)
+    if (auto why = target.violation(point.repeats))
+      missed.push_back(describe_point(point.parameters) + ": " + *why);
+  return missed;
+}
 
 // Checks what CLI11 cannot and completes the plan; returns a message on a usage error.
 std::string finish_plan(run_options& o, const CLI::App& cmd) {
@@ -71,6 +105,13 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (plan.max_rate < plan.rate) return "--max-rate is below the first step's --rate";
   } else if (!o.slo.empty() || given("--max-rate")) {
     return "--slo and --max-rate belong to --find-max-rate";
+  }
+  if (!o.check.empty()) {
+    try {
+      o.check_target = slo_target::parse(o.check);
+    } catch (const std::exception& e) {
+      return std::string("--check: ") + e.what();
+    }
   }
   // An open loop's workers bound the calls in flight: one would make every call wait for the
   // last, so without --workers an open-loop run gets room for 64.
@@ -262,6 +303,9 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--max-rate", plan.max_rate, "--find-max-rate: the highest rate tried (calls/s)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--check", o->check,
+                  "Exit 3 when a point misses this target (as --slo: quantiles and an error "
+                  "share), e.g. 'p99<=2ms,errors<=1%': a verdict for CI, naming each point missed");
   cmd->add_option("-o,--out", o->out_json, "Write the results as JSON here (and CSV beside it)");
   cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress line");
@@ -269,15 +313,31 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
 
   return [o, cmd]() -> int {
     if (const auto problem = finish_plan(*o, *cmd); !problem.empty()) return usage_error(problem);
-    std::vector<std::string> failures;
-    const run_record record = execute(o->plan, failures);
+    o->plan.interrupted = &interrupted_by;
+    watch_for_interruption();
+    sweep_status sweep;
+    const run_record record = execute(o->plan, sweep);
     print_table(std::cout, record);
     // Flushed before anything goes to stderr: with both in one file, the results line would
     // otherwise land inside the table.
     std::cout.flush();
     int status = write_results(record, o->out_json, o->out_csv) ? 0 : 1;
-    if (!failures.empty()) status = 1;
-    for (const auto& f : failures) std::cerr << "wirebench: " << f << "\n";
+    if (!sweep.failures.empty()) status = 1;
+    for (const auto& f : sweep.failures) std::cerr << "wirebench: " << f << "\n";
+    if (o->check_target) {
+      const auto missed = check_points(*o->check_target, record);
+      for (const auto& m : missed) std::cerr << "wirebench: --check missed: " << m << "\n";
+      if (!missed.empty() && status == 0) status = 3;
+    }
+    if (sweep.interrupted_by != 0) {
+      std::cerr << "wirebench: " << record.incomplete << ": the points finished are above\n";
+      status = 128 + sweep.interrupted_by;  // as a shell reports a program ended by the signal
+    }
+    if (sweep.stuck) {
+      // A client's threads may still run: destroying anything now could crash or hang.
+      std::cerr.flush();
+      std::_Exit(status == 0 ? 1 : status);
+    }
     return status;
   };
 }

@@ -2,6 +2,7 @@
 // What `wirebench run` was asked to do, once the command line is validated, and the sweep that
 // does it: every protocol x load x workers point, each repeated, against a server this run
 // starts (or the one --connect names).
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <ostream>
@@ -46,6 +47,9 @@ struct run_plan {
   double max_rate = 1e7;
   bool progress = true;
   std::string command_line;
+  // Set (to the signal's number) by a SIGINT or SIGTERM handler: the repeat under way is given up
+  // and the sweep ends with the points it finished. Null: the run is never interrupted.
+  const std::atomic<int>* interrupted = nullptr;
 };
 
 // Connections and per-connection depth for `workers` callers. depth 0 (the default): a
@@ -58,8 +62,20 @@ struct connection_layout {
 };
 connection_layout layout_for(bool multiplexed, std::size_t workers, std::size_t depth);
 
-// Runs the sweep. A protocol whose server cannot start is reported (in `failures`) and skipped.
-run_record execute(const run_plan& plan, std::vector<std::string>& failures);
+// How the sweep went, beside its points.
+struct sweep_status {
+  // Why points are missing or wrong, one line each: a server that could not start (its protocol
+  // is skipped), a server nobody could connect to, a watchdog that fired.
+  std::vector<std::string> failures;
+  int interrupted_by = 0;  // the signal that ended the sweep early, or 0
+  // A client could not even be closed: its threads may still run, so the program must end
+  // without destroying anything (the client was let go of, never freed).
+  bool stuck = false;
+};
+
+// Runs the sweep. An interrupted or stuck sweep returns the points it finished, with
+// run_record::incomplete saying why the rest is missing.
+run_record execute(const run_plan& plan, sweep_status& status);
 
 // The summary table a person reads: one row per point.
 void print_table(std::ostream& out, const run_record& run);

@@ -4,6 +4,7 @@
 // (knee_search.hpp): a point per rate tried, judged against the target (slo.hpp).
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -76,6 +77,15 @@ class run_certificate {
 struct no_connection : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A repeat given up because the run was interrupted: the sweep ends with the points finished.
+struct interrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A repeat whose client could not be closed (load_result::stuck): the sweep ends, and so must
+// the program, without destroying anything the client's threads may still touch.
+struct stuck : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 std::chrono::nanoseconds seconds(double s) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
@@ -105,6 +115,9 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   cc.reply_timeout = seconds(plan.reply_timeout_seconds);
   cc.connect_timeout = seconds(std::min(plan.reply_timeout_seconds, 5.0));
   cc.call = plan.call;
+  // An open loop's calls fail at once while no connection can be had, so that a dead server
+  // costs its schedule nothing; a closed loop's wait for the next dial (no worker spins).
+  cc.wait_for_connection = params.load == "closed";
   auto client = p.make_client(cc);
 
   load_spec spec;
@@ -116,6 +129,15 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   spec.payload_bytes = plan.payload_bytes;
   spec.late_after = seconds(plan.late_after_ms / 1000.0);
   spec.seed = plan.seed;
+  spec.call_timeout = cc.reply_timeout;
+  // Every lane's dial failed and none ever succeeded: nobody listens there, and nothing this
+  // repeat could measure would mean anything. Given up at once, not after the whole window.
+  spec.give_up = [&client, &plan, lanes = cc.connections]() -> std::string {
+    if (plan.interrupted && plan.interrupted->load() != 0) return "interrupted";
+    const client_counters c = client->counters();
+    if (c.connects == 0 && c.connect_failures >= lanes) return "no connection";
+    return {};
+  };
   cpu_time client_start{};
   std::optional<cpu_time> server_start;
   repeat_result result;
@@ -131,6 +153,11 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
     if (server_start && server_now) result.server_cpu = *server_now - *server_start;
   };
   result.load = run_load(*client, spec);
+  if (result.load.stuck) {
+    (void)client.release();  // its threads may still run: it is never destroyed
+    throw stuck(result.load.watchdog);
+  }
+  if (result.load.gave_up == "interrupted") throw interrupted("interrupted");
   client->close();
   const client_counters c = client->counters();
   result.late_replies = c.late_replies;
@@ -164,7 +191,8 @@ connection_layout layout_for(bool multiplexed, std::size_t workers, std::size_t 
   return {connections, std::min(depth, workers), depth};
 }
 
-run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
+run_record execute(const run_plan& plan, sweep_status& status) {
+  std::vector<std::string>& failures = status.failures;
   // Before any thread starts (and before the libraries are recorded: gRPC's poller is one).
   for (const std::string& name : plan.protocols)
     if (const protocol& p = *protocol_registry::builtin().find(name); p.prepare_client_process)
@@ -189,7 +217,20 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
     certificate.emplace();
     if (!tls.insecure) tls.ca_file = certificate->certificate();
   }
+  bool ended = false;  // interrupted or stuck: no more points, of any protocol
+  auto interrupted_now = [&] { return plan.interrupted && plan.interrupted->load() != 0; };
+  auto end_interrupted = [&](const std::string& when) {
+    status.interrupted_by = plan.interrupted->load();
+    record.incomplete = std::string("interrupted by ") +
+                        (status.interrupted_by == SIGINT ? "SIGINT" : "SIGTERM") + " " + when;
+    ended = true;
+  };
   for (const std::string& name : plan.protocols) {
+    if (ended) break;
+    if (interrupted_now()) {
+      end_interrupted("before " + name);
+      break;
+    }
     const protocol& p = *protocol_registry::builtin().find(name);
     std::unique_ptr<server_process> server;
     endpoint where;
@@ -226,7 +267,7 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
     // no repeat ran (the server is unreachable, or the client cannot be made).
     auto run_point = [&](const std::string& load, std::size_t workers,
                          double rate) -> std::optional<point_result> {
-      if (unreachable) return std::nullopt;
+      if (unreachable || ended) return std::nullopt;
       point_result point;
       const connection_layout layout = layout_for(p.multiplexed, workers, plan.depth);
       point_parameters& params = point.parameters;
@@ -255,6 +296,10 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
       if (plan.slo) label += "@" + std::to_string(static_cast<long long>(rate)) + "/s";
       label += " workers=" + std::to_string(workers);
       for (std::size_t r = 1; r <= plan.repeats; ++r) {
+        if (interrupted_now()) {
+          end_interrupted("before " + label + " repeat " + std::to_string(r));
+          break;
+        }
         progress.begin_step(label + " repeat " + std::to_string(r) + "/" +
                             std::to_string(plan.repeats));
         try {
@@ -263,11 +308,25 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
           failures.push_back(name + ": " + e.what());  // printed when the run ends
           unreachable = true;
           break;
+        } catch (const interrupted&) {  // the repeat under way is dropped, half measured
+          end_interrupted("during " + label + " repeat " + std::to_string(r));
+          break;
+        } catch (const stuck& e) {
+          status.stuck = true;
+          failures.push_back(name + ": the watchdog fired and the client could not be closed: " +
+                             e.what());
+          record.incomplete = "a client could not be closed during " + label;
+          ended = true;
+          break;
         } catch (const std::exception& e) {  // a client that cannot be made (bad config)
           failures.push_back(name + ": " + e.what());
           progress.note(name + ": " + e.what());
           break;
         }
+        if (const auto& why = point.repeats.back().load.watchdog; !why.empty())
+          failures.push_back(label + " repeat " + std::to_string(r) +
+                             ": the watchdog ended it with calls still in flight (" + why +
+                             "): they are counted as unfinished");
       }
       if (point.repeats.empty()) return std::nullopt;
       point.summary = summarize(point.repeats, budget_for(plan, record.machine, load != "closed"));
@@ -294,6 +353,10 @@ run_record execute(const run_plan& plan, std::vector<std::string>& failures) {
           knee.steps.push_back({*rate, violation.value_or(""), record.points.size()});
           if (violation && *rate <= search.lowest_missed()) knee.missed_because = *violation;
           record.points.push_back(std::move(*point));
+          if (ended) {
+            knee.stopped_because = "the run ended early (" + record.incomplete + ")";
+            break;
+          }
         }
         if (knee.steps.empty()) continue;
         if (search.out_of_steps())

@@ -77,15 +77,17 @@ inline bool wait_for_listener(int port, std::chrono::milliseconds cap = std::chr
 
 class child_process {
  public:
-  explicit child_process(std::vector<std::string> argv) {
+  // Its standard output and error go to the files named (created or truncated), or nowhere: the
+  // tools' logs would interleave with the test's output.
+  explicit child_process(std::vector<std::string> argv, const std::string& out = "/dev/null",
+                         const std::string& err = "/dev/null") {
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(a.data());
     args.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    // Quiet: the tools' logs would interleave with the test's output.
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (::posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&actions);
   }
@@ -102,12 +104,28 @@ class child_process {
   child_process(const child_process&) = delete;
   child_process& operator=(const child_process&) = delete;
   bool started() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
   // True once the process has exited (it is then reaped here).
   bool exited() {
     if (pid_ <= 0) return true;
     if (::waitpid(pid_, nullptr, WNOHANG) != pid_) return false;
     pid_ = -1;
     return true;
+  }
+  // Waits up to `cap` for it to exit; its exit status (128 + the signal that ended it, as a shell
+  // says), or -1 if it is still running (it is left so, for the destructor).
+  int wait_for_exit(std::chrono::milliseconds cap) {
+    const auto until = std::chrono::steady_clock::now() + cap;
+    while (pid_ > 0) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      if (std::chrono::steady_clock::now() >= until) return -1;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return -1;
   }
 
  private:

@@ -1,0 +1,148 @@
+// `wirebench run` as a user runs it, against a server that fails under it: killed (-9) or stopped
+// (SIGTERM) in the middle of the measured window, or never listening. For every protocol, in the
+// closed and the open loop: the run ends within its bound (warm-up + window + call timeout + 2 s,
+// a few seconds at most when nobody listens), and every call it planned or issued is counted
+// once, in exactly one outcome.
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/child_process.hpp"
+#include "support/temp_dir.hpp"
+#include "wirebench/load/server_process.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+enum class fault { killed, stopped, never_listening };
+
+std::string fault_name(fault f) {
+  switch (f) {
+    case fault::killed: return "killed";
+    case fault::stopped: return "stopped";
+    case fault::never_listening: return "never_listening";
+  }
+  return "?";
+}
+
+// The run's shape: short, so that 2 loops x 3 faults x every protocol stays within a minute or
+// two, and long enough that the fault lands inside the measured window whatever the start-up.
+constexpr double warmup_s = 0.2, duration_s = 2.0, timeout_s = 1.0;
+constexpr auto fault_after = 1000ms;  // after the run was started
+// What the issue allows: warm-up + window + call timeout + 2 s; plus 1 s for the program to start
+// (gRPC's and the sanitizers' start-up is slow).
+constexpr auto bound = std::chrono::milliseconds(
+    static_cast<int>((warmup_s + duration_s + timeout_s + 2 + 1) * 1000));
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+using fault_case = std::tuple<std::string, bool, fault>;  // protocol, open loop, fault
+
+class run_faults : public ::testing::TestWithParam<fault_case> {};
+
+TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
+  const auto& [protocol, open_loop, what] = GetParam();
+  test::temp_dir dir("faults");
+  std::optional<server_process> server;
+  std::string where;
+  if (what == fault::never_listening) {
+    // A socket path nobody made: unlike a just-freed TCP port, no parallel test can take it.
+    where = "unix:" + dir.path("nobody.sock");
+  } else {
+    server_config config;
+    config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+    server.emplace(server_process_options{.protocol = protocol, .config = config,
+                                          .program = WIREBENCH_CLI});
+    where = server->local_endpoint().to_string();
+  }
+  std::vector<std::string> argv = {WIREBENCH_CLI, "run", "-p", protocol, "--connect", where,
+                                   "--warmup", std::to_string(warmup_s), "--duration",
+                                   std::to_string(duration_s), "--timeout",
+                                   std::to_string(timeout_s), "-R", "1", "-q", "-o",
+                                   dir.path("out.json")};
+  const std::vector<std::string> load = open_loop ? std::vector<std::string>{"--rate", "500", "-w", "32"}
+                                                 : std::vector<std::string>{"-w", "4"};
+  argv.insert(argv.end(), load.begin(), load.end());
+  const auto started = std::chrono::steady_clock::now();
+  test::child_process run(argv, dir.path("stdout"), dir.path("stderr"));
+  ASSERT_TRUE(run.started());
+  if (server) {
+    std::this_thread::sleep_for(fault_after);
+    ::kill(server->pid(), what == fault::killed ? SIGKILL : SIGTERM);
+  }
+  const int status = run.wait_for_exit(bound + 5s);
+  const auto took = std::chrono::steady_clock::now() - started;
+  const std::string err = read_file(dir.path("stderr"));
+  ASSERT_NE(status, -1) << "still running after " << (bound + 5s).count() << " ms\n" << err;
+  EXPECT_LE(took, bound) << err;
+
+  if (what == fault::never_listening) {
+    EXPECT_EQ(status, 1) << err;
+    EXPECT_NE(err.find("no connection to " + where + " could be made"), std::string::npos) << err;
+    if (!protocol.starts_with("grpc")) {
+      EXPECT_LE(took, 2500ms) << "noticed late:\n" << err;
+    }
+    EXPECT_NE(err.find("no results"), std::string::npos) << err;
+    return;
+  }
+  ASSERT_EQ(status, 0) << err;
+  const json results = json::parse(read_file(dir.path("out.json")));
+  ASSERT_EQ(results["points"].size(), 1u) << err;
+  const json& repeat = results["points"][0]["repeats"][0];
+  std::uint64_t counted = 0;
+  for (const auto& [name, n] : repeat["outcomes"].items()) counted += n.get<std::uint64_t>();
+  const std::uint64_t planned = repeat["planned"], issued = repeat["issued"];
+  if (open_loop) {
+    EXPECT_EQ(planned, 1000u);  // 500/s over 2 s, evenly spaced: exactly
+    EXPECT_EQ(counted, planned) << repeat["outcomes"];
+  } else {
+    EXPECT_EQ(counted, issued) << repeat["outcomes"];
+  }
+  EXPECT_GT(repeat["outcomes"]["ok"].get<std::uint64_t>(), 0u) << repeat["outcomes"];
+  EXPECT_EQ(repeat["watchdog"], "");
+  EXPECT_EQ(repeat["outcomes"]["unfinished"], 0u);
+  // Killed, the server answers nothing more: calls fail from then on, each with a type.
+  if (what == fault::killed) {
+    EXPECT_GT(counted, repeat["outcomes"]["ok"].get<std::uint64_t>()) << repeat["outcomes"];
+  }
+}
+
+std::vector<fault_case> all_cases() {
+  std::vector<fault_case> out;
+  for (const auto& p : protocol_registry::builtin().all()) {
+    for (const bool open_loop : {false, true})
+      for (const fault f : {fault::killed, fault::stopped, fault::never_listening})
+        out.emplace_back(p.name, open_loop, f);
+  }
+  return out;
+}
+
+std::string case_name(const ::testing::TestParamInfo<fault_case>& info) {
+  std::string name = std::get<0>(info.param) + (std::get<1>(info.param) ? "_open_" : "_closed_") +
+                     fault_name(std::get<2>(info.param));
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(every_protocol, run_faults, ::testing::ValuesIn(all_cases()), case_name);
+
+}  // namespace
+}  // namespace wirebench
