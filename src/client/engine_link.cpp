@@ -1,5 +1,7 @@
 #include "engine_link.hpp"
 
+#include <asio/error.hpp>
+
 #include "engine_lane.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/fifo_matcher.hpp"
@@ -122,19 +124,26 @@ std::size_t engine_link::on_data(connection& c, std::span<const std::byte> data,
     lane_.link_going(*this);
   }
   // Decoding is over and the matcher is consistent: now the completions, which may call again.
-  // The batch is swapped out so that a completion that ends up here again cannot disturb it.
-  std::vector<ready_call> batch;
-  batch.swap(ready_);
-  for (ready_call& r : batch) r.done(r.ec, r.body);
-  batch.clear();
-  if (ready_.empty()) ready_.swap(batch);  // keep the capacity
+  run_ready();
   if (!closed_) lane_.pump();
   if (going_ && !closed_ && matcher_->in_flight() == 0) error = errc::shutting_down;
   return consumed;
 }
 
+// The batch is swapped out so that a completion that ends up here again cannot disturb it.
+void engine_link::run_ready() {
+  std::vector<ready_call> batch;
+  batch.swap(ready_);
+  for (ready_call& r : batch) r.done(r.ec, r.body);
+  batch.clear();
+  if (ready_.empty()) ready_.swap(batch);  // keep the capacity
+}
+
 void engine_link::on_close(connection&, std::error_code reason) {
   closed_ = true;
+  const bool clean_end = reason == errc::peer_closed || reason == errc::truncated_frame;
+  // asio's code: the transport reports its own read errors (asio.system does not map to errc).
+  if (clean_end || reason == asio::error::connection_reset) end_of_stream(clean_end);
   matcher_->take_all(unanswered_);
   std::vector<unanswered_call> lost = std::move(unanswered_);
   unanswered_.clear();
@@ -142,6 +151,30 @@ void engine_link::on_close(connection&, std::error_code reason) {
   std::string why = reason == errc::tls_failed || reason == errc::protocol_error ? codec_->failure()
                                                                                  : std::string();
   lane_.link_closed(*this, reason, lost, std::move(why));
+  // Replies the end completed, once the lane has let go of this link: their completions may call
+  // again, and those calls must wait for the next connection, not come here. An end of stream is
+  // seen only by a read, never inside a call, so the completion rule holds.
+  run_ready();
+}
+
+// What the server's end of the stream still gives: a reply it delimited, and whether the calls
+// left were never processed. Those are sent again only from a connection that has answered
+// before: a server that closes every new connection unanswered fails them instead of having them
+// sent round again (their deadline bounds the rest).
+void engine_link::end_of_stream(bool clean) {
+  decoded_.replies.clear();
+  decoded_.going_away = decoded_.rest_not_processed = false;
+  codec_->end_of_stream(clean, decoded_);
+  std::error_code broken;
+  for (const codec_reply& r : decoded_.replies) {
+    if (broken) break;
+    match(r, broken);
+  }
+  if (!ready_.empty()) answered_ = true;
+  if (!decoded_.rest_not_processed || !answered_) return;
+  matcher_->take_all(unanswered_);
+  for (unanswered_call& call : unanswered_) lane_.resend(std::move(call));
+  unanswered_.clear();
 }
 
 }  // namespace wirebench

@@ -74,6 +74,8 @@ class engine_link final : public connection_handler {
     std::string_view body;
   };
   inline void match(const codec_reply& r, std::error_code& error);  // in the .cpp, per reply
+  void run_ready();  // the matched replies' completions
+  void end_of_stream(bool clean);  // on close: what the server's end still gives (codec)
   void take_back(std::uint32_t id, call_completion& done);  // an encode failed: `done` back
 
   engine_lane& lane_;

@@ -90,6 +90,17 @@ class client_codec {
     (void)out;
     return {};
   }
+  /// The server ended the stream, before the calls still in flight fail with it: cleanly
+  /// (`clean`: end-of-file) or by a reset. A protocol whose reply may be delimited by the end of
+  /// the stream (HTTP/1.x without Content-Length or chunking) completes it into `into` on a clean
+  /// end. One that can tell that the calls still in flight were never processed and may safely go
+  /// again (HTTP/1.1: no byte of the next response came, and the requests are idempotent) sets
+  /// `into.rest_not_processed`; the engine then sends them again on a new connection, if this one
+  /// had answered before. Nothing by default: those calls fail.
+  virtual void end_of_stream(bool clean, decoded& into) {
+    (void)clean;
+    (void)into;
+  }
   /// True while a reply is partly received (EOF then truncates it).
   virtual bool mid_reply() const = 0;
   /// Why the stream broke, in words, once decode() or produce() has returned an error (TLS: what

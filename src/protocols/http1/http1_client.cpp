@@ -36,6 +36,9 @@ class http1_client_codec final : public client_codec {
     request_ = http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
     filler_.emplace(request_, call_->keyspace, next_placeholder_seed());
     parser_.expect_bodiless_responses(h.method == "HEAD");
+    // RFC 9110 §9.2.2: the methods whose requests may be repeated with the same effect.
+    idempotent_ = h.method == "GET" || h.method == "HEAD" || h.method == "OPTIONS" ||
+                  h.method == "TRACE" || h.method == "PUT" || h.method == "DELETE";
   }
 
   reply_order order() const override { return reply_order::in_order; }
@@ -54,10 +57,36 @@ class http1_client_codec final : public client_codec {
 
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
+    begin_decode();
+    error = parser_.parse(data);
+    take_responses(into);
+    return data.size();  // the parser copies what it keeps
+  }
+
+  // A response the server delimits by closing (HTTP/1.0 style: neither Content-Length nor
+  // chunked) ends with the stream. A close between responses, the race every keep-alive client
+  // meets when a server drops an idle connection as a request goes out, leaves requests the
+  // server never read: idempotent ones may go again (RFC 9112 §9.3.1), POST never.
+  void end_of_stream(bool clean, decoded& into) override {
+    begin_decode();
+    if (!parser_.mid_message()) {
+      into.rest_not_processed = idempotent_;
+      return;
+    }
+    if (clean && parser_.finish()) take_responses(into);
+  }
+
+  bool mid_reply() const override { return parser_.mid_message(); }
+  std::size_t max_read_bytes() const override { return 64 * 1024; }
+
+ private:
+  void begin_decode() {
     parser_.release_messages();  // the bodies handed out by the last decode are done with
     storage_.clear();
     texts_used_ = 0;
-    error = parser_.parse(data);
+  }
+  // The parser's complete responses as replies, up to one that ends the connection.
+  void take_responses(decoded& into) {
     for (message& m : parser_.messages()) {
       if (call_) {
         const auto [ec, text] = http::judge_response(*call_->http(), m.status, m.body, next_text());
@@ -71,13 +100,7 @@ class http1_client_codec final : public client_codec {
         break;
       }
     }
-    return data.size();  // the parser copies what it keeps
   }
-
-  bool mid_reply() const override { return parser_.mid_message(); }
-  std::size_t max_read_bytes() const override { return 64 * 1024; }
-
- private:
   codec_reply greet_reply(const message& m) {
     std::string_view greeting;
     if (m.status == 200 && http::parse_greeting(m.body, greeting, storage_.emplace_back()))
@@ -103,6 +126,7 @@ class http1_client_codec final : public client_codec {
   std::deque<std::string> storage_;  // greetings that needed unescaping, error texts
   std::deque<std::string> texts_;    // a user call's reply texts (deque: stable addresses)
   std::size_t texts_used_ = 0;
+  bool idempotent_ = true;  // the greet call is a GET
 };
 
 }  // namespace

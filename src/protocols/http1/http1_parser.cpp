@@ -144,6 +144,10 @@ void parser::release_messages() {
   count_ = 0;
 }
 
+bool parser::finish() {
+  return error_status_ == 0 && llhttp_finish(&llhttp_) == HPE_OK;
+}
+
 std::error_code parser::parse(std::span<const std::byte> data) {
   if (error_status_ != 0) return error_status_ == 400 ? errc::protocol_error : errc::frame_too_long;
   // Nothing to parse; and llhttp computes `data + len` even then, which is undefined for the null

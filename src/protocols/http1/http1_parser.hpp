@@ -49,6 +49,10 @@ class parser {
   // errc::protocol_error (400), errc::frame_too_long (413 or 431; see error_status()); the
   // messages completed before the error are kept.
   std::error_code parse(std::span<const std::byte> data);
+  // The peer ended the stream: a message delimited by that end (a response with neither
+  // Content-Length nor chunking) is complete now, in messages(). False when the end cut a message
+  // short (or the stream had failed already).
+  bool finish();
   // The messages completed since the last release_messages(), in order; valid until then.
   std::span<message> messages() { return {done_.data(), count_}; }
   void release_messages();
