@@ -35,7 +35,7 @@ open_loop_shard::open_loop_shard(protocol_client& client, asio::io_context& loop
       measured_(*p.spec->arrivals, p.spec->rate, p.spec->duration, p.spec->seed, p.share,
                 p.shares),
       slots_(p.max_in_flight),
-      timer_(loop),
+      timer_(loop, [this](bool aborted) { on_timer(aborted); }),
       name_(p.spec->payload_bytes, 'x'),
       padding_(p.spec->payload_bytes, 'x') {
   const load_spec& spec = *p.spec;
@@ -164,26 +164,23 @@ void open_loop_shard::on_reply(std::uint32_t index, std::error_code ec, std::str
 }
 
 // The timer is armed at the next arrival, or, when every slot is busy and that arrival is due,
-// at the moment it times out unsent. It is moved earlier when needed, never later: one that fires
-// early only makes the shard look again.
+// at the moment it times out unsent. It is moved earlier when needed, never later (each move is a
+// system call): one that fires early only makes the shard look again.
 void open_loop_shard::arm(clock::time_point now) {
   if (!next_ || finished_) return;
   const auto target = free_.empty() && next_->intended <= now ? next_->intended + timeout_
                                                                : next_->intended;
   if (armed_at_ && *armed_at_ <= target) return;
   armed_at_ = target;
-  timer_.expires_at(target);  // a wait still pending completes with operation_aborted
-  ++waits_;
-  timer_.async_wait([this](std::error_code ec) { on_timer(ec); });
+  timer_.arm(target);
 }
 
-void open_loop_shard::on_timer(std::error_code ec) {
-  --waits_;
-  if (ec) {  // moved earlier, or canceled by finish_if_done(), which waits for this handler
+void open_loop_shard::on_timer(bool aborted) {
+  armed_at_.reset();
+  if (aborted) {  // canceled by finish_if_done(), which waits for this handler
     finish_if_done();
     return;
   }
-  armed_at_.reset();
   pump(clock::now());
 }
 
@@ -191,7 +188,7 @@ void open_loop_shard::on_timer(std::error_code ec) {
 // is pending, so that the driver may free the shard as soon as it hears.
 void open_loop_shard::finish_if_done() {
   if (finished_ || next_ || in_flight_ != 0) return;
-  if (waits_ != 0) {
+  if (timer_.waiting()) {
     armed_at_.reset();
     timer_.cancel();
     return;

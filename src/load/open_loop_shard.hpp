@@ -27,11 +27,11 @@
 #include <vector>
 
 #include <asio/io_context.hpp>
-#include <asio/steady_timer.hpp>
 
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/load/call_recorder.hpp"
 #include "wirebench/load/load_spec.hpp"
+#include "schedule_timer.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench::detail {
@@ -96,7 +96,7 @@ class open_loop_shard {
   void pump(clock::time_point now);
   void issue(clock::time_point now);
   void arm(clock::time_point now);
-  void on_timer(std::error_code ec);
+  void on_timer(bool aborted);
   // `judged`: the reply was checked already, on the client's thread (it is gone by now).
   void on_reply(std::uint32_t index, std::error_code ec, std::string_view reply,
                 clock::time_point now, bool judged);
@@ -121,9 +121,8 @@ class open_loop_shard {
   std::uint64_t in_flight_ = 0;
   std::atomic<std::uint64_t> in_flight_count_{0};  // in_flight_, for the driver to read
 
-  asio::steady_timer timer_;
-  std::optional<clock::time_point> armed_at_;  // the latest wait's expiry
-  std::size_t waits_ = 0;  // timer handlers still to run (an aborted one runs too)
+  schedule_timer timer_;
+  std::optional<clock::time_point> armed_at_;  // when the timer expires, while armed
   bool started_ = false;
   bool finished_ = false;
 

@@ -6,10 +6,14 @@
 namespace wirebench {
 
 std::string describe_point(const point_parameters& p) {
-  std::string text = p.protocol + " " + p.load;
-  if (p.load != "closed") text += "@" + std::to_string(static_cast<long long>(p.rate)) + "/s";
-  text += " workers=" + std::to_string(p.workers);
-  if (p.generators > 1) text += " (" + std::to_string(p.generators) + " generators)";
+  // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
+  std::string text = p.protocol;
+  text.append(" ").append(p.load);
+  if (p.load != "closed")
+    text.append("@").append(std::to_string(static_cast<long long>(p.rate))).append("/s");
+  text.append(" workers=").append(std::to_string(p.workers));
+  if (p.generators > 1)
+    text.append(" (").append(std::to_string(p.generators)).append(" generators)");
   return text;
 }
 
