@@ -44,6 +44,23 @@ void drain_and_stop(io_pool& own) {
   own.stop();
 }
 
+// Frees each shard on its own loop, which the client still runs: a shard's timer is that loop's,
+// and the loop may be in the shard's last handler as it tells the run it has finished.
+void free_on_loops(std::vector<std::shared_ptr<open_loop_shard>>& shards,
+                   const std::vector<asio::io_context*>& loops) {
+  std::vector<std::future<void>> freed;
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    auto done = std::make_shared<std::promise<void>>();
+    freed.push_back(done->get_future());
+    asio::post(*loops[k], [shard = std::move(shards[k]), done]() mutable {
+      shard.reset();
+      done->set_value();
+    });
+  }
+  for (auto& f : freed) f.wait();
+  shards.clear();
+}
+
 shard_loops loops_for(protocol_client& client) {
   shard_loops out;
   out.loops = client.event_loops();
@@ -124,7 +141,6 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
     result.watchdog = in_flight_report(shards);
     run->cut.store(true, std::memory_order_relaxed);  // what completes from now on: unfinished
     if (!detail::close_within(client, close_limit)) {
-      // Its threads may still run our shards' code: nothing here may be freed, ever.
       // Its threads may still run the shards' code: nothing they touch may ever be freed, so the
       // loops, the shards and the run state are let go of (load_result::stuck tells the caller
       // to end the process without destroying the client or the spec).
@@ -139,8 +155,8 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
     // No thread runs the shards now: what the client never completed is counted here.
     for (auto& s : shards) s->account_abandoned();
   }
-  if (loops.own) loops.own->stop();  // every shard is finished: nothing is left to run
 
+  // Finished, each shard's records were last written before it told the run (under its mutex).
   call_recorder::totals totals;
   for (const auto& s : shards) {
     s->records().merge_into(totals);
@@ -151,6 +167,11 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);
   result.late = totals.late;
+  if (loops.own) {
+    loops.own->stop();  // no thread runs the shards now
+  } else if (result.watchdog.empty()) {
+    free_on_loops(shards, loops.loops);  // the client's loops run on
+  }
   return result;
 }
 

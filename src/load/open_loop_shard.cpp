@@ -99,8 +99,8 @@ void open_loop_shard::pump(clock::time_point now) {
       advance();
     }
   }
-  finish_if_done();
   arm(now);
+  finish_if_done();  // last: once finished, the driver may free the shard
 }
 
 void open_loop_shard::issue(clock::time_point now) {
