@@ -1,12 +1,14 @@
 // `wirebench run` as a user runs it, against a server that fails under it: killed (-9) or stopped
-// (SIGTERM) in the middle of the measured window, or never listening. For every protocol, in the
-// closed and the open loop: the run ends within its bound (warm-up + window + call timeout + 2 s,
-// a few seconds at most when nobody listens), and every call it planned or issued is counted
+// (SIGTERM) in the middle of the measured window, never listening, or listening and never
+// answering (its connections wait in the listen queue, never accepted). For every protocol, in
+// the closed and the open loop: the run ends within its bound (warm-up + window + call timeout +
+// 2 s, a few seconds at most when nobody listens), and every call it planned or issued is counted
 // once, in exactly one outcome.
 #include <chrono>
 #include <optional>
 #include <thread>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -16,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/child_process.hpp"
+#include "support/loopback_listen.hpp"
 #include "support/temp_dir.hpp"
 #include "wirebench/load/server_process.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -26,16 +29,20 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 
-enum class fault { killed, stopped, never_listening };
+enum class fault { killed, stopped, never_listening, never_answering };
 
 std::string fault_name(fault f) {
   switch (f) {
     case fault::killed: return "killed";
     case fault::stopped: return "stopped";
     case fault::never_listening: return "never_listening";
+    case fault::never_answering: return "never_answering";
   }
   return "?";
 }
+
+// For gtest's messages: the fault's name rather than its bytes.
+void PrintTo(fault f, std::ostream* out) { *out << fault_name(f); }
 
 // The run's shape: short, so that 2 loops x 3 faults x every protocol stays within a minute or
 // two, and long enough that the fault lands inside the measured window whatever the start-up.
@@ -62,9 +69,14 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   test::temp_dir dir("faults");
   std::optional<server_process> server;
   std::string where;
+  int deaf = -1;  // never_answering: the listening socket nobody accepts from
   if (what == fault::never_listening) {
     // A socket path nobody made: unlike a just-freed TCP port, no parallel test can take it.
     where = "unix:" + dir.path("nobody.sock");
+  } else if (what == fault::never_answering) {
+    endpoint bound;
+    deaf = test::listen_on_loopback(bound);
+    where = bound.to_string();
   } else {
     server_config config;
     config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
@@ -89,6 +101,7 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   }
   const int status = run.wait_for_exit(bound + 5s);
   const auto took = std::chrono::steady_clock::now() - started;
+  if (deaf >= 0) ::close(deaf);
   const std::string err = read_file(dir.path("stderr"));
   ASSERT_NE(status, -1) << "still running after " << (bound + 5s).count() << " ms\n" << err;
   EXPECT_LE(took, bound) << err;
@@ -100,6 +113,11 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
       EXPECT_LE(took, 2500ms) << "noticed late:\n" << err;
     }
     EXPECT_NE(err.find("no results"), std::string::npos) << err;
+    return;
+  }
+  if (what == fault::never_answering && status == 1) {
+    // A client that can tell it never had a connection (gRPC's handshake never answered) says so.
+    EXPECT_NE(err.find("no connection to " + where + " could be made"), std::string::npos) << err;
     return;
   }
   ASSERT_EQ(status, 0) << err;
@@ -115,8 +133,14 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   } else {
     EXPECT_EQ(counted, issued) << repeat["outcomes"];
   }
-  EXPECT_GT(repeat["outcomes"]["ok"].get<std::uint64_t>(), 0u) << repeat["outcomes"];
   EXPECT_EQ(repeat["watchdog"], "");
+  if (what == fault::never_answering) {
+    EXPECT_GT(counted, 0u) << "the calls in flight across the window are counted";
+    EXPECT_EQ(repeat["outcomes"]["ok"], 0u) << repeat["outcomes"];
+    EXPECT_NE(read_file(dir.path("stdout")).find("no call succeeded"), std::string::npos);
+    return;
+  }
+  EXPECT_GT(repeat["outcomes"]["ok"].get<std::uint64_t>(), 0u) << repeat["outcomes"];
   EXPECT_EQ(repeat["outcomes"]["unfinished"], 0u);
   // Killed, the server answers nothing more: calls fail from then on, each with a type.
   if (what == fault::killed) {
@@ -128,7 +152,8 @@ std::vector<fault_case> all_cases() {
   std::vector<fault_case> out;
   for (const auto& p : protocol_registry::builtin().all()) {
     for (const bool open_loop : {false, true})
-      for (const fault f : {fault::killed, fault::stopped, fault::never_listening})
+      for (const fault f : {fault::killed, fault::stopped, fault::never_listening,
+                            fault::never_answering})
         out.emplace_back(p.name, open_loop, f);
   }
   return out;
