@@ -49,6 +49,18 @@ TEST(run_results, a_run_that_measured_nothing_leaves_the_results_files_as_they_w
   EXPECT_FALSE(std::ifstream(dir.path("new.json")).good());
 }
 
+TEST(run_results, a_refused_merge_leaves_no_file_behind) {
+  test::temp_dir dir("results-merge");
+  std::ofstream(dir.path("a.json")) << "not results";
+  std::ofstream(dir.path("b.json")) << "not results either";
+  test::child_process merge({WIREBENCH_CLI, "merge", dir.path("a.json"), dir.path("b.json"), "-o",
+                             dir.path("all.json")},
+                            dir.path("stdout"), dir.path("stderr"));
+  EXPECT_EQ(merge.wait_for_exit(20s), 1);
+  EXPECT_FALSE(std::ifstream(dir.path("all.json")).good());
+  EXPECT_FALSE(std::ifstream(dir.path("all.csv")).good());
+}
+
 TEST(run_results, sigint_mid_sweep_writes_and_prints_the_points_finished) {
   test::temp_dir dir("results-sigint");
   // Three points of 0.1 + 1 s; the signal lands in the second, once its progress line is out.
