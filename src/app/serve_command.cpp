@@ -1,9 +1,14 @@
 // wirebench serve: run one protocol's server until SIGINT or SIGTERM, then stop gracefully
-// (replies already due are sent, connections closed, threads joined) and exit 0.
+// (the protocol's going-away signal, what clients sent before it answered, connections closed,
+// threads joined, bounded by --grace) and exit 0. A second signal ends the grace at once.
+#include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -12,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "wirebench/core/duration_text.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/protocols/server_args.hpp"
 
@@ -23,6 +29,33 @@ server_config serve_defaults() {
   server_config c;
   c.listen = client_config{}.connect;
   return c;
+}
+
+const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+// The graceful stop, on a thread of its own, while this thread waits for a second signal, which
+// ends the grace at once. A server that cannot end its grace early (grpc++) gets a second to
+// close, and then the process exits without it.
+void stop_server(protocol_server& server, const sigset_t& stop_signals) {
+  std::atomic<bool> stopped{false};
+  std::thread stopper([&] {
+    server.stop();
+    stopped.store(true);
+  });
+  const timespec poll{0, 20'000'000};
+  while (!stopped.load()) {
+    const int second = sigtimedwait(&stop_signals, nullptr, &poll);
+    if (second <= 0) continue;
+    std::cerr << "wirebench: " << signal_name(second) << " again: calls still in flight are cut\n";
+    server.end_grace();
+    for (int waited = 0; !stopped.load() && waited < 50; ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!stopped.load()) {
+      std::cerr << "wirebench: the server did not close within a second; exiting without it\n";
+      std::_Exit(1);
+    }
+  }
+  stopper.join();
 }
 
 }  // namespace
@@ -109,10 +142,18 @@ command_runner add_serve_command(CLI::App& app) {
     }
     int signal = 0;
     sigwait(&stop_signals, &signal);
-    server->stop();
+    std::cerr << "wirebench: " << signal_name(signal) << ": stopping, up to "
+              << format_duration(config.grace) << " for the calls taken in (again: at once)\n";
+    const auto began = std::chrono::steady_clock::now();
+    stop_server(*server, stop_signals);
+    const auto took = std::chrono::steady_clock::now() - began;
     const auto stats = server->stats();
-    std::cerr << "wirebench: stopped on " << (signal == SIGINT ? "SIGINT" : "SIGTERM") << "; "
-              << stats.accepted << " connections, " << stats.requests << " requests\n";
+    std::cerr << "wirebench: stopped on " << signal_name(signal) << " in "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms: ";
+    if (stats.grace_counted)
+      std::cerr << stats.grace_finished << " calls finished in the grace, " << stats.grace_cut
+                << " cut; ";
+    std::cerr << stats.accepted << " connections, " << stats.requests << " requests\n";
     return 0;
   };
 }

@@ -40,7 +40,7 @@ bool wait_for_exit(pid_t pid, std::chrono::milliseconds limit) {
 
 }  // namespace
 
-server_process::server_process(const server_process_options& o) {
+server_process::server_process(const server_process_options& o) : grace_(o.config.grace) {
   const std::string program = o.program.empty() ? this_executable() : o.program;
   char stderr_path[] = "/tmp/wirebench-serve-XXXXXX";
   stderr_fd_ = mkostemp(stderr_path, O_CLOEXEC);
@@ -112,7 +112,8 @@ server_process::~server_process() {
 void server_process::stop() {
   if (pid_ <= 0) return;
   kill(pid_, SIGTERM);
-  if (!wait_for_exit(pid_, std::chrono::seconds(10))) {
+  const auto margin = std::chrono::seconds(5);  // for the threads to join and the process to exit
+  if (!wait_for_exit(pid_, std::chrono::duration_cast<std::chrono::milliseconds>(grace_ + margin))) {
     kill(pid_, SIGKILL);
     wait_for_exit(pid_, std::chrono::seconds(5));
   }

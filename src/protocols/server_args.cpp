@@ -110,8 +110,8 @@ std::vector<server_flag> make_flags() {
   f.push_back(duration_flag("--write-timeout", &server_config::write_timeout,
                             "Close a connection not reading its replies for this long "
                             "(0s: never)"));
-  f.push_back(duration_flag("--drain-timeout", &server_config::drain_timeout,
-                            "On a graceful stop, force-close connections after this long"));
+  f.push_back(duration_flag("--grace", &server_config::grace,
+                            "SIGTERM/SIGINT: stop accepting, tell clients, answer what was taken in for up to this long, then close (0s: at once)"));
   f.push_back({"--tls", "", "",
                "Serve over TLS (http2: ALPN h2 required; http1: ALPN http/1.1 offered); without "
                "--tls-cert a self-signed certificate is made at start-up",

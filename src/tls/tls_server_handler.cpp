@@ -58,11 +58,13 @@ class tls_server_handler final : public connection_handler {
   void on_close(connection& c, std::error_code reason) override { inner_->on_close(c, reason); }
   bool awaiting_peer() const override { return inner_->awaiting_peer(); }
   bool mid_frame() const override { return inner_->mid_frame() || !plain_in_.empty(); }
+  std::size_t calls_in_flight() const override { return inner_->calls_in_flight(); }
   bool busy() const override { return inner_->busy(); }
   void on_drain(connection& c) override {
     c.divert_output(plain_out_);
     inner_->on_drain(c);
   }
+  void on_last_read(connection& c) override { inner_->on_last_read(c); }
   bool accepting_input() const override { return inner_->accepting_input(); }
 
  private:

@@ -60,15 +60,71 @@ void connection::shutdown_gracefully() {
     if (self->closed_ || self->draining_) return;
     self->handler_->on_drain(*self);
     self->draining_ = true;
-    self->flush();
-    self->work_finished();
+    self->read_before_closing();
   });
+}
+
+// A graceful stop's last read: what the peer sent before the stop is in the socket by now (on
+// loopback, a send() has queued its bytes at our end when it returns), so those calls are taken
+// in and answered; only calls sent after the stop are cut. A request caught halfway is read to
+// its end (the read timeout and the grace bound the wait). Bounded in reads, so that a peer
+// sending without pause cannot hold the stop; the grace bounds the answers.
+void connection::read_before_closing(bool buffered_first) {
+  constexpr int max_last_reads = 64;
+  last_reading_ = in_read_loop_ = true;  // no close, no read_loop() from inside, meanwhile
+  awaiting_rest_ = false;
+  bool peer_ended = false;
+  if (buffered_first) process_input();
+  for (int reads = 0; reads < max_last_reads && !closed_ && !deferred_error_; ++reads) {
+    if (!handler_->accepting_input()) {
+      input_paused_ = true;  // work_finished() reads on once the handler takes more
+      break;
+    }
+    if (!make_room()) break;
+    std::error_code ec;
+    const std::size_t n =
+        socket_.read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) break;  // all it sent
+    if (ec == asio::error::eof) {  // it has ended its side: answers still go out
+      peer_ended = true;
+      break;
+    }
+    if (ec) {
+      close_now(ec);
+      break;
+    }
+    last_read_ = last_activity_ = clock::now();
+    ++read_count_;
+    end_ += n;
+    process_input();
+  }
+  last_reading_ = in_read_loop_ = false;
+  if (closed_) return;
+  if (input_paused_) {  // work_finished() goes on once the handler takes more
+    flush();
+    return;
+  }
+  if (handler_->mid_frame() && !deferred_error_ && !peer_ended) {
+    awaiting_rest_ = true;  // the wait comes back here
+    wait_readable();
+  } else {
+    handler_->on_last_read(*this);
+  }
+  flush();
+  work_finished();
 }
 
 void connection::work_finished() {
   if (closed_) return;
   if (draining_) {
-    if (!writing_now_ && !output_waiting() && !handler_->busy()) close_now(drain_reason());
+    if (last_reading_) return;
+    if (input_paused_ && !in_input_ && !deferred_error_ && handler_->accepting_input()) {
+      input_paused_ = false;  // the last read stopped for room: what it held back, then the rest
+      read_before_closing(true);
+      if (closed_) return;
+    }
+    if (!writing_now_ && !output_waiting() && !handler_->busy() && !awaiting_rest_)
+      close_now(drain_reason());
     return;
   }
   // Input paused by the handler resumes here, unless we are inside the input path already (it
@@ -181,7 +237,7 @@ void connection::read_loop() {
 }
 
 void connection::wait_readable() {
-  if (closed_ || draining_ || waiting_read_) return;
+  if (closed_ || (draining_ && !awaiting_rest_) || waiting_read_) return;
   waiting_read_ = true;
   // Runs on this connection's thread; the wait holds a reference to us until then.
   read_wait_->start(shared_from_this(), [](void* owner, std::error_code ec, bool end_flagged) {
@@ -191,6 +247,10 @@ void connection::wait_readable() {
     if (self->closed_) return;
     if (ec) {
       self->close_now(ec);
+      return;
+    }
+    if (self->draining_) {  // a request caught halfway by a graceful stop: its rest
+      if (self->awaiting_rest_) self->read_before_closing();
       return;
     }
     self->read_loop();

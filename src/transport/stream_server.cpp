@@ -19,8 +19,10 @@ class stream_server::counted_handler final : public connection_handler {
   }
   bool awaiting_peer() const override { return inner_->awaiting_peer(); }
   bool mid_frame() const override { return inner_->mid_frame(); }
+  std::size_t calls_in_flight() const override { return inner_->calls_in_flight(); }
   bool busy() const override { return inner_->busy(); }
   void on_drain(connection& c) override { inner_->on_drain(c); }
+  void on_last_read(connection& c) override { inner_->on_last_read(c); }
   void before_write(connection& c, std::error_code& error) override {
     inner_->before_write(c, error);
   }
@@ -74,14 +76,21 @@ void stream_server::stop() {
       for (auto& [ptr, weak] : live_)
         if (auto c = weak.lock()) open.push_back(std::move(c));
     }
-    for (auto& c : open) c->shutdown_gracefully();
+    if (config_.grace.count() > 0)  // 0: at once, no drain begun only to be cut
+      for (auto& c : open) c->shutdown_gracefully();
     open.clear();
     {
       std::unique_lock lock(mutex_);
-      all_closed_.wait_for(lock, config_.drain_timeout, [this] { return live_.empty(); });
+      all_closed_.wait_for(lock, config_.grace, [this] { return live_.empty() || grace_ended_; });
     }
     pool_.stop();  // force-closes whatever did not drain in time, joins the threads
   });
+}
+
+void stream_server::end_grace() {
+  std::lock_guard lock(mutex_);
+  grace_ended_ = true;
+  all_closed_.notify_all();
 }
 
 server_stats stream_server::stats() const {

@@ -37,7 +37,7 @@ struct rpc_pair {
   rpc_pair(rpc_handler handler, std::size_t workers) {
     server_skeleton_config sc;
     sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-    sc.transport.drain_timeout = 2s;
+    sc.transport.grace = 2s;
     sc.workers = workers;
     server = std::make_unique<mux_rpc_server>(sc, mux_rpc_session::settings{.handler = std::move(handler)});
     client_engine_config cc;

@@ -1,6 +1,6 @@
 // gRPC: all four shapes of the Echo service end to end through grpc++'s own stubs, on both
 // server engines (completion queue and callback); the cq engine's threads knob; a server stopped
-// under an open stream ends it (cancelled after the drain timeout), on both engines; the three
+// under an open stream ends it (cancelled after the grace), on both engines; the three
 // greet clients over TCP and abstract Unix sockets; a stream cut by the server mid-way fails every
 // pending call with connection_closed, none hangs; and a reply for an id never issued is
 // ignored (counted), not matched to the wrong call. The clients: their queue threads, and the
@@ -177,14 +177,14 @@ TEST(grpc_server, the_cq_engine_drains_one_queue_per_thread_asked_for) {
   EXPECT_EQ(server->stats().requests, 900u);
 }
 
-// A client that keeps its stream open holds up a graceful stop for the drain timeout only; then
+// A client that keeps its stream open holds up a graceful stop for the grace only; then
 // the stream is cancelled, and the server's calls all end before its threads do (on the cq
 // engine a call finishing after its queue shut down aborted the process).
 class grpc_engine_stop : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(grpc_engine_stop, a_stop_under_open_streams_cancels_them_after_the_drain_timeout) {
+TEST_P(grpc_engine_stop, a_stop_under_open_streams_cancels_them_after_the_grace) {
   server_config c = on_engine(GetParam());
-  c.drain_timeout = 100ms;
+  c.grace = 100ms;
   auto server = protocol_registry::builtin().find("grpc-stream")->make_server(c);
   auto stub = pb::Echo::NewStub(grpc::CreateChannel(
       grpc_backend::grpc_address(server->local_endpoint()), grpc::InsecureChannelCredentials()));

@@ -95,6 +95,23 @@ class http1_server : public ::testing::Test {
   std::unique_ptr<protocol_server> server_;
 };
 
+// A graceful stop that catches a request halfway reads it to its end and answers it, saying
+// `Connection: close`; then the connection closes.
+TEST_F(http1_server, a_stop_answers_the_request_it_caught_halfway_with_connection_close) {
+  test::raw_socket peer(server_->local_endpoint());
+  ASSERT_TRUE(peer.send_all("POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n{\"name\":"));
+  std::this_thread::sleep_for(100ms);  // read, and waiting for the rest of its body
+  std::thread stopper([&] { server_->stop(); });
+  std::this_thread::sleep_for(100ms);  // the drain's own read found nothing more
+  ASSERT_TRUE(peer.send_all("\"drain\"}"));
+  bool eof = false;
+  const std::string got = peer.read_for(5s, SIZE_MAX, &eof);
+  stopper.join();
+  EXPECT_TRUE(eof);
+  EXPECT_NE(got.find("\r\nConnection: close\r\n"), std::string::npos) << got;
+  EXPECT_TRUE(got.ends_with("{\"greeting\":\"hello, drain\"}")) << got;
+}
+
 TEST_F(http1_server, routes_answer_with_json) {
   EXPECT_NE(exchange("GET /greet?name=ann%20lee HTTP/1.1\r\nHost: x\r\n\r\n")
                 .find("{\"greeting\":\"hello, ann lee\"}"),

@@ -2,8 +2,11 @@
 // share one connection, a bad preface closes only that connection, GOAWAY drains, and curl,
 // nghttp and h2load all get the greeting from our server when they are installed.
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -92,6 +95,31 @@ TEST(http2, graceful_stop_sends_goaway_and_later_calls_fail_cleanly) {
   auto after = test::greet_sync(*c, "y");
   ASSERT_TRUE(after.completed);
   EXPECT_TRUE(after.ec) << "no server: the call fails, it does not hang";
+}
+
+// The GOAWAYs of a graceful stop, read off the wire: first the shutdown notice (the highest
+// stream id: open no more, what you sent is still read), then the last stream processed.
+TEST(http2, graceful_stop_sends_a_shutdown_notice_then_the_last_stream_id) {
+  auto server = h2().make_server({});
+  test::raw_socket peer(server->local_endpoint());
+  using namespace std::string_literals;
+  ASSERT_TRUE(peer.send_all("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"s + "\0\0\0\4\0\0\0\0\0"s));
+  std::this_thread::sleep_for(100ms);
+  std::thread stopper([&] { server->stop(); });
+  bool eof = false;
+  const std::string got = peer.read_for(5s, SIZE_MAX, &eof);
+  stopper.join();
+  EXPECT_TRUE(eof);
+  std::vector<std::uint32_t> goaway_last_ids;
+  for (std::size_t at = 0; at + 9 <= got.size();) {  // frame header: length(3) type flags id(4)
+    const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(got[i]); };
+    const std::size_t length = (byte(at) << 16) | (byte(at + 1) << 8) | byte(at + 2);
+    if (byte(at + 3) == 0x7 && length >= 8)
+      goaway_last_ids.push_back(((byte(at + 9) & 0x7fu) << 24) | (byte(at + 10) << 16) |
+                                (byte(at + 11) << 8) | byte(at + 12));
+    at += 9 + length;
+  }
+  EXPECT_EQ(goaway_last_ids, (std::vector<std::uint32_t>{0x7fffffffu, 0u}));
 }
 
 class http2_interop : public ::testing::Test {

@@ -46,7 +46,7 @@ server_config every_field_set() {
   c.idle_timeout = 1500ms;
   c.read_timeout = 250us;
   c.write_timeout = 7ns;
-  c.drain_timeout = 0s;
+  c.grace = 0s;
   c.tls.enabled = true;
   c.tls.certificate_file = "/etc/ssl/a cert.pem";
   c.tls.private_key_file = "key.pem";

@@ -4,6 +4,7 @@
 
 #include <future>
 #include <memory>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -47,6 +48,9 @@ class echo_handler final : public connection_handler {
       std::string line(as_text(r.frame));
       if (line == "burst") {
         for (const char* s : {"one\n", "two\n", "three\n"}) c.send({}, std::string(s), {});
+      } else if (line == "slow") {  // holds the connection's thread, as a long request would
+        std::this_thread::sleep_for(400ms);
+        c.send({}, line + "\n", {});
       } else if (line == "flood") {
         for (int i = 0; i < 256; ++i) c.send({}, std::string(256 * 1024, 'x'), {});
       } else {
@@ -92,7 +96,7 @@ struct server_fixture {
     stream_server_config config;
     config.listen = endpoint::parse_or_throw(listen);
     config.connection = cc;
-    config.drain_timeout = 2s;
+    config.grace = 2s;
     server = std::make_unique<stream_server>(config, [this, hoard]() -> std::unique_ptr<connection_handler> {
       if (hoard) return std::make_unique<hoarding_handler>(seen);
       return std::make_unique<echo_handler>(seen);
@@ -206,6 +210,21 @@ TEST(connection, graceful_stop_flushes_then_closes_with_shutting_down) {
   EXPECT_TRUE(peer.closed_by_peer_within(5s));
   EXPECT_EQ(f.wait_closed().reason, errc::shutting_down);
   f.server->stop();  // idempotent
+}
+
+// A request the peer sent before the stop, still unread when the drain begins (the server's thread
+// was busy), is read and answered; only then does the connection close.
+TEST(connection, graceful_stop_answers_what_the_peer_sent_before_it) {
+  server_fixture f;
+  test::raw_socket peer(f.server->local_endpoint());
+  ASSERT_TRUE(peer.send_all("slow\n"));
+  std::this_thread::sleep_for(100ms);  // the server's thread is in on_data, for 300 ms more
+  ASSERT_TRUE(peer.send_all("sent before the stop\n"));
+  auto stopped = std::async(std::launch::async, [&] { f.server->stop(); });
+  EXPECT_EQ(peer.read_for(5s, 26), "slow\nsent before the stop\n");
+  EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  stopped.get();
+  EXPECT_EQ(f.wait_closed().reason, errc::shutting_down);
 }
 
 TEST(stream_server, serves_unix_path_and_abstract_sockets) {

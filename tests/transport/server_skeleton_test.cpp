@@ -24,7 +24,7 @@ using namespace std::chrono_literals;
 server_skeleton_config loopback(std::size_t workers = 0) {
   server_skeleton_config c;
   c.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-  c.transport.drain_timeout = 5s;
+  c.transport.grace = 5s;
   c.workers = workers;
   return c;
 }
@@ -84,12 +84,12 @@ class worker_session : public stream_session {
     return newline + 1;
   }
   void on_close(connection&, std::error_code) override {}
-  bool busy() const override { return in_flight_ != 0; }
+  std::size_t calls_in_flight() const override { return in_flight_; }
 
  private:
   std::chrono::milliseconds delay_;
   asio::thread_pool* workers_;
-  int in_flight_ = 0;
+  std::size_t in_flight_ = 0;
 };
 
 static_assert(!server_skeleton<echo_session>::takes_workers);
@@ -144,7 +144,44 @@ TEST(server_skeleton, stop_answers_work_still_on_the_pool_then_joins_it) {
   EXPECT_EQ(peer.read_for(5s, 7), "worker\n");
   EXPECT_TRUE(peer.closed_by_peer_within(5s));
   EXPECT_EQ(server.stats().close_reasons.at("shutting_down"), 1u);
+  EXPECT_EQ(server.stats().grace_finished, 1u);
+  EXPECT_EQ(server.stats().grace_cut, 0u);
   server.stop();  // idempotent
+}
+
+class server_skeleton_grace : public ::testing::TestWithParam<std::chrono::milliseconds> {};
+
+// A grace shorter than the work (0: none at all): the connection closes without the reply.
+TEST_P(server_skeleton_grace, a_grace_that_ends_first_cuts_the_work_and_counts_it) {
+  auto config = loopback(1);
+  config.transport.grace = GetParam();
+  server_skeleton<worker_session> server(config, {.delay = 1s});
+  test::raw_socket peer(server.local_endpoint());
+  peer.send_all("x\n");
+  for (int i = 0; i < 500 && server.stats().requests == 0; ++i) std::this_thread::sleep_for(1ms);
+  server.stop();
+  EXPECT_EQ(peer.read_for(5s), "") << "closed without the reply";
+  EXPECT_EQ(server.stats().grace_finished, 0u);
+  EXPECT_EQ(server.stats().grace_cut, 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(grace, server_skeleton_grace, ::testing::Values(0ms, 100ms));
+
+// A second signal to `serve`: the grace under way ends at once, and the work still in flight is
+// cut (without it, the reply would come after 2 s, within the 10 s grace).
+TEST(server_skeleton, end_grace_cuts_a_stop_under_way) {
+  auto config = loopback(1);
+  config.transport.grace = 10s;
+  server_skeleton<worker_session> server(config, {.delay = 2s});
+  test::raw_socket peer(server.local_endpoint());
+  peer.send_all("x\n");
+  for (int i = 0; i < 500 && server.stats().requests == 0; ++i) std::this_thread::sleep_for(1ms);
+  std::thread stopper([&] { server.stop(); });
+  std::this_thread::sleep_for(100ms);
+  server.end_grace();
+  EXPECT_EQ(peer.read_for(5s), "") << "closed without the reply";
+  stopper.join();
+  EXPECT_EQ(server.stats().grace_cut, 1u);
 }
 
 TEST(stream_server, listens_only_from_start) {

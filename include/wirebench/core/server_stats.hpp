@@ -13,8 +13,14 @@ struct server_stats {
   std::uint64_t accepted = 0;
   /// Connections open now.
   std::uint64_t active = 0;
-  /// Requests answered.
+  /// Requests taken in (answered, or handed to a worker).
   std::uint64_t requests = 0;
+  /// A graceful stop's books: calls in flight when it began or taken in during its grace that
+  /// were answered, and those still in flight when the grace ended (their connections closed).
+  /// False where the server cannot tell (grpc++, redis-server).
+  bool grace_counted = false;
+  std::uint64_t grace_finished = 0;
+  std::uint64_t grace_cut = 0;
   /// Connections refused at accept.
   std::uint64_t rejected_connections = 0;  // over max_connections
   /// Accepts that failed.

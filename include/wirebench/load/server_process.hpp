@@ -32,13 +32,15 @@ class server_process {
 
   const endpoint& local_endpoint() const { return endpoint_; }
   pid_t pid() const { return pid_; }
-  // SIGTERM (a graceful stop), then SIGKILL if it has not exited within 10 s. Idempotent.
+  // SIGTERM (a graceful stop, bounded by the config's grace), then SIGKILL if it has not exited
+  // within the grace and 5 s more. Idempotent.
   void stop();
 
  private:
   std::string error_output() const;  // what the server wrote to stderr
   pid_t pid_ = -1;
   int stderr_fd_ = -1;
+  std::chrono::steady_clock::duration grace_;
   endpoint endpoint_;
 };
 

@@ -29,7 +29,7 @@
 ///
 /// Lifetimes: a running coroutine keeps its connection (and so this session) alive until it
 /// ends. The handler (a std::function in the settings) lives as long as the server. stop() waits
-/// up to the drain timeout for running calls, then closes the connections, which cancels the
+/// up to the grace for running calls, then closes the connections, which cancels the
 /// rest.
 #include <cstddef>
 #include <cstdint>
@@ -83,8 +83,8 @@ class mux_rpc_session : public stream_session {
   void on_close(connection& c, std::error_code reason) override;
   /// True while the decoder is discarding an oversize frame.
   bool mid_frame() const override { return decoder_.mid_frame(); }
-  /// True while calls are running: a graceful stop waits for them.
-  bool busy() const override { return !calls_.empty(); }
+  /// Calls running: a graceful stop waits for them.
+  std::size_t calls_in_flight() const override { return calls_.size(); }
   /// False at max_in_flight running calls: the connection stops reading.
   bool accepting_input() const override { return calls_.size() < settings_.max_in_flight; }
   /// Sends a drain frame: the client sends no more calls.

@@ -49,8 +49,8 @@ class mux_session : public stream_session {
   void on_close(connection&, std::error_code) override {}
   /// True while the decoder is discarding an oversize frame.
   bool mid_frame() const override { return decoder_.mid_frame(); }
-  /// True while requests are in flight: a graceful stop waits for them.
-  bool busy() const override { return dispatcher_.in_flight() != 0; }
+  /// Requests in flight (their replies not computed yet): a graceful stop waits for them.
+  std::size_t calls_in_flight() const override { return dispatcher_.in_flight(); }
   /// False at max_in_flight requests in flight: the connection stops reading.
   bool accepting_input() const override { return dispatcher_.in_flight() < max_in_flight_; }
   /// Sends a drain frame: the client sends no more requests.

@@ -53,7 +53,7 @@ struct server_config {
   std::chrono::steady_clock::duration idle_timeout = 300s;  // no traffic at all
   std::chrono::steady_clock::duration read_timeout = 30s;   // a request started but not finished
   std::chrono::steady_clock::duration write_timeout = 30s;  // a client not reading its replies
-  std::chrono::steady_clock::duration drain_timeout = 5s;   // graceful stop: then force-close
+  std::chrono::steady_clock::duration grace = 5s;  // graceful stop: then force-close (0: at once)
   tls_options tls;
   friend bool operator==(const server_config&, const server_config&) = default;
 };
@@ -93,9 +93,13 @@ class protocol_server {
   virtual ~protocol_server() = default;
   // Where it listens (the actual port when asked for port 0).
   virtual endpoint local_endpoint() const = 0;
-  // Graceful stop: no new connections; replies already due are flushed; then every connection
-  // closes (forced after drain_timeout) and every thread is joined. Idempotent.
+  // Graceful stop: no new connections; each protocol's going-away signal; what clients sent
+  // before it is read and answered; then every connection closes (forced after the grace) and
+  // every thread is joined. Idempotent.
   virtual void stop() = 0;
+  // Ends the grace of a stop() under way on another thread at once (a second signal): what is
+  // still in flight is cut. Any thread. Servers that cannot (grpc++, redis-server) do nothing.
+  virtual void end_grace() {}
   virtual server_stats stats() const = 0;
 };
 

@@ -63,11 +63,18 @@ class connection_handler {
   virtual bool awaiting_peer() const { return false; }
   /// True when the decoder holds part of a frame, so that EOF is a truncated frame, not a clean close.
   virtual bool mid_frame() const { return false; }
-  /// True while work started for this connection will still queue output (replies computed on
-  /// other threads): a graceful shutdown waits for it.
-  virtual bool busy() const { return false; }
-  /// When a graceful shutdown begins, before reading stops: the protocol may tell the peer.
+  /// Calls taken in (counted as requests) whose replies are not all queued yet: work on other
+  /// threads, an HTTP/2 response still being sent. A graceful stop counts those it had to cut.
+  virtual std::size_t calls_in_flight() const { return 0; }
+  /// True while work started for this connection will still queue output: a graceful shutdown
+  /// waits for it.
+  virtual bool busy() const { return calls_in_flight() != 0; }
+  /// When a graceful shutdown begins, before the last read: the protocol tells the peer it is
+  /// going away (or marks its next reply so), and answers that last read's requests as usual.
   virtual void on_drain(connection&) {}
+  /// After a graceful stop's last read was taken in: nothing more is read. A protocol that names
+  /// the last request it took (HTTP/2's final GOAWAY) says so here; later ones were not processed.
+  virtual void on_last_read(connection&) {}
   /// Just before queued output is written: a protocol that encodes lazily (nghttp2 gathers a loop
   /// turn's frames into one mem_send) appends to outbox() here. Set `error` to close.
   virtual void before_write(connection&, std::error_code& error) { (void)error; }
@@ -90,7 +97,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void start();
   /// Closes now, with `reason` (first reason wins). Any thread; idempotent.
   void close(std::error_code reason) override;
-  /// Stops reading, waits for the handler's in-flight work (busy()) and for what is queued to be
+  /// Tells the handler (on_drain), reads and answers what the peer sent before now, stops
+  /// reading, waits for the handler's in-flight work (busy()) and for what is queued to be
   /// flushed, then closes with errc::shutting_down. Any thread.
   void shutdown_gracefully();
 
@@ -153,6 +161,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void read_loop();
   void wait_readable();
   void on_read_error(std::error_code ec);
+  void read_before_closing(bool buffered_first = false);
   void process_input();
   void schedule_flush();
   void flush();
@@ -198,6 +207,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   bool in_read_loop_ = false;
   bool input_paused_ = false;  // the handler was not accepting input
   bool draining_ = false;  // graceful shutdown or a protocol error: no more reads
+  bool last_reading_ = false;  // read_before_closing() under way: the drain does not close yet
+  bool awaiting_rest_ = false;  // draining, a request caught halfway: read on until it is whole
 };
 
 }  // namespace wirebench

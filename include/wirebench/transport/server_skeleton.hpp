@@ -17,6 +17,7 @@
 //     // connection_handler's callbacks; on_data calls count_requests(n).
 //   };
 //   server_skeleton<my_session> server(config, my_session::settings{...});  // listening
+#include <algorithm>
 #include <atomic>
 #include <concepts>
 #include <cstdint>
@@ -87,39 +88,79 @@ class server_skeleton {
 
   /// The endpoint it listens on (with the kernel's port when bound to port 0).
   endpoint local_endpoint() const { return transport_.local_endpoint(); }
-  /// Graceful: the transport drains (work in flight on the pool finishes and its replies go out),
-  /// then the pool's threads are joined. Idempotent; any thread but the server's own.
+  /// Graceful: the transport drains (work in flight on the pool finishes and its replies go out,
+  /// within the grace), then the pool is stopped: work left on it was cut with its connection,
+  /// and is dropped with the pool, while the connections it holds can still be destroyed.
+  /// Idempotent; any thread but the server's own.
   void stop() {
     std::call_once(stopped_, [this] {
+      books_.stopping.store(true, std::memory_order_relaxed);
       transport_.stop();
-      if (workers_) workers_->join();
+      if (workers_) {
+        workers_->stop();
+        workers_->join();  // a handler holding its thread (busy:T) finishes first
+        workers_.reset();
+      }
     });
   }
-  /// The transport's counters plus the sessions' request count. Any thread.
+  /// Ends the grace of a stop() under way at once (stream_server::end_grace). Any thread.
+  void end_grace() { transport_.end_grace(); }
+  /// The transport's counters plus the sessions' request and grace counts. Any thread.
   server_stats stats() const {
     server_stats s = transport_.stats();
-    s.requests = requests_.load(std::memory_order_relaxed);
+    s.requests = books_.requests.load(std::memory_order_relaxed);
+    s.grace_counted = true;
+    s.grace_finished = books_.grace_finished.load(std::memory_order_relaxed);
+    s.grace_cut = books_.grace_cut.load(std::memory_order_relaxed);
     return s;
   }
 
  private:
+  // What every session adds to (statistics, relaxed: not fences).
+  struct books {
+    std::atomic<std::uint64_t> requests{0};
+    std::atomic<std::uint64_t> grace_finished{0};  // see server_stats
+    std::atomic<std::uint64_t> grace_cut{0};
+    std::atomic<bool> stopping{false};
+  };
+
   // The Session, with its count added to the server's after every on_data: one relaxed add per
-  // read, not per request (a statistic, not a fence).
+  // read, not per request. From a graceful stop on it also keeps the calls it owes: those in
+  // flight when the drain began and those taken in since; at its close, what is still in flight
+  // was cut, the rest finished.
   class counted_session final : public Session {
    public:
     template <class... Args>
-    explicit counted_session(std::atomic<std::uint64_t>& total, Args&&... args)
-        : Session(std::forward<Args>(args)...), total_(total) {}
+    explicit counted_session(books& b, Args&&... args)
+        : Session(std::forward<Args>(args)...), books_(b) {}
     std::size_t on_data(connection& c, std::span<const std::byte> data,
                         std::error_code& error) override {
       const std::size_t consumed = Session::on_data(c, data, error);
-      if (const std::uint64_t n = this->take_requests(); n != 0)
-        total_.fetch_add(n, std::memory_order_relaxed);
+      if (const std::uint64_t n = this->take_requests(); n != 0) {
+        books_.requests.fetch_add(n, std::memory_order_relaxed);
+        if (draining_) owed_ += n;
+      }
       return consumed;
+    }
+    void on_drain(connection& c) override {
+      draining_ = true;
+      owed_ = this->calls_in_flight();
+      Session::on_drain(c);
+    }
+    void on_close(connection& c, std::error_code reason) override {
+      if (draining_ || books_.stopping.load(std::memory_order_relaxed)) {
+        const std::uint64_t cut = this->calls_in_flight();
+        books_.grace_cut.fetch_add(cut, std::memory_order_relaxed);
+        books_.grace_finished.fetch_add(owed_ - std::min<std::uint64_t>(owed_, cut),
+                                        std::memory_order_relaxed);
+      }
+      Session::on_close(c, reason);
     }
 
    private:
-    std::atomic<std::uint64_t>& total_;
+    books& books_;
+    bool draining_ = false;
+    std::uint64_t owed_ = 0;
   };
 
   static stream_server_config with_read_buffer(stream_server_config t, const settings& s) {
@@ -133,9 +174,9 @@ class server_skeleton {
     std::unique_ptr<connection_handler> session;
     if constexpr (takes_workers) {
       asio::thread_pool* workers = workers_ ? &*workers_ : nullptr;
-      session = std::make_unique<counted_session>(requests_, settings_, workers);
+      session = std::make_unique<counted_session>(books_, settings_, workers);
     } else {
-      session = std::make_unique<counted_session>(requests_, settings_);
+      session = std::make_unique<counted_session>(books_, settings_);
     }
     return layer_ ? layer_(std::move(session)) : std::move(session);
   }
@@ -143,7 +184,7 @@ class server_skeleton {
   const settings settings_;
   const std::function<std::unique_ptr<connection_handler>(std::unique_ptr<connection_handler>)>
       layer_;
-  std::atomic<std::uint64_t> requests_{0};
+  books books_;
   std::optional<asio::thread_pool> workers_;
   stream_server transport_;  // last: its connections, and so the sessions, go first
   std::once_flag stopped_;

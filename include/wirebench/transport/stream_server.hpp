@@ -31,7 +31,7 @@ struct stream_server_config {
   /// Connections open at once; one more is closed at accept and counted as rejected.
   std::size_t max_connections = 10000;
   /// How long stop() waits for connections to drain before force-closing them.
-  duration drain_timeout = std::chrono::seconds(5);
+  duration grace = std::chrono::seconds(5);
 };
 
 /// A stream server (see above).
@@ -56,8 +56,11 @@ class stream_server {
   /// The endpoint it listens on; only after start().
   endpoint local_endpoint() const { return listener_->local_endpoint(); }
   /// Graceful: stop accepting, flush every connection's due replies and close it, wait up to
-  /// drain_timeout, then force-close the rest and join the threads. Idempotent; any thread but ours.
+  /// grace, then force-close the rest and join the threads. Idempotent; any thread but ours.
   void stop();
+  /// Ends the grace of a stop() under way (or of the next one) at once: what is still in flight
+  /// is cut. Any thread.
+  void end_grace();
   /// `requests` is 0: handlers count their requests themselves (see server_skeleton).
   server_stats stats() const;
 
@@ -78,6 +81,7 @@ class stream_server {
   std::unordered_map<connection*, std::weak_ptr<connection>> live_;
   std::map<std::string, std::uint64_t> close_reasons_;
   std::once_flag stopped_;
+  bool grace_ended_ = false;  // under mutex_
 };
 
 }  // namespace wirebench

@@ -22,7 +22,7 @@ inline server_skeleton_config skeleton_config(const server_config& c, std::strin
   s.transport.connection.read_timeout = c.read_timeout;
   s.transport.connection.write_timeout = c.write_timeout;
   s.transport.max_connections = c.max_connections;
-  s.transport.drain_timeout = c.drain_timeout;
+  s.transport.grace = c.grace;
   s.workers = c.workers;
   return s;
 }
@@ -53,6 +53,7 @@ class greet_server final : public protocol_server {
 
   endpoint local_endpoint() const override { return skeleton_.local_endpoint(); }
   void stop() override { skeleton_.stop(); }
+  void end_grace() override { skeleton_.end_grace(); }
   server_stats stats() const override { return skeleton_.stats(); }
 
  private:

@@ -96,9 +96,9 @@ class server final : public protocol_server {
     // No new connection reaches the server once the accept thread has stopped.
     if (listener_) listener_->close();
     accept_pool_.stop();
-    // Calls in flight get the drain timeout to finish; then gRPC cancels them. Shutdown returns
+    // Calls in flight get the grace to finish; then gRPC cancels them. Shutdown returns
     // once every call is over, so the engine may then stop its threads.
-    server_->Shutdown(std::chrono::system_clock::now() + config_.drain_timeout);
+    server_->Shutdown(std::chrono::system_clock::now() + config_.grace);
     server_->Wait();
     engine_->stop();
   }

@@ -45,12 +45,19 @@ class session : public stream_session {
     const std::error_code ec = parser_.parse(data);
     out_.clear();
     std::uint64_t served = 0;
+    const std::size_t count = parser_.messages().size();
     for (message& m : parser_.messages()) {
       http::handle_greet(m.method, m.target, m.body, answer_);
-      append_response(out_, answer_, m.keep_alive);
+      // A graceful stop's last read: its last answer says the connection closes after it.
+      const bool last_before_stop = closing_ && served + 1 == count;
+      append_response(out_, answer_, m.keep_alive && !last_before_stop);
       ++served;
       if (!m.keep_alive) {  // the client asked to close: answer, flush, close
         error = errc::peer_closed;
+        break;
+      }
+      if (last_before_stop) {
+        error = errc::shutting_down;  // nothing after a Connection: close is read
         break;
       }
     }
@@ -73,8 +80,11 @@ class session : public stream_session {
   }
   void on_close(connection&, std::error_code) override {}
   bool mid_frame() const override { return parser_.mid_message(); }
+  // A graceful stop: the answers to the requests read before it carry `Connection: close`.
+  void on_drain(connection&) override { closing_ = true; }
 
  private:
+  bool closing_ = false;
   parser parser_;
   http::api_response answer_;  // reused by every request
   std::string out_;            // this read's answers

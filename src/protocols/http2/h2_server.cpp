@@ -1,7 +1,8 @@
 // HTTP/2 server (RFC 9113), cleartext with prior knowledge (h2c) or over TLS with ALPN h2: our
 // sans-IO server_session (nghttp2 and the greet routes) fed by the connection and drained into it,
 // with the TLS layer (tls_server_handler.hpp) under it when TLS is on. SETTINGS_MAX_CONCURRENT_STREAMS is
-// configurable; a graceful stop sends GOAWAY.
+// configurable; a graceful stop sends a shutdown notice, answers what the
+// client had sent, then a GOAWAY naming the last stream taken.
 #include <memory>
 #include <string>
 
@@ -42,8 +43,13 @@ class h2_connection : public stream_session {
     return data.size();  // the session keeps what it needs of partial frames
   }
   void on_close(connection&, std::error_code) override {}
+  std::size_t calls_in_flight() const override { return session_.responding(); }
   bool busy() const override { return session_.busy(); }
   void on_drain(connection& c) override {
+    session_.notice_shutdown();
+    flush(c);
+  }
+  void on_last_read(connection& c) override {
     session_.go_away();
     flush(c);
   }

@@ -166,6 +166,8 @@ std::error_code server_session::send(std::string& out) {
 bool server_session::want_read() const { return nghttp2_session_want_read(session_.get()) != 0; }
 bool server_session::want_write() const { return nghttp2_session_want_write(session_.get()) != 0; }
 
+void server_session::notice_shutdown() { nghttp2_submit_shutdown_notice(session_.get()); }
+
 void server_session::go_away() {
   nghttp2_submit_goaway(session_.get(), NGHTTP2_FLAG_NONE,
                         nghttp2_session_get_last_proc_stream_id(session_.get()), NGHTTP2_NO_ERROR,
@@ -189,6 +191,7 @@ void server_session::close_stream(stream* st) {
     s->clear();
   }
   st->sent = 0;
+  if (st->answered) --responding_;
   st->answered = st->answered_early = false;
   free_records_.push_back(st);
   --open_streams_;
@@ -216,6 +219,7 @@ bool server_session::admit_headers(std::int32_t stream_id) {
 }
 
 void server_session::respond(std::int32_t stream_id, stream& st, const http::api_response& answer) {
+  if (!st.answered) ++responding_;
   st.answered = true;
   char status[8], length[24];  // nghttp2 copies header values (NGHTTP2_NV_FLAG_NONE)
   const nghttp2_nv headers[] = {

@@ -58,12 +58,17 @@ class server_session {
   std::uint64_t take_answered() { return std::exchange(answered_, 0); }
   // True while a request stream is open (its reply not yet fully sent).
   bool busy() const { return open_streams_ != 0; }
+  // Requests answered whose responses are not all sent yet.
+  std::size_t responding() const { return responding_; }
   // nghttp2's view: false for both once the session has said and heard goodbye (GOAWAY sent and
   // nothing left to send, or the peer's GOAWAY with no stream left): the connection may close.
   bool want_read() const;
   bool want_write() const;
-  // A graceful stop: GOAWAY(NO_ERROR) naming the last stream processed, so the client opens no
-  // more; streams already open are still answered. Goes out with the next send().
+  // A graceful stop begins (RFC 9113 §6.8): GOAWAY(NO_ERROR) with the highest stream id, so
+  // the client opens no more streams while those it already sent are still read and answered.
+  void notice_shutdown();
+  // A graceful stop's last word: GOAWAY(NO_ERROR) naming the last stream processed, so the
+  // client knows any later stream was not (and may send it again). Goes out with the next send().
   void go_away();
 
   // Runs of skipped stream ids remembered (a client that skips ids cannot grow our memory): past
@@ -98,6 +103,7 @@ class server_session {
   std::vector<std::unique_ptr<stream>> records_;  // every record made (stable addresses)
   std::vector<stream*> free_records_;
   std::size_t open_streams_ = 0;
+  std::size_t responding_ = 0;  // answered, response not all sent
   http::api_response answer_;  // reused by every request
   std::uint64_t answered_ = 0;
   // Client stream ids, which only grow (RFC 9113 §5.1.1): the highest opened, and the runs of ids

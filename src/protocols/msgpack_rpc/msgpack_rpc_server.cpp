@@ -74,7 +74,7 @@ class rpc_session : public stream_session {
 
   void on_close(connection&, std::error_code) override {}
   bool mid_frame() const override { return decoder_.mid_message(); }
-  bool busy() const override { return dispatcher_.in_flight() != 0; }
+  std::size_t calls_in_flight() const override { return dispatcher_.in_flight(); }
   bool accepting_input() const override { return dispatcher_.in_flight() < max_in_flight; }
 
  private:

@@ -1,6 +1,6 @@
 // `redis-server`: the real thing as a reference backend. make_server starts /usr/bin/redis-server
 // on loopback (or a Unix socket) with no persistence, waits until it answers PING, and stop()
-// ends it (SIGTERM, then SIGKILL after drain_timeout) and reaps it, so no process outlives us.
+// ends it (SIGTERM, then SIGKILL after grace) and reaps it, so no process outlives us.
 // Its stats come from INFO, less the commands and connections we made ourselves.
 #include <netinet/in.h>
 #include <sched.h>
@@ -82,7 +82,7 @@ std::uint64_t info_field(std::string_view info, std::string_view name) {
 
 class redis_process final : public protocol_server {
  public:
-  explicit redis_process(const server_config& c) : drain_timeout_(c.drain_timeout) {
+  explicit redis_process(const server_config& c) : grace_(c.grace) {
     // server_config::cpus pins redis-server's every thread, as it pins our servers' event loops;
     // without it the child inherits whatever the forking thread has.
     CPU_ZERO(&cpus_);
@@ -168,7 +168,7 @@ class redis_process final : public protocol_server {
   void terminate() {
     if (pid_ <= 0) return;
     ::kill(pid_, SIGTERM);
-    const auto until = std::chrono::steady_clock::now() + drain_timeout_;
+    const auto until = std::chrono::steady_clock::now() + grace_;
     int status = 0;
     while (::waitpid(pid_, &status, WNOHANG) == 0) {
       if (std::chrono::steady_clock::now() >= until) {
@@ -200,7 +200,7 @@ class redis_process final : public protocol_server {
     return s;
   }
 
-  std::chrono::steady_clock::duration drain_timeout_;
+  std::chrono::steady_clock::duration grace_;
   cpu_set_t cpus_;      // redis-server's affinity when pinned_
   bool pinned_ = false;
   endpoint where_;
