@@ -1,5 +1,6 @@
 #include "schedule_timer.hpp"
 
+#include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -19,7 +20,9 @@ int make_timerfd() {
 }  // namespace
 
 schedule_timer::schedule_timer(asio::io_context& loop, handler on_expiry)
-    : fd_(loop, make_timerfd()), on_expiry_(std::move(on_expiry)) {}
+    : fd_(loop, asio::generic::stream_protocol(AF_UNIX, SOCK_STREAM), make_timerfd()),
+      wait_(fd_),
+      on_expiry_(std::move(on_expiry)) {}
 
 void schedule_timer::arm(clock::time_point when) {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch());
@@ -35,11 +38,18 @@ void schedule_timer::arm(clock::time_point when) {
   // The loop sees the expiry in its next epoll_wait, after this handler returns: a wait started
   // here is always in place in time, even for a time that has already passed.
   // The expiry count is never read: asio watches the descriptor edge-triggered, and each expiry
-  // is an edge of its own, readable or not; a read per expiry would be a system call for nothing.
-  fd_.async_wait(asio::posix::stream_descriptor::wait_read, [this](std::error_code ec) {
-    waiting_ = false;
-    on_expiry_(ec == asio::error::operation_aborted);
-  });
+  // is an edge of its own, readable or not (the kernel's timerfd wakes its waiters on every
+  // expiry); a read per expiry would be a system call for nothing. The wait does not own us:
+  // the shard waits for its handler before it goes.
+  wait_.start(std::shared_ptr<void>(std::shared_ptr<void>(), this), &schedule_timer::on_ready);
+}
+
+// On the loop's thread: the expiry, or the wait aborted by cancel() (or by the loop's end, when
+// the handler never runs).
+void schedule_timer::on_ready(void* self, std::error_code ec, bool) {
+  auto* timer = static_cast<schedule_timer*>(self);
+  timer->waiting_ = false;
+  timer->on_expiry_(ec == asio::error::operation_aborted);
 }
 
 void schedule_timer::cancel() {

@@ -3,15 +3,21 @@
 // watched by the event loop it runs on. Arming it is one timerfd_settime. asio's steady_timer
 // costs two per expiry: its reactor sets its shared timerfd to the next timer once one fires, and
 // arming ours moves it back; on a virtual machine each is an exit to the hypervisor (a third of
-// an open loop's client CPU at 50k calls/s here, by perf). Linux only, as the transport is.
+// an open loop's client CPU at 50k calls/s here, by perf). The wait for the expiry is the
+// transport's readable_wait, which asks epoll nothing per wait where asio's async_wait makes an
+// EPOLL_CTL_MOD each time (one system call per call at an open loop's rates). Linux only, as
+// the transport is.
 //
 // Threads: everything on the loop's thread. The expiry handler runs there, after the expiry or
 // when cancel() aborts the wait (aborted = true); at most one wait is pending at a time.
 #include <chrono>
 #include <functional>
 
+#include <system_error>
+
 #include <asio/io_context.hpp>
-#include <asio/posix/stream_descriptor.hpp>
+
+#include "../transport/readable_wait.hpp"
 
 namespace wirebench::detail {
 
@@ -35,7 +41,12 @@ class schedule_timer {
   bool waiting() const { return waiting_; }
 
  private:
-  asio::posix::stream_descriptor fd_;
+  static void on_ready(void* self, std::error_code ec, bool);
+
+  // The timerfd, held as a stream socket (asio's reactor watches any descriptor alike) so that
+  // readable_wait can wait on it.
+  stream_socket fd_;
+  readable_wait wait_;
   handler on_expiry_;
   bool waiting_ = false;
 };
