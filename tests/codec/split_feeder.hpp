@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "wirebench/codec/bytes.hpp"
-#include "wirebench/codec/decode_result.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/line_decoder.hpp"
+#include "wirebench/core/decode_result.hpp"
 
 namespace wirebench::test {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "wirebench/codec/decode_result.hpp"
+#include "wirebench/core/decode_result.hpp"
 
 namespace wirebench {
 

@@ -2,8 +2,8 @@
 // Length-prefixed framing: big-endian length header + the caller's payload, as gather buffers.
 #include <system_error>
 
-#include "wirebench/codec/encoded_frame.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
+#include "wirebench/core/encoded_frame.hpp"
 
 namespace wirebench {
 

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <system_error>
 
-#include "wirebench/codec/decode_result.hpp"
+#include "wirebench/core/decode_result.hpp"
 
 namespace wirebench {
 

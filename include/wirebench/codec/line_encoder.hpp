@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <system_error>
 
-#include "wirebench/codec/encoded_frame.hpp"
+#include "wirebench/core/encoded_frame.hpp"
 
 namespace wirebench {
 

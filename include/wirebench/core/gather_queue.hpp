@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "wirebench/codec/encoded_frame.hpp"
+#include "wirebench/core/encoded_frame.hpp"
 
 namespace wirebench {
 

@@ -15,8 +15,8 @@
 #include <span>
 #include <system_error>
 
-#include "wirebench/codec/encoded_frame.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
+#include "wirebench/core/encoded_frame.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "wirebench/codec/client_codec.hpp"
-#include "wirebench/codec/decode_result.hpp"
 #include "wirebench/core/call_completion.hpp"
+#include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/mux/service_time.hpp"
 #include "wirebench/protocols/user_call.hpp"

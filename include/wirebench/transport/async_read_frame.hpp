@@ -41,7 +41,7 @@
 #include <asio/post.hpp>
 #include <asio/use_awaitable.hpp>
 
-#include "wirebench/codec/decode_result.hpp"
+#include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/transport/frame_buffer.hpp"
 

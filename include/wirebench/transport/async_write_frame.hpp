@@ -19,7 +19,7 @@
 #include <asio/post.hpp>
 #include <asio/write.hpp>
 
-#include "wirebench/codec/encoded_frame.hpp"
+#include "wirebench/core/encoded_frame.hpp"
 
 namespace wirebench {
 

@@ -17,7 +17,7 @@
 #include <asio/generic/stream_protocol.hpp>
 #include <asio/steady_timer.hpp>
 
-#include "wirebench/codec/encoded_frame.hpp"
+#include "wirebench/core/encoded_frame.hpp"
 #include "wirebench/core/gather_queue.hpp"
 #include "wirebench/transport/connection_tracker.hpp"
 
