@@ -16,6 +16,17 @@ wirebench_require(PKG_CONFIG_FOUND "pkg-config" pkg-config)
 # Standalone asio: header-only, ships neither a CMake config nor a .pc file.
 find_path(ASIO_INCLUDE_DIR asio.hpp)
 wirebench_require(ASIO_INCLUDE_DIR "standalone asio (asio.hpp)" libasio-dev)
+# The connections' fast wait (src/transport/readable_wait.hpp) is written against asio 1.22's
+# epoll reactor (Debian 12's); any other asio builds the slower async_wait path. Say so here,
+# as `wirebench --version` and every result do.
+file(STRINGS "${ASIO_INCLUDE_DIR}/asio/version.hpp" wirebench_asio_version_line
+     REGEX "^#define ASIO_VERSION [0-9]+")
+string(REGEX MATCH "[0-9]+" wirebench_asio_version "${wirebench_asio_version_line}")
+if(NOT wirebench_asio_version OR wirebench_asio_version LESS 102200 OR
+   wirebench_asio_version GREATER_EQUAL 102300)
+  message(WARNING "asio ${wirebench_asio_version} in ${ASIO_INCLUDE_DIR} is not 1.22: connections "
+                  "wait with asio's async_wait (one epoll_ctl per wait), not the reactor fast path")
+endif()
 
 # nghttp2 and hiredis ship only pkg-config files (hiredis's CMake config is broken in 0.14).
 pkg_check_modules(NGHTTP2 QUIET IMPORTED_TARGET libnghttp2)

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench::app {
@@ -42,6 +43,12 @@ int main(int argc, char** argv) {
       "Endpoints: tcp://127.0.0.1:7000, tcp://[::1]:7000, unix:/path/sock, unix:@abstract-name"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
+  // What a result records under `libraries`: the versions measured and the I/O path built.
+  app.set_version_flag("--version", [] {
+    std::string text = "wirebench " WIREBENCH_VERSION;
+    for (const auto& [library, version] : library_versions()) text += "\n" + library + " " + version;
+    return text;
+  });
 
   auto* list = app.add_subcommand("list", "Print the registered protocols");
   auto serve = app::add_serve_command(app);
@@ -56,6 +63,9 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::CallForAllHelp&) {
     std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
     // Subcommand --help arrives here too, as a CallForHelp raised inside the subcommand.

@@ -1,5 +1,5 @@
-// Version strings only (and gRPC's poller): the one place outside a protocol's folder that names
-// nghttp2, gRPC and hiredis, because a result must say which of them it measured.
+// Version strings only (and the I/O path and gRPC's poller): the one place outside a protocol's
+// folder that names nghttp2, gRPC and hiredis, because a result must say which of them it measured.
 #include "wirebench/protocols/library_versions.hpp"
 
 #include <asio/version.hpp>
@@ -12,6 +12,7 @@
 #include <openssl/crypto.h>
 
 #include "grpc/grpc_backend.hpp"
+#include "wirebench/transport/read_wait_path.hpp"
 
 namespace wirebench {
 
@@ -29,7 +30,10 @@ std::vector<std::pair<std::string, std::string>> library_versions() {
       {"msgpack-cxx", msgpack_version()},
       {"openssl", OpenSSL_version(OPENSSL_VERSION)},
   };
-  // Not a version, but it sets what gRPC's client costs (grpc_client_polling.cpp): known once
+  // Not versions either, but they set what a call costs: how connections wait for readability
+  // (transport/read_wait_path.hpp), and gRPC's poller (grpc_client_polling.cpp).
+  versions.emplace_back("io-path", std::string(read_wait_path()));
+  // gRPC's poller sets what its client costs (grpc_client_polling.cpp): known once
   // gRPC has started in this process.
   if (std::string poller = grpc_backend::grpc_poller(); !poller.empty())
     versions.emplace_back("grpc-poller", std::move(poller));

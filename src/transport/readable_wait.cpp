@@ -1,5 +1,29 @@
 #include "readable_wait.hpp"
 
+#include <string>
+
+#include <asio/version.hpp>
+
+#include "wirebench/transport/read_wait_path.hpp"
+
+namespace wirebench {
+
+std::string_view read_wait_path() {
+  static const std::string path = [] {
+    const std::string asio = std::to_string(ASIO_VERSION / 100000) + "." +
+                             std::to_string(ASIO_VERSION / 100 % 1000) + "." +
+                             std::to_string(ASIO_VERSION % 100);
+#ifdef WIREBENCH_READABLE_WAIT_ON_REACTOR
+    return "reactor: asio " + asio + " epoll reactor, no system call per wait";
+#else
+    return "async_wait: asio " + asio + " (the fast path needs 1.22 on epoll), one epoll_ctl per wait";
+#endif
+  }();
+  return path;
+}
+
+}  // namespace wirebench
+
 #ifdef WIREBENCH_READABLE_WAIT_ON_REACTOR
 
 #include <sys/epoll.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The wirebench program as a user meets it: list, help, usage errors (one line, exit 2), serve and
-# call over TCP and Unix sockets, and a clean exit 0 on SIGINT and SIGTERM.
+# The wirebench program as a user meets it: list, help, --version, usage errors (one line, exit
+# 2), serve and call over TCP and Unix sockets, and a clean exit 0 on SIGINT and SIGTERM.
 set -uo pipefail
 wb=$1
 work=$(mktemp -d)
@@ -45,6 +45,9 @@ stop_server() {  # stop_server SIGNAL: the server must exit 0 and say so
 
 check "list names both protocols" bash -c "'$wb' list | grep -q '^line' && '$wb' list | grep -q '^length-prefixed'"
 check "--help exits 0" exit_is 0 "$wb" --help
+check "--version exits 0" exit_is 0 "$wb" --version
+check "--version names the program, the libraries and the I/O path this build waits with" \
+  bash -c "head -1 '$work/out' | grep -qE '^wirebench [0-9]+\.[0-9]+\.[0-9]+$' && grep -q '^nghttp2 ' '$work/out' && grep -qE '^io-path (reactor|async_wait): asio ' '$work/out'"
 check "serve --help exits 0" exit_is 0 "$wb" serve --help
 check "unknown flag exits 2" exit_is 2 "$wb" serve --protocol line --bogus
 check "unknown flag is one line naming it" one_line_error "bogus"
@@ -97,7 +100,7 @@ check "run says where the results are" grep -q "results in $work/run.json and $w
 check "with stdout and stderr in one file, the results line comes after the table" \
   bash -c "tail -1 '$work/both' | grep -q '^wirebench: results in ' && grep -qE '^line +closed' '$work/both'"
 check "run JSON has every point with successful calls and both CPUs" json_has "$work/run.json" \
-  "len(d['points']) == 4 and all(p['summary']['outcomes']['ok'] > 0 and p['summary']['server_cpu_us_per_call'] is not None for p in d['points']) and d['machine']['kernel'] and d['libraries']['nghttp2']"
+  "len(d['points']) == 4 and all(p['summary']['outcomes']['ok'] > 0 and p['summary']['server_cpu_us_per_call'] is not None for p in d['points']) and d['machine']['kernel'] and d['libraries']['nghttp2'] and d['libraries']['io-path'].split(':')[0] in ('reactor', 'async_wait')"
 check "run JSON records the layout: a connection per line worker, one mux connection" json_has \
   "$work/run.json" "[(p['parameters']['protocol'], p['parameters']['workers'], p['parameters']['connections']) for p in d['points']] == [('line',1,1),('line',3,3),('mux',1,1),('mux',3,1)]"
 check "run CSV has a header and a row per point" bash -c "[ \$(wc -l <'$work/run.csv') -eq 5 ] && head -1 '$work/run.csv' | grep -q '^protocol,load,workers,'"
