@@ -2,19 +2,14 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <cerrno>
 #include <stdexcept>
-#include <thread>
+#include <system_error>
 #include <vector>
 
 #include "wirebench/protocols/server_args.hpp"
-
-extern char** environ;
 
 namespace wirebench {
 namespace {
@@ -24,18 +19,6 @@ std::string this_executable() {
   const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
   if (n <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
   return std::string(path, static_cast<std::size_t>(n));
-}
-
-// Waits for the child to exit, up to `limit`; true when it has (and was reaped).
-bool wait_for_exit(pid_t pid, std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (true) {
-    int status = 0;
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid || (r < 0 && errno == ECHILD)) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
 }
 
 }  // namespace
@@ -48,6 +31,7 @@ server_process::server_process(const server_process_options& o) : grace_(o.confi
   unlink(stderr_path);  // the descriptors keep it; nothing is left behind
   // The destructor does not run when the constructor throws: close what is open on the way out.
   auto fail = [this](const std::string& why) {
+    child_.reset();
     close(stderr_fd_);
     stderr_fd_ = -1;
     return std::runtime_error(why);
@@ -55,24 +39,19 @@ server_process::server_process(const server_process_options& o) : grace_(o.confi
   int ready[2];
   if (pipe2(ready, O_CLOEXEC) != 0) throw fail("cannot create a pipe");
 
-  std::vector<std::string> args = {program, "serve", "--protocol", o.protocol, "--ready-fd", "3"};
-  for (std::string& flag : to_args(o.config)) args.push_back(std::move(flag));
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, stderr_fd_, 2);
-  posix_spawn_file_actions_adddup2(&actions, ready[1], 3);  // dup2 clears close-on-exec
-  const int spawned = posix_spawn(&pid_, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(ready[1]);
-  if (spawned != 0) {
+  child_options child;
+  child.argv = {program, "serve", "--protocol", o.protocol, "--ready-fd", "3"};
+  for (std::string& flag : to_args(o.config)) child.argv.push_back(std::move(flag));
+  child.stderr_fd = stderr_fd_;
+  child.pass_fds = {{ready[1], 3}};
+  try {
+    child_.emplace(child);
+  } catch (const std::system_error& e) {
     close(ready[0]);
-    throw fail("cannot start '" + program + " serve': " + std::strerror(spawned));
+    close(ready[1]);
+    throw fail("cannot start '" + program + " serve': " + e.what());
   }
+  close(ready[1]);
 
   // The endpoint line, or end-of-file when the server gave up.
   std::string line;
@@ -110,14 +89,8 @@ server_process::~server_process() {
 }
 
 void server_process::stop() {
-  if (pid_ <= 0) return;
-  kill(pid_, SIGTERM);
-  const auto margin = std::chrono::seconds(5);  // for the threads to join and the process to exit
-  if (!wait_for_exit(pid_, std::chrono::duration_cast<std::chrono::milliseconds>(grace_ + margin))) {
-    kill(pid_, SIGKILL);
-    wait_for_exit(pid_, std::chrono::seconds(5));
-  }
-  pid_ = -1;
+  // The margin: for the threads to join and the process to exit once the grace is over.
+  if (child_) child_->stop(grace_ + std::chrono::seconds(5));
 }
 
 std::string server_process::error_output() const {

@@ -7,9 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -19,6 +17,7 @@
 
 #include "support/child_process.hpp"
 #include "support/loopback_listen.hpp"
+#include "support/read_file.hpp"
 #include "support/temp_dir.hpp"
 #include "wirebench/load/server_process.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -53,12 +52,7 @@ constexpr auto fault_after = 1000ms;  // after the run was started
 constexpr auto bound = std::chrono::milliseconds(
     static_cast<int>((warmup_s + duration_s + timeout_s + 2 + 1) * 1000));
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_file;
 
 using fault_case = std::tuple<std::string, bool, fault>;  // protocol, open loop, fault
 
@@ -94,7 +88,6 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   argv.insert(argv.end(), load.begin(), load.end());
   const auto started = std::chrono::steady_clock::now();
   test::child_process run(argv, dir.path("stdout"), dir.path("stderr"));
-  ASSERT_TRUE(run.started());
   if (server) {
     std::this_thread::sleep_for(fault_after);
     ::kill(server->pid(), what == fault::killed ? SIGKILL : SIGTERM);

@@ -3,7 +3,6 @@
 // points finished, marked incomplete; --check turns a missed target into exit status 3.
 #include <chrono>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/child_process.hpp"
+#include "support/read_file.hpp"
 #include "support/temp_dir.hpp"
 
 namespace wirebench {
@@ -20,12 +20,7 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_file;
 
 // Runs `wirebench run ARGS...` to its end (at most `cap`); its exit status.
 int run(const test::temp_dir& dir, std::vector<std::string> args,

@@ -4,10 +4,8 @@
 // with a worker pool and a fixed service time, so that calls are surely in flight at the signal.
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "support/child_process.hpp"
+#include "support/read_file.hpp"
 #include "support/temp_dir.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -26,12 +25,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_file;
 
 struct outcomes {
   std::atomic<int> ok{0}, failed{0}, done{0};

@@ -1,7 +1,7 @@
 #pragma once
-// A peer tool (nghttpd, nginx, ...) run by a test: started with posix_spawnp, killed and reaped
-// when the test ends, so no process outlives it. Plus the helpers such tests need: is a tool
-// installed, a free loopback port, wait until something listens there, run a shell command.
+// A peer tool (nghttpd, nginx, ...) run by a test: started as the library's child_process, killed
+// and reaped when the test ends, so no process outlives it. Plus the helpers such tests need: is
+// a tool installed, a free loopback port, wait until something listens there, run a shell command.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,15 +9,13 @@
 #include <thread>
 #include <vector>
 
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char** environ;
+#include "wirebench/core/child_process.hpp"
 
 namespace wirebench::test {
 
@@ -75,61 +73,15 @@ inline bool wait_for_listener(int port, std::chrono::milliseconds cap = std::chr
   return false;
 }
 
-class child_process {
+// The library's child_process (wirebench/core/child_process.hpp) as tests start one: argv, and
+// files for its standard output and error (created or truncated), or nowhere: the tools' logs
+// would interleave with the test's output. Stopped (SIGTERM, 2 s, SIGKILL) and reaped at the end.
+class child_process : public wirebench::child_process {
  public:
-  // Its standard output and error go to the files named (created or truncated), or nowhere: the
-  // tools' logs would interleave with the test's output.
   explicit child_process(std::vector<std::string> argv, const std::string& out = "/dev/null",
-                         const std::string& err = "/dev/null") {
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (::posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  ~child_process() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    for (int i = 0; i < 200; ++i) {  // 2 s to exit, then SIGKILL
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-  }
-  child_process(const child_process&) = delete;
-  child_process& operator=(const child_process&) = delete;
-  bool started() const { return pid_ > 0; }
-  pid_t pid() const { return pid_; }
-  // True once the process has exited (it is then reaped here).
-  bool exited() {
-    if (pid_ <= 0) return true;
-    if (::waitpid(pid_, nullptr, WNOHANG) != pid_) return false;
-    pid_ = -1;
-    return true;
-  }
-  // Waits up to `cap` for it to exit; its exit status (128 + the signal that ended it, as a shell
-  // says), or -1 if it is still running (it is left so, for the destructor).
-  int wait_for_exit(std::chrono::milliseconds cap) {
-    const auto until = std::chrono::steady_clock::now() + cap;
-    while (pid_ > 0) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      if (std::chrono::steady_clock::now() >= until) return -1;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return -1;
-  }
-
- private:
-  pid_t pid_ = -1;
+                         const std::string& err = "/dev/null")
+      : wirebench::child_process(
+            child_options{.argv = std::move(argv), .stdout_path = out, .stderr_path = err}) {}
 };
 
 }  // namespace wirebench::test

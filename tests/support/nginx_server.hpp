@@ -39,7 +39,7 @@ class nginx_server {
       write_config(locations, http_settings, tls);
       nginx_ = std::make_unique<child_process>(std::vector<std::string>{
           "nginx", "-c", dir_.path("nginx.conf"), "-p", dir_.str(), "-e", dir_.path("error.log")});
-      started_ = nginx_->started() && wait_until_listening();
+      started_ = wait_until_listening();
     }
   }
   // True once every port accepts connections; false if five attempts did not get there.

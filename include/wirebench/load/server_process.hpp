@@ -7,7 +7,10 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <optional>
 #include <string>
+
+#include "wirebench/core/child_process.hpp"
 
 #include "wirebench/protocols/protocol.hpp"
 #include "wirebench/transport/endpoint.hpp"
@@ -31,14 +34,14 @@ class server_process {
   server_process& operator=(const server_process&) = delete;
 
   const endpoint& local_endpoint() const { return endpoint_; }
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return child_ ? child_->pid() : -1; }
   // SIGTERM (a graceful stop, bounded by the config's grace), then SIGKILL if it has not exited
   // within the grace and 5 s more. Idempotent.
   void stop();
 
  private:
   std::string error_output() const;  // what the server wrote to stderr
-  pid_t pid_ = -1;
+  std::optional<child_process> child_;
   int stderr_fd_ = -1;
   std::chrono::steady_clock::duration grace_;
   endpoint endpoint_;

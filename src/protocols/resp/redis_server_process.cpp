@@ -3,16 +3,12 @@
 // ends it (SIGTERM, then SIGKILL after grace) and reaps it, so no process outlives us.
 // Its stats come from INFO, less the commands and connections we made ourselves.
 #include <netinet/in.h>
-#include <sched.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -21,6 +17,7 @@
 
 #include "hiredis_connect.hpp"
 #include "resp_backend.hpp"
+#include "wirebench/core/child_process.hpp"
 
 namespace wirebench::resp {
 namespace {
@@ -82,12 +79,7 @@ std::uint64_t info_field(std::string_view info, std::string_view name) {
 
 class redis_process final : public protocol_server {
  public:
-  explicit redis_process(const server_config& c) : grace_(c.grace) {
-    // server_config::cpus pins redis-server's every thread, as it pins our servers' event loops;
-    // without it the child inherits whatever the forking thread has.
-    CPU_ZERO(&cpus_);
-    for (int cpu : c.cpus) CPU_SET(cpu, &cpus_);
-    pinned_ = !c.cpus.empty();
+  explicit redis_process(const server_config& c) : grace_(c.grace), cpus_(c.cpus) {
     if (::access(redis_binary, X_OK) != 0)
       throw std::runtime_error("redis-server backend: /usr/bin/redis-server not found: "
                                "install redis-server (apt-get install redis-server)");
@@ -127,32 +119,13 @@ class redis_process final : public protocol_server {
     } else {
       args.insert(args.end(), {"--port", "0", "--unixsocket", where_.address, "--unixsocketperm", "700"});
     }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("redis-server backend: fork failed");
-    if (pid_ == 0) {
-      // Only async-signal-safe calls between fork and exec. If the forking thread dies (the
-      // whole test crashed, say), the kernel sends redis-server SIGTERM: no orphan is left.
-      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-      if (pinned_) ::sched_setaffinity(0, sizeof cpus_, &cpus_);
-      sigset_t none;
-      sigemptyset(&none);
-      ::sigprocmask(SIG_SETMASK, &none, nullptr);
-      const int null = ::open("/dev/null", O_RDWR);
-      ::dup2(null, 0);
-      ::dup2(null, 1);
-      ::dup2(null, 2);
-      ::close_range(3, ~0u, 0);  // our sockets must not live on in the child
-      ::execv(redis_binary, argv.data());
-      ::_exit(127);
-    }
+    // server_config::cpus pins redis-server's every thread, as it pins our servers' event loops;
+    // without it the child inherits whatever the starting thread has.
+    child_.emplace(child_options{.argv = std::move(args), .cpus = cpus_});
     const auto until = std::chrono::steady_clock::now() + 10s;
     while (std::chrono::steady_clock::now() < until) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {  // exited: e.g. the port was taken
-        pid_ = -1;
+      if (child_->exited()) {  // e.g. the port was taken
+        child_.reset();
         return false;
       }
       if (auto pong = ask(where_, {"PING"}); pong && *pong == "PONG") {
@@ -166,19 +139,8 @@ class redis_process final : public protocol_server {
   }
 
   void terminate() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    const auto until = std::chrono::steady_clock::now() + grace_;
-    int status = 0;
-    while (::waitpid(pid_, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() >= until) {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &status, 0);
-        break;
-      }
-      std::this_thread::sleep_for(5ms);
-    }
-    pid_ = -1;
+    if (child_) child_->stop(grace_);
+    child_.reset();
   }
 
   server_stats query_stats() const {
@@ -201,10 +163,9 @@ class redis_process final : public protocol_server {
   }
 
   std::chrono::steady_clock::duration grace_;
-  cpu_set_t cpus_;      // redis-server's affinity when pinned_
-  bool pinned_ = false;
+  std::vector<int> cpus_;  // redis-server's affinity (empty: inherited)
   endpoint where_;
-  pid_t pid_ = -1;
+  std::optional<child_process> child_;
   mutable std::atomic<std::uint64_t> own_commands_{0}, own_connections_{0};
   server_stats last_;
   std::atomic<bool> stopped_flag_{false};
