@@ -82,8 +82,7 @@ void connection::read_before_closing(bool buffered_first) {
     }
     if (!make_room()) break;
     std::error_code ec;
-    const std::size_t n =
-        socket_.read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_), ec);
+    read_into_buffer(ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) break;  // all it sent
     if (ec == asio::error::eof) {  // it has ended its side: answers still go out
       peer_ended = true;
@@ -93,9 +92,6 @@ void connection::read_before_closing(bool buffered_first) {
       close_now(ec);
       break;
     }
-    last_read_ = last_activity_ = clock::now();
-    ++read_count_;
-    end_ += n;
     process_input();
   }
   last_reading_ = in_read_loop_ = false;
@@ -211,7 +207,7 @@ void connection::read_loop() {
     if (!make_room()) return;
     const std::size_t room = buffer_.size() - end_;
     std::error_code ec;
-    const std::size_t n = socket_.read_some(asio::buffer(buffer_.data() + end_, room), ec);
+    const std::size_t n = read_into_buffer(ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
       wait_readable();
       return;
@@ -220,9 +216,6 @@ void connection::read_loop() {
       on_read_error(ec);
       return;
     }
-    last_read_ = last_activity_ = clock::now();
-    ++read_count_;
-    end_ += n;
     process_input();
     if (!closed_ && !handler_->accepting_input()) {
       input_paused_ = true;  // work_finished() resumes with what is buffered
@@ -234,6 +227,18 @@ void connection::read_loop() {
     }
   }
   asio::post(socket_.get_executor(), [self = shared_from_this()] { self->read_loop(); });
+}
+
+// One read into the free end of the buffer (make_room() first); what it brought is counted in
+// and stamped with its time. Shared by the read loop and a graceful stop's last read.
+std::size_t connection::read_into_buffer(std::error_code& ec) {
+  const std::size_t n =
+      socket_.read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_), ec);
+  if (ec) return 0;
+  last_read_ = last_activity_ = clock::now();
+  ++read_count_;
+  end_ += n;
+  return n;
 }
 
 void connection::wait_readable() {

@@ -158,6 +158,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   using clock = std::chrono::steady_clock;
   void close_now(std::error_code reason);
   bool make_room();
+  std::size_t read_into_buffer(std::error_code& ec);
   void read_loop();
   void wait_readable();
   void on_read_error(std::error_code ec);
