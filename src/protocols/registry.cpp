@@ -1,5 +1,6 @@
 #include "wirebench/protocols/registry.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -100,24 +101,41 @@ const protocol* protocol_registry::find(std::string_view name) const {
   return nullptr;
 }
 
+namespace {
+
+struct pending_registration {
+  int rank;
+  protocol_registration::add_function add;
+};
+
+// Filled by static initializers, in whatever order the linker laid the objects out; a
+// function-local static so that it exists before the first registration runs.
+std::vector<pending_registration>& pending_registrations() {
+  static std::vector<pending_registration> list;
+  return list;
+}
+
+}  // namespace
+
+protocol_registration::protocol_registration(int rank, add_function add) {
+  pending_registrations().push_back({rank, add});
+}
+
 const protocol_registry& protocol_registry::builtin() {
   static const protocol_registry registry = [] {
+    auto list = pending_registrations();
+    std::stable_sort(list.begin(), list.end(),
+                     [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    // Equal ranks would list in link order, which differs between binaries.
+    for (std::size_t i = 1; i < list.size(); ++i)
+      if (list[i].rank == list[i - 1].rank)
+        throw std::logic_error("two protocol registrations share rank " +
+                               std::to_string(list[i].rank));
     protocol_registry r;
-    register_builtin_protocols(r);
+    for (const pending_registration& p : list) p.add(r);
     return r;
   }();
   return registry;
-}
-
-void register_builtin_protocols(protocol_registry& registry) {
-  register_line_protocol(registry);
-  register_length_prefixed_protocol(registry);
-  register_mux_protocol(registry);
-  register_msgpack_rpc_protocol(registry);
-  register_http1_protocol(registry);
-  register_http2_protocol(registry);
-  register_grpc_protocols(registry);
-  register_resp_protocols(registry);
 }
 
 }  // namespace wirebench

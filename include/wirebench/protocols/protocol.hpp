@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "wirebench/codec/client_codec.hpp"
@@ -189,6 +190,10 @@ struct protocol {
   // The user call its client sends instead of the greet call (client_config::call): HTTP
   // requests, RESP commands, or none (then the registry refuses a config with a call).
   user_call_kind user_calls = user_call_kind::none;
+  // The libraries it is built on, as (library, version) pairs for the results' `libraries` block
+  // and `wirebench --version`: the runtime version where the library reports one, else the
+  // headers'. Entries that share a library may each name it; library_versions() keeps one.
+  std::function<std::vector<std::pair<std::string, std::string>>()> libraries = {};
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   // A backend with client_codecs leaves make_client empty: the registry makes it, the codecs on
   // the client engine.

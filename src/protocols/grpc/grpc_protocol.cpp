@@ -1,10 +1,26 @@
 // `grpc`, `grpc-stream`, `grpc-batch`: the greet call over gRPC (grpc++, protobuf; HTTP/2
 // underneath), as unary rpcs, as id-multiplexed messages on a bidirectional stream, and as the
 // same with up to 10 requests per message. One server (the Echo service) answers all three.
+#include <google/protobuf/stubs/common.h>
+#include <grpcpp/grpcpp.h>
+
 #include "grpc_backend.hpp"
+#include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> grpc_libraries() {
+  std::vector<std::pair<std::string, std::string>> versions = {
+      {"grpc", grpc::Version()},
+      {"protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)}};
+  // Not a version, but it sets what its client costs (grpc_client_polling.cpp): known once
+  // gRPC has started in this process.
+  if (std::string poller = grpc_backend::grpc_poller(); !poller.empty())
+    versions.emplace_back("grpc-poller", std::move(poller));
+  return versions;
+}
 
 void register_grpc_protocols(protocol_registry& registry) {
   // The completion-queue engine first (the default): faster here, and it honours --threads
@@ -21,6 +37,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .user_calls = user_call_kind::grpc,  // any method, from its .proto
+      .libraries = grpc_libraries,
       .make_server = grpc_backend::make_server,
       .make_client = grpc_backend::make_call_client,
   });
@@ -32,6 +49,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       .own_process_server = true,
       .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
+      .libraries = grpc_libraries,
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); },
   });
@@ -43,9 +61,14 @@ void register_grpc_protocols(protocol_registry& registry) {
       .own_process_server = true,
       .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
+      .libraries = grpc_libraries,
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); },
   });
 }
+
+const protocol_registration registered{70, register_grpc_protocols};
+
+}  // namespace
 
 }  // namespace wirebench

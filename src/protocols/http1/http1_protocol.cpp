@@ -1,9 +1,17 @@
 // `http1`: the greet call as REST over HTTP/1.1 (RFC 9112): GET /greet?name=NAME or POST /greet
 // with {"name": NAME} -> {"greeting": "hello, NAME"}.
+#include <llhttp.h>
+
 #include "http1_backend.hpp"
+#include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> http1_libraries() {
+  return {{"llhttp", dotted_version(LLHTTP_VERSION_MAJOR, LLHTTP_VERSION_MINOR, LLHTTP_VERSION_PATCH)}};
+}
 
 void register_http1_protocol(protocol_registry& registry) {
   registry.add({
@@ -12,6 +20,7 @@ void register_http1_protocol(protocol_registry& registry) {
       .tls = true,
       .tls_alpn = http1::tls_alpn,
       .user_calls = user_call_kind::http,
+      .libraries = http1_libraries,
       .make_server = http1::make_server,
       .client_codecs = http1::client_codecs,
   });
@@ -27,11 +36,16 @@ void register_http1_protocol(protocol_registry& registry) {
       .tls = true,
       .tls_alpn = http1::tls_alpn,
       .user_calls = user_call_kind::http,
+      .libraries = http1_libraries,
       .make_server = http1::make_server,
       .client_codecs = [=](const client_config& c) {
         return http1::client_codecs(not_persistent(c));
       },
   });
 }
+
+const protocol_registration registered{50, register_http1_protocol};
+
+}  // namespace
 
 }  // namespace wirebench

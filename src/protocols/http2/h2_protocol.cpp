@@ -1,9 +1,17 @@
 // `http2`: the greet call as REST over HTTP/2 (RFC 9113, nghttp2), cleartext with prior knowledge
 // (h2c) or over TLS with ALPN h2 (server_config.tls / client_config.tls).
+#include <nghttp2/nghttp2.h>
+
 #include "h2_backend.hpp"
+#include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> http2_libraries() {
+  return {{"nghttp2", nghttp2_version(0)->version_str}};
+}
 
 void register_http2_protocol(protocol_registry& registry) {
   registry.add({
@@ -15,9 +23,14 @@ void register_http2_protocol(protocol_registry& registry) {
       // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
       .engine_depth = 1024,
       .user_calls = user_call_kind::http,
+      .libraries = http2_libraries,
       .make_server = http2::make_server,
       .client_codecs = http2::client_codecs,
   });
 }
+
+const protocol_registration registered{60, register_http2_protocol};
+
+}  // namespace
 
 }  // namespace wirebench

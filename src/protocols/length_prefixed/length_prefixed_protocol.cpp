@@ -23,8 +23,6 @@ struct length_prefixed_framing {
   }
 };
 
-}  // namespace
-
 void register_length_prefixed_protocol(protocol_registry& registry) {
   registry.add({
       .name = "length-prefixed",
@@ -39,5 +37,9 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
       .client_codecs = framed_client_codecs<length_prefixed_framing>,
   });
 }
+
+const protocol_registration registered{20, register_length_prefixed_protocol};
+
+}  // namespace
 
 }  // namespace wirebench

@@ -22,8 +22,6 @@ struct line_framing {
   }
 };
 
-}  // namespace
-
 void register_line_protocol(protocol_registry& registry) {
   registry.add({
       .name = "line",
@@ -38,5 +36,9 @@ void register_line_protocol(protocol_registry& registry) {
       .client_codecs = framed_client_codecs<line_framing>,
   });
 }
+
+const protocol_registration registered{10, register_line_protocol};
+
+}  // namespace
 
 }  // namespace wirebench

@@ -1,9 +1,17 @@
 // `msgpack-rpc`: the greet call as MessagePack-RPC method "greet" with params [name], result
 // "hello, <name>" (docs/PROTOCOLS.md).
+#include <msgpack/version.hpp>
+
 #include "msgpack_rpc_backend.hpp"
+#include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> msgpack_libraries() {
+  return {{"msgpack-cxx", msgpack_version()}};
+}
 
 void register_msgpack_rpc_protocol(protocol_registry& registry) {
   registry.add({
@@ -13,9 +21,14 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .tls = true,
       .engine_depth = 1024,
       .user_calls = user_call_kind::msgpack,
+      .libraries = msgpack_libraries,
       .make_server = msgpack_rpc::make_server,
       .client_codecs = msgpack_rpc::client_codecs,
   });
 }
+
+const protocol_registration registered{40, register_msgpack_rpc_protocol};
+
+}  // namespace
 
 }  // namespace wirebench

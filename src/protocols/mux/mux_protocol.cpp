@@ -13,8 +13,6 @@ client_codec_factory mux_client_codecs(const client_config& c) {
   return [max = c.max_frame_bytes] { return make_mux_client_codec(max); };
 }
 
-}  // namespace
-
 void register_mux_protocol(protocol_registry& registry) {
   registry.add({
       .name = "mux",
@@ -31,5 +29,9 @@ void register_mux_protocol(protocol_registry& registry) {
       .client_codecs = mux_client_codecs,
   });
 }
+
+const protocol_registration registered{30, register_mux_protocol};
+
+}  // namespace
 
 }  // namespace wirebench

@@ -2,10 +2,18 @@
 // resp and resp-sync share our server (GREET name -> $ "hello, name") and differ in the client:
 // pipelined on our transport, or one blocking hiredis connection per worker. redis-server is the
 // real Redis beside them, called with ECHO "hello, name".
+#include <hiredis/hiredis.h>
+
 #include "resp_backend.hpp"
+#include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> resp_libraries() {
+  return {{"hiredis", dotted_version(HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH)}};
+}
 
 void register_resp_protocols(protocol_registry& registry) {
   registry.add({
@@ -13,12 +21,14 @@ void register_resp_protocols(protocol_registry& registry) {
       .summary = "Redis protocol (RESP2): GREET NAME -> $\"hello, NAME\", pipelined client (hiredis reader)",
       .tls = true,
       .user_calls = user_call_kind::resp,
+      .libraries = resp_libraries,
       .make_server = resp::make_server,
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::greet); },
   });
   registry.add({
       .name = "resp-sync",
       .summary = "RESP2 server as resp; client: blocking hiredis, one connection and thread per worker",
+      .libraries = resp_libraries,
       .make_server = resp::make_server,
       .make_client = resp::make_sync_client,
   });
@@ -26,9 +36,14 @@ void register_resp_protocols(protocol_registry& registry) {
       .name = "redis-server",
       .summary = "Reference: a real redis-server on loopback, ECHO \"hello, NAME\" from the resp client",
       .user_calls = user_call_kind::resp,
+      .libraries = resp_libraries,
       .make_server = resp::make_redis_server,
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::echo); },
   });
 }
+
+const protocol_registration registered{80, register_resp_protocols};
+
+}  // namespace
 
 }  // namespace wirebench
