@@ -31,7 +31,7 @@ struct variant {
   bool tls;
 };
 constexpr variant variants[] = {{"http1", "http1", true, false, false},
-                                {"http1-new", "http1", false, false, false},
+                                {"http1-new", "http1-close", false, false, false},
                                 {"http2", "http2", true, true, false},
                                 {"http2-tls", "http2", true, true, true}};
 constexpr variant grpc_variants[] = {{"grpc", "grpc", true, true, false},
@@ -45,7 +45,7 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   sc.threads = where.server_threads;
   sc.cpus = where.server_cpus;
-  sc.max_concurrent_streams = 1024;
+  if (p.fit_server_to_load) p.fit_server_to_load(sc, 1024);
   sc.tls.enabled = v.tls;
   bench_server server(p, sc);
 
@@ -54,7 +54,6 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   cc.connections = v.shared_connection ? 1 : (v.persistent ? workers : 1);
   cc.threads = where.client_threads;
   cc.cpus = where.client_cpus;
-  cc.persistent = v.persistent;
   cc.tls.enabled = v.tls;
   cc.tls.insecure = true;  // our server's self-signed certificate
   auto client = p.make_client(cc);

@@ -243,8 +243,8 @@ run_record execute(const run_plan& plan, sweep_status& status) {
         config.threads = plan.server_threads;
         config.engine = plan.server_engine;
         if (!plan.server_cpus.empty()) config.cpus = parse_cpu_list(plan.server_cpus);
-        config.max_concurrent_streams =
-            static_cast<std::uint32_t>(std::max<std::size_t>(100, max_workers));
+        if (const protocol* p = protocol_registry::builtin().find(name); p->fit_server_to_load)
+          p->fit_server_to_load(config, max_workers);
         if (certificate) {
           config.tls.enabled = true;
           config.tls.certificate_file = certificate->certificate();

@@ -58,6 +58,22 @@ void protocol_registry::add(protocol p) {
       return make_engine_client(c, depth, codecs(c));
     };
   }
+  // A setting the protocol does not have is refused, never ignored; a value it refuses, too.
+  p.make_server = [make = std::move(p.make_server), name = p.name,
+                   options = p.server_options](const server_config& c) {
+    for (const auto& [flag, value] : c.options) {
+      const auto declared = std::find_if(options.begin(), options.end(),
+                                         [&](const protocol_option& o) { return o.flag == flag; });
+      if (declared == options.end())
+        throw std::invalid_argument(flag + ": protocol '" + name + "' has no such setting");
+      try {
+        declared->check(value);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(flag + " " + value + ": " + e.what());
+      }
+    }
+    return make(c);
+  };
   if (!p.tls) {
     // One check for every tool (serve, call, run, benchmarks): --tls is never silently ignored.
     auto refuse = [name = p.name] {

@@ -1,25 +1,17 @@
 #include "wirebench/protocols/server_args.hpp"
 
-#include <charconv>
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
 #include "wirebench/core/duration_text.hpp"
+#include "wirebench/protocols/registry.hpp"
 #include "wirebench/transport/io_pool.hpp"
 
 namespace wirebench {
 namespace {
 
 using config_duration = std::chrono::steady_clock::duration;
-
-std::uint64_t parse_count(std::string_view text, std::uint64_t lo, std::uint64_t hi) {
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || value < lo || value > hi)
-    throw std::invalid_argument("expected a whole number from " + std::to_string(lo) + " to " +
-                                std::to_string(hi));
-  return value;
-}
 
 template <class T>
 server_flag count_flag(std::string name, std::string short_name, T server_config::*field,
@@ -71,14 +63,6 @@ std::vector<server_flag> make_flags() {
                  c.service_time = service_time_model::parse(v);
                },
                [](const server_config& c) { return std::optional(c.service_time.to_string()); }});
-  f.push_back(count_flag("--max-streams", "", &server_config::max_concurrent_streams, 1, 1u << 31,
-                         "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS"));
-  f.push_back(count_flag("--stream-window", "", &server_config::stream_window_bytes, 0,
-                         (1u << 31) - 1,
-                         "HTTP/2: per-stream flow-control window in bytes (0: 65535)"));
-  f.push_back(count_flag("--connection-window", "", &server_config::connection_window_bytes, 0,
-                         (1u << 31) - 1,
-                         "HTTP/2: connection flow-control window in bytes (0: 65535)"));
   f.push_back({"--cpus", "", "LIST", "Pin server threads to these CPUs, e.g. 0 or 0-1",
                [](server_config& c, std::string_view v) { c.cpus = parse_cpu_list(v); },
                [](const server_config& c) -> std::optional<std::string> {
@@ -130,6 +114,24 @@ std::vector<server_flag> make_flags() {
                  c.tls.private_key_file = std::string(v);
                },
                [](const server_config& c) { return unless_empty(c.tls.private_key_file); }});
+  // Then each protocol's own settings, once per flag (protocols that share one, as http2 and
+  // grpc share --max-streams, declare it alike); the registry checks them against the protocol.
+  for (const protocol& p : protocol_registry::builtin().all()) {
+    for (const protocol_option& o : p.server_options) {
+      if (std::any_of(f.begin(), f.end(), [&](const server_flag& g) { return g.name == o.flag; }))
+        continue;
+      f.push_back({o.flag, "", o.value_name, o.help,
+                   [check = o.check, flag = o.flag](server_config& c, std::string_view v) {
+                     check(v);
+                     c.options.insert_or_assign(flag, std::string(v));
+                   },
+                   [flag = o.flag](const server_config& c) -> std::optional<std::string> {
+                     const auto it = c.options.find(flag);
+                     if (it == c.options.end()) return std::nullopt;
+                     return it->second;
+                   }});
+    }
+  }
   return f;
 }
 

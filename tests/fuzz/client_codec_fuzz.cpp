@@ -109,7 +109,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   client_config config;
   config.connect = endpoint::parse_or_throw("tcp://127.0.0.1:7000");  // never dialed
   config.max_frame_bytes = (flags & 8) ? 64 : 4096;
-  config.persistent = (flags & 16) == 0;
   if ((flags & 32) != 0 && p.user_calls == user_call_kind::http) {
     http_call h;
     h.method = (flags & 64) ? "HEAD" : "GET";

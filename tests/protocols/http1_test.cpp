@@ -194,8 +194,7 @@ TEST_F(http1_server, keep_alive_serves_many_calls_on_one_connection_with_pipelin
 TEST_F(http1_server, non_persistent_client_opens_a_connection_per_call) {
   client_config cc;
   cc.connect = server_->local_endpoint();
-  cc.persistent = false;
-  auto c = protocol_registry::builtin().find("http1")->make_client(cc);
+  auto c = protocol_registry::builtin().find("http1-close")->make_client(cc);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(test::greet_sync(*c, "x").reply, "hello, x");
   EXPECT_EQ(server_->stats().accepted, 5u);
 }

@@ -29,7 +29,7 @@ using test::run_shell;
 
 TEST(http2, streams_over_the_servers_limit_wait_and_all_complete_on_one_connection) {
   server_config sc;
-  sc.max_concurrent_streams = 2;
+  sc.options["--max-streams"] = "2";
   auto server = h2().make_server(sc);
   client_config cc;
   cc.connect = server->local_endpoint();
@@ -177,9 +177,8 @@ namespace {
 TEST(http2_settings, the_server_announces_its_stream_limit_and_windows) {
   WIREBENCH_REQUIRE_PEER("nghttp", "nghttp2-client");
   server_config sc;
-  sc.max_concurrent_streams = 7;
-  sc.stream_window_bytes = 1 << 20;
-  sc.connection_window_bytes = 4 << 20;
+  sc.options = {{"--max-streams", "7"}, {"--stream-window", std::to_string(1 << 20)},
+                {"--connection-window", std::to_string(4 << 20)}};
   auto server = protocol_registry::builtin().find("http2")->make_server(sc);
   const std::string out = test::run_shell(
       "nghttp -nv 'http://127.0.0.1:" + std::to_string(server->local_endpoint().port) +

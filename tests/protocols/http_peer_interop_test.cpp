@@ -118,8 +118,7 @@ TEST_F(nginx_peer, our_http1_client_keep_alive_and_pipelined) {
 
 TEST_F(nginx_peer, our_http1_client_with_a_connection_per_call) {
   client_config cc = client_for(port_);
-  cc.persistent = false;
-  auto client = protocol_registry::builtin().find("http1")->make_client(cc);
+  auto client = protocol_registry::builtin().find("http1-close")->make_client(cc);
   expect_all_greeted(*client, 20);
 }
 

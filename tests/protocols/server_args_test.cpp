@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "wirebench/protocols/registry.hpp"
+
 namespace wirebench {
 namespace {
 
@@ -23,7 +25,7 @@ constexpr std::size_t field_count() {
   else
     return sizeof...(A);
 }
-static_assert(field_count<server_config>() == 17 && field_count<tls_options>() == 5,
+static_assert(field_count<server_config>() == 15 && field_count<tls_options>() == 5,
               "server_config changed: give the new field a flag (server_args.cpp), set it in "
               "every_field_set() below, then update this count");
 
@@ -36,9 +38,8 @@ server_config every_field_set() {
   c.engine = "callback";
   c.workers = 2;
   c.service_time = service_time_model::parse("skewed:100:5ms");
-  c.max_concurrent_streams = 250;
-  c.stream_window_bytes = 1 << 20;
-  c.connection_window_bytes = 1 << 22;
+  c.options = {{"--max-streams", "250"}, {"--stream-window", "1048576"},
+               {"--connection-window", "4194304"}};
   c.cpus = {0, 2, 3};
   c.max_frame_bytes = 4096;
   c.on_oversize = oversize_policy::resync;
@@ -61,12 +62,14 @@ TEST(server_args, every_field_makes_the_round_trip) {
 }
 
 // A child whose defaults differ from ours (serve's listen port) still gets our defaults. Only
-// fields that can be empty (engine, cpus, TLS) are written as no flag, and so taken from the base.
+// fields that can be empty (engine, cpus, a protocol's options, TLS) are written as no flag, and so
+// taken from the base.
 TEST(server_args, defaults_are_written_too) {
   const server_config defaults;
   server_config base = every_field_set();
   base.engine.clear();
   base.cpus.clear();
+  base.options.clear();
   base.tls = {};
   EXPECT_EQ(from_args(to_args(defaults), base), defaults);
 }
@@ -111,6 +114,8 @@ TEST(server_args, refuses_bad_flags_naming_them) {
       {{"--listen", "tcp://nowhere:80"}, "--listen"},
       {{"--cpus", "x"}, "--cpus"},
       {{"--service-time", "slow"}, "--service-time"},
+      {{"--max-streams", "0"}, "--max-streams"},
+      {{"--stream-window", "4294967295"}, "--stream-window"},
   };
   for (const auto& [args, flag] : cases) {
     try {
@@ -119,6 +124,36 @@ TEST(server_args, refuses_bad_flags_naming_them) {
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
     }
+  }
+}
+
+// A protocol's own settings come from its registry entry: serve offers each flag once, the
+// protocol that declared it takes it, and every other protocol refuses it by name rather than
+// ignore it.
+TEST(server_args, a_protocols_own_setting_is_taken_by_it_and_refused_by_the_others) {
+  std::size_t max_streams_flags = 0;
+  for (const server_flag& f : server_flags()) max_streams_flags += f.name == "--max-streams";
+  EXPECT_EQ(max_streams_flags, 1u) << "http2 and grpc share it; serve lists it once";
+
+  const std::vector<std::string> args = {"--listen", "tcp://127.0.0.1:0", "--max-streams", "3"};
+  const server_config c = from_args(args);
+  EXPECT_EQ(c.options.at("--max-streams"), "3");
+  const auto& registry = protocol_registry::builtin();
+  EXPECT_NE(registry.find("http2")->make_server(c), nullptr);
+  try {
+    registry.find("line")->make_server(c);
+    ADD_FAILURE() << "line took --max-streams";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "--max-streams: protocol 'line' has no such setting");
+  }
+  server_config wide = c;
+  wide.options["--max-streams"] = "2147483648";  // http2 allows 2^31; grpc++ takes an int
+  try {
+    registry.find("grpc")->make_server(wide);
+    ADD_FAILURE() << "grpc took 2^31 streams";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--max-streams 2147483648: expected a whole number"),
+              std::string::npos) << e.what();
   }
 }
 

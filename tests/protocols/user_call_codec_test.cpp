@@ -68,9 +68,8 @@ TEST(user_call_http1_codec, the_urls_authority_or_a_host_header_is_the_host_and_
   h.target = "/";
   h.authority = "example.com:8080";
   client_config c = with_call(user_call{h});
-  c.persistent = false;
   gather_queue out;
-  ASSERT_FALSE(find("http1").client_codecs(c)()->encode(1, "x", out));
+  ASSERT_FALSE(find("http1-close").client_codecs(c)()->encode(1, "x", out));
   EXPECT_EQ(sent(out), "GET / HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n");
   h.headers = {{"host", "other"}};
   gather_queue out2;

@@ -1,7 +1,10 @@
 #pragma once
 // Parameters shared by the protocol tests: every registered protocol over every transport, and
 // the exact request/reply bytes of each framing (what a foreign client would send).
+#include <cctype>
+#include <stdexcept>
 #include <string>
+#include <vector>
 #include <string_view>
 #include <unistd.h>
 
@@ -38,35 +41,28 @@ inline std::string mask_http_dates(std::string text) {
   return text;
 }
 
-// The bytes of a greet request (or its reply) in the protocol's framing, as a foreign peer would
-// write them. For mux and msgpack-rpc, `mux_type` is 1 (request) or 2 (reply) and `id` the
-// request id (below 128; names below 32 bytes).
+// The bytes of a greet request (`type` 1) or its reply (2) as call `id`, as a foreign peer would
+// write them: the protocol's own hand-written vectors (protocol::wire).
 inline std::string frame_for(const std::string& protocol, const std::string& payload,
-                             char mux_type = 1, std::uint32_t id = 1) {
-  if (protocol == "line") return payload + "\n";
-  if (protocol == "http1") {  // GET request, or the server's exact 200 response
-    if (mux_type == 1) return "GET /greet?name=" + payload + " HTTP/1.1\r\nHost: test\r\n\r\n";
-    const std::string body = "{\"greeting\":\"" + payload + "\"}";
-    return "HTTP/1.1 200 OK\r\nServer: wirebench\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\n"
-           "Content-Type: application/json\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\n\r\n" + body;
-  }
-  if (protocol == "resp" || protocol == "resp-sync" || protocol == "redis-server") {
-    // GREET name (ECHO "hello, name" for the real redis-server), or the bulk-string reply.
-    auto bulk = [](const std::string& s) { return "$" + std::to_string(s.size()) + "\r\n" + s + "\r\n"; };
-    if (mux_type == 2) return bulk(payload);
-    if (protocol == "redis-server") return "*2\r\n" + bulk("ECHO") + bulk("hello, " + payload);
-    return "*2\r\n" + bulk("GREET") + bulk(payload);
-  }
-  if (protocol == "msgpack-rpc") {  // [0, id, "greet", [payload]] or [1, id, nil, payload]
-    const std::string str = std::string(1, static_cast<char>(0xa0 | payload.size())) + payload;
-    if (mux_type == 1) return std::string("\x94\x00", 2) + static_cast<char>(id) + "\xa5greet\x91" + str;
-    return std::string("\x94\x01", 2) + static_cast<char>(id) + "\xc0" + str;
-  }
-  if (protocol == "mux")
-    return big_endian32(static_cast<std::uint32_t>(payload.size() + 5)) + mux_type +
-           big_endian32(id) + payload;
-  return big_endian32(static_cast<std::uint32_t>(payload.size())) + payload;
+                             char type = 1, std::uint32_t id = 1) {
+  const auto* p = protocol_registry::builtin().find(protocol);
+  if (p == nullptr || !p->wire.request) throw std::logic_error(protocol + " has no greet bytes");
+  return type == 1 ? p->wire.request(payload, id) : p->wire.reply(payload, id);
+}
+
+// Every registered protocol whose bytes a test can write by hand (protocol::wire).
+inline std::vector<std::string> protocols_with_wire_bytes() {
+  std::vector<std::string> names;
+  for (const protocol& p : protocol_registry::builtin().all())
+    if (p.wire.request) names.push_back(p.name);
+  return names;
+}
+
+// A protocol's name as a test's name: "msgpack-rpc" -> "msgpack_rpc".
+inline std::string test_name_for(std::string protocol) {
+  for (auto& ch : protocol)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return protocol;
 }
 
 }  // namespace wirebench::test

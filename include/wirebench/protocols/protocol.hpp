@@ -20,6 +20,7 @@
 #include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/mux/service_time.hpp"
+#include "wirebench/protocols/protocol_option.hpp"
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/tls/tls_options.hpp"
 #include "wirebench/transport/endpoint.hpp"
@@ -42,11 +43,6 @@ struct server_config {
   // workers = 0: replies are computed on the event-loop thread, as the other backends do.
   std::size_t workers = 0;
   service_time_model service_time;  // added time per request (none by default)
-  std::uint32_t max_concurrent_streams = 100;  // HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS
-  // HTTP/2 flow-control windows the server grants: per stream (SETTINGS_INITIAL_WINDOW_SIZE) and
-  // for the whole connection (WINDOW_UPDATE on stream 0). 0 keeps the protocol's 65 535 bytes.
-  std::uint32_t stream_window_bytes = 0;
-  std::uint32_t connection_window_bytes = 0;
   std::vector<int> cpus;           // pin server threads (empty: no pinning)
   std::size_t max_frame_bytes = 64 * 1024;  // largest request accepted
   oversize_policy on_oversize = oversize_policy::fail;  // resync: reply with an error and go on
@@ -56,6 +52,9 @@ struct server_config {
   std::chrono::steady_clock::duration write_timeout = 30s;  // a client not reading its replies
   std::chrono::steady_clock::duration grace = 5s;  // graceful stop: then force-close (0: at once)
   tls_options tls;
+  // The protocol's own settings, by flag (protocol::server_options): HTTP/2's windows, say. The
+  // registry's make_server refuses one the protocol does not declare.
+  protocol_option_values options;
   friend bool operator==(const server_config&, const server_config&) = default;
 };
 
@@ -70,8 +69,6 @@ struct client_config {
   // calls pending and no byte from the server for this long, the connection is closed, its calls
   // fail with errc::timeout, and a new one takes its place.
   std::chrono::steady_clock::duration reply_timeout = 10s;
-  // HTTP/1.1: false opens a new connection for every call (to show what persistence buys).
-  bool persistent = true;
   // Calls in flight per connection: the pipelining depth (line, length-prefixed, http1, resp) or
   // the streams or ids in flight (mux, msgpack-rpc, http2, grpc streams). More calls wait for
   // room on their connection. 0: the protocol's default.
@@ -161,6 +158,16 @@ class protocol_client {
   virtual bool greets() const { return true; }
 };
 
+// The greet call's bytes as a foreign peer writes them, written by hand from the protocol's
+// specification (not by our codecs): the tests that speak a protocol byte by byte (exact bytes,
+// lying servers, bad input) take them from here. `request`: the call for `name` as call `id`;
+// `reply`: the server's answer carrying `greeting` (an HTTP Date header as the epoch's).
+// `id` below 128 and text below 32 bytes suffice where a protocol's encoding would grow.
+struct greet_wire {
+  std::function<std::string(std::string_view name, std::uint32_t id)> request;
+  std::function<std::string(std::string_view greeting, std::uint32_t id)> reply;
+};
+
 struct protocol {
   std::string name;
   std::string summary;
@@ -194,6 +201,14 @@ struct protocol {
   // and `wirebench --version`: the runtime version where the library reports one, else the
   // headers'. Entries that share a library may each name it; library_versions() keeps one.
   std::function<std::vector<std::pair<std::string, std::string>>()> libraries = {};
+  // Settings of its server's own, each with its flag (protocol_option.hpp); none for most.
+  std::vector<protocol_option> server_options = {};
+  // A load run is about to keep up to `calls` calls in flight on each connection: sets what the
+  // server must allow for that (HTTP/2, gRPC: the stream limit). Empty: nothing to set.
+  std::function<void(server_config&, std::size_t calls)> fit_server_to_load = {};
+  // Its greet call's bytes, for tests; empty (both functions) when they cannot be written by
+  // hand (HTTP/2's HPACK and handshake, gRPC's).
+  greet_wire wire = {};
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   // A backend with client_codecs leaves make_client empty: the registry makes it, the codecs on
   // the client engine.

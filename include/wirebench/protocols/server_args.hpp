@@ -28,7 +28,8 @@ struct server_flag {
   std::function<std::optional<std::string>(const server_config&)> write;
 };
 
-// One per server_config field, in the order help lists them.
+// One per server_config field, in the order help lists them, then every registered protocol's
+// own settings (protocol::server_options).
 const std::vector<server_flag>& server_flags();
 
 // `c` as flags: every field, defaults included, so that what the child gets does not depend on

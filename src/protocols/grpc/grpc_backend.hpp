@@ -3,14 +3,21 @@
 // grpc_engine.hpp), and a client per shape on grpc++'s completion-queue API (threads in
 // grpc_client_queues.hpp): unary calls on C channels, and a bidirectional stream per channel
 // carrying id-multiplexed requests one per message, or batched up to `batch` per message.
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <grpcpp/support/status.h>
 
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench::grpc_backend {
+
+// The server's own setting: --max-streams (GRPC_ARG_MAX_CONCURRENT_STREAMS), as http2's.
+inline constexpr std::uint64_t default_max_streams = 100, max_streams = INT32_MAX;
+std::vector<protocol_option> server_options();
+void fit_server_to_load(server_config& config, std::size_t calls);
 
 std::unique_ptr<protocol_server> make_server(const server_config& config);
 std::unique_ptr<protocol_client> make_call_client(const client_config& config);

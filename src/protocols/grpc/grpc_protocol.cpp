@@ -38,6 +38,8 @@ void register_grpc_protocols(protocol_registry& registry) {
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .user_calls = user_call_kind::grpc,  // any method, from its .proto
       .libraries = grpc_libraries,
+      .server_options = grpc_backend::server_options(),
+      .fit_server_to_load = grpc_backend::fit_server_to_load,
       .make_server = grpc_backend::make_server,
       .make_client = grpc_backend::make_call_client,
   });
@@ -50,6 +52,8 @@ void register_grpc_protocols(protocol_registry& registry) {
       .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .libraries = grpc_libraries,
+      .server_options = grpc_backend::server_options(),
+      .fit_server_to_load = grpc_backend::fit_server_to_load,
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); },
   });
@@ -62,6 +66,8 @@ void register_grpc_protocols(protocol_registry& registry) {
       .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .libraries = grpc_libraries,
+      .server_options = grpc_backend::server_options(),
+      .fit_server_to_load = grpc_backend::fit_server_to_load,
       .make_server = grpc_backend::make_server,
       .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); },
   });

@@ -42,7 +42,8 @@ class server final : public protocol_server {
     grpc::ServerBuilder builder;  // no listening port: connections come from listener_
     builder.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
     builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
-                               static_cast<int>(c.max_concurrent_streams));
+                               static_cast<int>(count_option_value(
+                                   c.options, "--max-streams", default_max_streams, 1, max_streams)));
     // A connection handed over from a descriptor skips the handshake deadline gRPC's own
     // listener sets: one that never speaks (or stops) would hold its descriptor for good. Closed
     // after the idle timeout instead, as our other servers close theirs.
@@ -120,6 +121,16 @@ class server final : public protocol_server {
 };
 
 }  // namespace
+
+std::vector<protocol_option> server_options() {
+  return {count_option("--max-streams", 1, max_streams,
+                       "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS (default 100)")};
+}
+
+void fit_server_to_load(server_config& config, std::size_t calls) {
+  config.options.insert_or_assign(
+      "--max-streams", std::to_string(std::clamp<std::uint64_t>(calls, default_max_streams, max_streams)));
+}
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
   return std::make_unique<server>(config);

@@ -12,9 +12,11 @@ namespace wirebench::http1 {
 inline constexpr alpn_choice tls_alpn{"http/1.1", false};
 
 std::unique_ptr<protocol_server> make_server(const server_config& config);
-// Persistent connections with optional pipelining (depth), or with config.persistent false a
-// new connection for every call.
-client_codec_factory client_codecs(const client_config& config);
+// How the client uses its connections: kept open, calls pipelined up to the depth (http1), or a
+// new connection for every call, each request saying Connection: close (http1-close).
+enum class connection_use { persistent, one_per_call };
+client_codec_factory client_codecs(const client_config& config,
+                                   connection_use use = connection_use::persistent);
 
 // The Host header for an endpoint.
 std::string host_header(const endpoint& where);

@@ -147,14 +147,14 @@ void append_greet_request(std::string& out, std::string_view name, const std::st
   out.append("\r\n");
 }
 
-client_codec_factory client_codecs(const client_config& config) {
+client_codec_factory client_codecs(const client_config& config, connection_use use) {
   std::shared_ptr<const user_call> call;
   if (config.call) {
     http::check_user_headers(*config.call->http(), /*http2=*/false);
     call = std::make_shared<const user_call>(*config.call);
   }
   return [host = host_header(config.connect), max = config.max_frame_bytes,
-          keep = config.persistent, call] {
+          keep = use == connection_use::persistent, call] {
     return std::make_unique<http1_client_codec>(host, max, keep, call);
   };
 }

@@ -13,6 +13,19 @@ std::vector<std::pair<std::string, std::string>> http1_libraries() {
   return {{"llhttp", dotted_version(LLHTTP_VERSION_MAJOR, LLHTTP_VERSION_MINOR, LLHTTP_VERSION_PATCH)}};
 }
 
+// GET /greet?name=NAME, and the server's exact 200 (Date as the epoch's).
+greet_wire http1_wire() {
+  return {[](std::string_view name, std::uint32_t) {
+            return "GET /greet?name=" + std::string(name) + " HTTP/1.1\r\nHost: test\r\n\r\n";
+          },
+          [](std::string_view greeting, std::uint32_t) {
+            const std::string body = "{\"greeting\":\"" + std::string(greeting) + "\"}";
+            return "HTTP/1.1 200 OK\r\nServer: wirebench\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\n"
+                   "Content-Type: application/json\r\nContent-Length: " +
+                   std::to_string(body.size()) + "\r\n\r\n" + body;
+          }};
+}
+
 void register_http1_protocol(protocol_registry& registry) {
   registry.add({
       .name = "http1",
@@ -21,15 +34,12 @@ void register_http1_protocol(protocol_registry& registry) {
       .tls_alpn = http1::tls_alpn,
       .user_calls = user_call_kind::http,
       .libraries = http1_libraries,
+      .wire = http1_wire(),
       .make_server = http1::make_server,
-      .client_codecs = http1::client_codecs,
+      .client_codecs = [](const client_config& c) { return http1::client_codecs(c); },
   });
   // The same server; a client that opens a connection per call, as HTTP/1.0-style clients do:
   // what a round trip costs when every call pays a TCP handshake (issue 19's network comparison).
-  auto not_persistent = [](client_config config) {
-    config.persistent = false;
-    return config;
-  };
   registry.add({
       .name = "http1-close",
       .summary = "HTTP/1.1 as http1, but a connection per call: every request says Connection: close",
@@ -37,9 +47,10 @@ void register_http1_protocol(protocol_registry& registry) {
       .tls_alpn = http1::tls_alpn,
       .user_calls = user_call_kind::http,
       .libraries = http1_libraries,
+      .wire = http1_wire(),
       .make_server = http1::make_server,
-      .client_codecs = [=](const client_config& c) {
-        return http1::client_codecs(not_persistent(c));
+      .client_codecs = [](const client_config& c) {
+        return http1::client_codecs(c, http1::connection_use::one_per_call);
       },
   });
 }

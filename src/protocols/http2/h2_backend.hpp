@@ -1,6 +1,8 @@
 #pragma once
 // The http2 backend's server and client, built by its registry entry (h2_protocol.cpp).
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "wirebench/protocols/protocol.hpp"
 
@@ -8,6 +10,15 @@ namespace wirebench::http2 {
 
 // HTTP/2 over TLS is negotiated with ALPN, and must be (RFC 9113, 3.2).
 inline constexpr alpn_choice tls_alpn{"h2", true};
+
+// SETTINGS_MAX_CONCURRENT_STREAMS and the flow-control windows: as large as RFC 9113 allows.
+inline constexpr std::uint64_t max_streams = 1u << 31;
+inline constexpr std::uint64_t max_window_bytes = (1u << 31) - 1;
+
+// The server's own settings (--max-streams, --stream-window, --connection-window).
+std::vector<protocol_option> server_options();
+// Lets `calls` streams in at once on a connection (protocol::fit_server_to_load).
+void fit_server_to_load(server_config& config, std::size_t calls);
 
 std::unique_ptr<protocol_server> make_server(const server_config& config);
 client_codec_factory client_codecs(const client_config& config);

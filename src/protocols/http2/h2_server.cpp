@@ -3,6 +3,7 @@
 // with the TLS layer (tls_server_handler.hpp) under it when TLS is on. SETTINGS_MAX_CONCURRENT_STREAMS is
 // configurable; a graceful stop sends a shutdown notice, answers what the
 // client had sent, then a GOAWAY naming the last stream taken.
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -16,9 +17,14 @@ namespace wirebench::http2 {
 namespace {
 
 server_session_config session_config(const server_config& c) {
-  return {.max_concurrent_streams = c.max_concurrent_streams,
-          .stream_window_bytes = c.stream_window_bytes,
-          .connection_window_bytes = c.connection_window_bytes,
+  const server_session_config defaults;
+  auto window = [&](std::string_view flag) {
+    return static_cast<std::uint32_t>(count_option_value(c.options, flag, 0, 0, max_window_bytes));
+  };
+  return {.max_concurrent_streams = static_cast<std::uint32_t>(count_option_value(
+              c.options, "--max-streams", defaults.max_concurrent_streams, 1, max_streams)),
+          .stream_window_bytes = window("--stream-window"),
+          .connection_window_bytes = window("--connection-window"),
           .max_body_bytes = c.max_frame_bytes};
 }
 
@@ -66,6 +72,20 @@ class h2_connection : public stream_session {
 };
 
 }  // namespace
+
+std::vector<protocol_option> server_options() {
+  return {count_option("--max-streams", 1, max_streams,
+                       "HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS (default 100)"),
+          count_option("--stream-window", 0, max_window_bytes,
+                       "HTTP/2: per-stream flow-control window in bytes (0, the default: 65535)"),
+          count_option("--connection-window", 0, max_window_bytes,
+                       "HTTP/2: connection flow-control window in bytes (0, the default: 65535)")};
+}
+
+void fit_server_to_load(server_config& config, std::size_t calls) {
+  // Never below the default: a run's few callers should not shrink the server's limit.
+  config.options.insert_or_assign("--max-streams", std::to_string(std::clamp<std::size_t>(calls, 100, max_streams)));
+}
 
 std::unique_ptr<protocol_server> make_server(const server_config& config) {
   return std::make_unique<greet_server<h2_connection>>(config, "h2-srv", session_config(config),

@@ -23,6 +23,19 @@ struct length_prefixed_framing {
   }
 };
 
+std::string big_endian32(std::size_t n) {
+  return {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
+          static_cast<char>(n)};
+}
+
+// A 4-byte big-endian length, then the text, both ways.
+greet_wire length_prefixed_wire() {
+  auto frame = [](std::string_view text, std::uint32_t) {
+    return big_endian32(text.size()) + std::string(text);
+  };
+  return {frame, frame};
+}
+
 void register_length_prefixed_protocol(protocol_registry& registry) {
   registry.add({
       .name = "length-prefixed",
@@ -31,6 +44,7 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
       // generator uses 1 per caller).
       .tls = true,
       .engine_depth = 1024,
+      .wire = length_prefixed_wire(),
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
         return make_framed_server<length_prefixed_framing>(c);
       },

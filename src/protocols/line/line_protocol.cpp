@@ -22,6 +22,12 @@ struct line_framing {
   }
 };
 
+// "name\n" both ways.
+greet_wire line_wire() {
+  auto line = [](std::string_view text, std::uint32_t) { return std::string(text) + "\n"; };
+  return {line, line};
+}
+
 void register_line_protocol(protocol_registry& registry) {
   registry.add({
       .name = "line",
@@ -30,6 +36,7 @@ void register_line_protocol(protocol_registry& registry) {
       // generator uses 1 per caller).
       .tls = true,
       .engine_depth = 1024,
+      .wire = line_wire(),
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
         return make_framed_server<line_framing>(c);
       },

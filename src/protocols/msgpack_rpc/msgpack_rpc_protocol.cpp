@@ -13,6 +13,19 @@ std::vector<std::pair<std::string, std::string>> msgpack_libraries() {
   return {{"msgpack-cxx", msgpack_version()}};
 }
 
+// [0, id, "greet", [name]] and [1, id, nil, greeting]: fixarray, positive fixint, fixstr.
+greet_wire msgpack_rpc_wire() {
+  auto fixstr = [](std::string_view s) {
+    return std::string(1, static_cast<char>(0xa0 | s.size())) + std::string(s);
+  };
+  return {[=](std::string_view name, std::uint32_t id) {
+            return std::string("\x94\x00", 2) + static_cast<char>(id) + "\xa5greet\x91" + fixstr(name);
+          },
+          [=](std::string_view greeting, std::uint32_t id) {
+            return std::string("\x94\x01", 2) + static_cast<char>(id) + "\xc0" + fixstr(greeting);
+          }};
+}
+
 void register_msgpack_rpc_protocol(protocol_registry& registry) {
   registry.add({
       .name = "msgpack-rpc",
@@ -22,6 +35,7 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .engine_depth = 1024,
       .user_calls = user_call_kind::msgpack,
       .libraries = msgpack_libraries,
+      .wire = msgpack_rpc_wire(),
       .make_server = msgpack_rpc::make_server,
       .client_codecs = msgpack_rpc::client_codecs,
   });

@@ -13,6 +13,21 @@ client_codec_factory mux_client_codecs(const client_config& c) {
   return [max = c.max_frame_bytes] { return make_mux_client_codec(max); };
 }
 
+std::string big_endian32(std::size_t n) {
+  return {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
+          static_cast<char>(n)};
+}
+
+// docs/PROTOCOLS.md: length (of what follows it), type (1 request, 2 reply), id, payload.
+greet_wire mux_wire() {
+  auto frame = [](char type) {
+    return [type](std::string_view text, std::uint32_t id) {
+      return big_endian32(text.size() + 5) + type + big_endian32(id) + std::string(text);
+    };
+  };
+  return {frame(1), frame(2)};
+}
+
 void register_mux_protocol(protocol_registry& registry) {
   registry.add({
       .name = "mux",
@@ -20,6 +35,7 @@ void register_mux_protocol(protocol_registry& registry) {
       .multiplexed = true,
       .tls = true,
       .engine_depth = 1024,
+      .wire = mux_wire(),
       .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
         return std::make_unique<greet_server<mux_session>>(
             c, "mux-srv",

@@ -15,6 +15,20 @@ std::vector<std::pair<std::string, std::string>> resp_libraries() {
   return {{"hiredis", dotted_version(HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH)}};
 }
 
+// The command as an array of bulk strings (GREET name; ECHO "hello, name" for a real Redis), the
+// reply as a bulk string.
+std::string bulk(std::string_view s) {
+  return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n";
+}
+greet_wire resp_wire(resp::greet_command command) {
+  return {[command](std::string_view name, std::uint32_t) {
+            if (command == resp::greet_command::echo)
+              return "*2\r\n" + bulk("ECHO") + bulk("hello, " + std::string(name));
+            return "*2\r\n" + bulk("GREET") + bulk(name);
+          },
+          [](std::string_view greeting, std::uint32_t) { return bulk(greeting); }};
+}
+
 void register_resp_protocols(protocol_registry& registry) {
   registry.add({
       .name = "resp",
@@ -22,6 +36,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .tls = true,
       .user_calls = user_call_kind::resp,
       .libraries = resp_libraries,
+      .wire = resp_wire(resp::greet_command::greet),
       .make_server = resp::make_server,
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::greet); },
   });
@@ -29,6 +44,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .name = "resp-sync",
       .summary = "RESP2 server as resp; client: blocking hiredis, one connection and thread per worker",
       .libraries = resp_libraries,
+      .wire = resp_wire(resp::greet_command::greet),
       .make_server = resp::make_server,
       .make_client = resp::make_sync_client,
   });
@@ -37,6 +53,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .summary = "Reference: a real redis-server on loopback, ECHO \"hello, NAME\" from the resp client",
       .user_calls = user_call_kind::resp,
       .libraries = resp_libraries,
+      .wire = resp_wire(resp::greet_command::echo),
       .make_server = resp::make_redis_server,
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::echo); },
   });
