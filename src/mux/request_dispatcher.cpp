@@ -50,6 +50,11 @@ void request_dispatcher::start(connection& c, std::uint64_t key, std::string_vie
   });
 }
 
+void request_dispatcher::start_answered(connection& c, std::uint64_t key, std::string bytes) {
+  ++in_flight_;
+  deliver(c, next_seq_++, {key, true, std::move(bytes), true});
+}
+
 // From a worker thread: back to the connection's thread.
 void request_dispatcher::finish(const std::shared_ptr<connection>& conn, std::uint64_t seq,
                                 ready_reply reply) {
@@ -60,7 +65,7 @@ void request_dispatcher::finish(const std::shared_ptr<connection>& conn, std::ui
 
 void request_dispatcher::deliver(connection& c, std::uint64_t seq, ready_reply reply) {
   --in_flight_;
-  if (!settings_.ordered) {
+  if (!ordered_) {
     write(c, std::move(reply));
   } else {
     held_.emplace(seq, std::move(reply));
@@ -75,6 +80,10 @@ void request_dispatcher::deliver(connection& c, std::uint64_t seq, ready_reply r
 
 void request_dispatcher::write(connection& c, ready_reply reply) {
   if (!canceled_.empty() && canceled_.erase(reply.key) != 0) return;
+  if (reply.encoded) {
+    c.send({}, std::move(reply.body), {});
+    return;
+  }
   write_(c, reply.key, reply.ok, std::move(reply.body));
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/backend_support.hpp"
+#include "common/codec_session.hpp"
 #include "wirebench/tls/tls_client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
 
@@ -51,6 +52,14 @@ void protocol_registry::add(protocol p) {
       return tls::tls_client_codecs(std::move(codecs), tls::make_client_context(c.tls, alpn.protocol),
                                     tls_server_name(c),
                                     std::string(alpn.required ? alpn.protocol : ""));
+    };
+  }
+  if (!p.make_server && p.server_codecs) {
+    // "line-srv", "msgpack-srv": the threads' names, with the pool's "-N", fit Linux's 15 bytes.
+    p.make_server = [codecs = p.server_codecs, alpn = p.tls_alpn,
+                     threads = p.name.substr(0, p.name.find('-')).substr(0, 7) + "-srv"](
+                        const server_config& c) {
+      return make_codec_server(c, codecs(c), alpn, threads);
     };
   }
   if (!p.make_client && p.client_codecs) {

@@ -18,22 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_support.hpp"
+#include "codec_fuzz_support.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/gather_queue.hpp"
-#include "wirebench/protocols/registry.hpp"
 
 namespace {
 
 using namespace wirebench;
 constexpr const char* target = "client_codec";
-
-std::vector<const protocol*> codec_protocols() {
-  std::vector<const protocol*> out;
-  for (const protocol& p : protocol_registry::builtin().all())
-    if (p.client_codecs) out.push_back(&p);
-  return out;
-}
 
 std::vector<std::string> run(const client_codec_factory& make, int calls, std::size_t max_reply,
                              const std::vector<std::string_view>& reads) {
@@ -60,18 +52,14 @@ std::vector<std::string> run(const client_codec_factory& make, int calls, std::s
   };
   for (std::string_view read : reads) {
     while (!read.empty()) {
-      if (pending.size() >= max_read) return end_with("failed: read buffer full");
-      const std::size_t take = std::min(read.size(), max_read - pending.size());
-      pending.append(read.substr(0, take));
-      read.remove_prefix(take);
+      if (!fuzz::fill_read_buffer(pending, read, max_read))
+        return end_with("failed: read buffer full");
 
       replies.replies.clear();
       replies.going_away = replies.rest_not_processed = false;
       std::error_code error;
       const std::size_t consumed = codec->decode(as_bytes(pending), replies, out, error);
-      if (consumed > pending.size())
-        fuzz::fail(target, "consumed " + std::to_string(consumed) + " of " +
-                               std::to_string(pending.size()) + " bytes");
+      fuzz::check_consumed(target, consumed, pending.size());
       for (const codec_reply& r : replies.replies) {
         const bool failed = r.error || r.not_processed;
         if (r.body.size() > max_reply + 64)  // a body over the limit was accepted
@@ -100,10 +88,8 @@ std::vector<std::string> run(const client_codec_factory& make, int calls, std::s
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::vector<const protocol*> protocols = codec_protocols();
-  if (protocols.empty()) fuzz::fail(target, "no protocol has a client codec");
   const fuzz::input in(data, size, 4);
-  const protocol& p = *protocols[in.setting(0) % protocols.size()];
+  const protocol& p = fuzz::pick(target, in, &protocol::client_codecs);
   const std::uint8_t flags = in.setting(1);
 
   client_config config;

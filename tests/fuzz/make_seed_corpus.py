@@ -74,7 +74,7 @@ write("msgpack_rpc_codec", "messages", bytes([0x3f, PATTERN, SEED])
 
 # ---- client_codec: [protocol][flags][pattern][seed] server bytes --------------------------------
 # Protocols in registry order, those with a client codec: line, length-prefixed, mux, msgpack-rpc,
-# http1, http2, resp, redis-server. flags 3: three calls (ids 1..3) were sent.
+# http1, http1-close, http2, resp, redis-server. flags 3: three calls (ids 1..3) were sent.
 def codec_seed(index, name, stream, flags=3):
     write("client_codec", name, bytes([index, flags, PATTERN, SEED]) + stream)
 
@@ -93,11 +93,25 @@ def h2_frame(kind, flags, stream, payload=b""):
     return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
 
 settings = h2_frame(4, 0, 0, struct.pack(">HI", 3, 100)) + h2_frame(4, 1, 0)
-codec_seed(5, "http2", settings + h2_frame(1, 4, 1, b"\x88") + h2_frame(0, 1, 1, json[0])
+codec_seed(6, "http2", settings + h2_frame(1, 4, 1, b"\x88") + h2_frame(0, 1, 1, json[0])
            + h2_frame(1, 5, 3, b"\x88") + h2_frame(3, 0, 5, struct.pack(">I", 7))   # RST_STREAM REFUSED
            + h2_frame(6, 0, 0, b"pingping") + h2_frame(7, 0, 0, struct.pack(">II", 3, 0)))  # GOAWAY
-for index, name in ((6, "resp"), (7, "redis_server")):
+for index, name in ((7, "resp"), (8, "redis_server")):
     codec_seed(index, name, b"$9\r\nhello, n1\r\n-ERR no\r\n+OK\r\n:1\r\n*1\r\n$9\r\nhello, n3\r\n")
+
+# ---- server_codec: [protocol][flags][pattern][seed] client bytes --------------------------------
+# Protocols in registry order, those with a server codec: line, length-prefixed, resp, resp-sync.
+# flags 0x18: a 64-byte limit, oversize requests answered with an error (resync).
+def server_seed(index, name, stream, flags=0):
+    write("server_codec", name, bytes([index, flags, PATTERN, SEED]) + stream)
+
+server_seed(0, "line", b"alice\r\nbob\n\n" + b"x" * 100 + b"\nafter\npartial", 0x18)
+server_seed(1, "length_prefixed", b"".join(struct.pack(">I", len(g)) + g for g in greetings(3))
+            + struct.pack(">I", 100) + b"y" * 100 + struct.pack(">I", 2) + b"ok", 0x18)
+server_seed(2, "resp", b"*2\r\n$5\r\nGREET\r\n$3\r\nbob\r\n\r\nPING\r\n*1\r\n$4\r\nPING\r\n"
+            b"*0\r\n*2\r\n$5\r\ngreet\r\n$1\r\nx\r\nHELLO 3\r\n*2\r\n$4\r\nECHO\r\n$2\r\nhi\r\n"
+            b"*1\r\n$4\r\nQUIT\r\nGREET after\r\n")
+server_seed(2, "resp_errors", b"GREET a\r\n*2\r\n$5\r\nGREET\r\n$x\r\n", 0x08)
 
 # ---- h2_server_session: [flags][pattern][seed] client bytes after the preface -------------------
 def hpack_literal(name_index, value):  # without indexing, the name from the static table

@@ -156,7 +156,9 @@ TEST(registry, every_engine_client_exposes_its_codec) {
     std::string bytes;
     out.for_each_segment([&](std::span<const std::byte> s) { bytes += as_text(s); });
     EXPECT_FALSE(bytes.empty());
-    if (p.wire.request) EXPECT_NE(bytes.find("bob"), std::string::npos) << bytes;
+    if (p.wire.request) {
+      EXPECT_NE(bytes.find("bob"), std::string::npos) << bytes;
+    }
   }
   EXPECT_GE(engine_clients, 8u);
 }

@@ -27,6 +27,11 @@ namespace wirebench {
 struct dispatch_settings {
   /// Computes the reply body, or sets `error` (on a worker thread, or inline).
   std::function<std::string(std::string_view request, std::error_code& error)> handler;
+  /// Optional: the same reply written into `reply` (cleared by the caller, its capacity reused),
+  /// for a host that answers inline with no allocation per request (codec_session). Must agree
+  /// with `handler`; empty: `handler` is used.
+  std::function<void(std::string_view request, std::string& reply, std::error_code& error)>
+      handler_into;
   /// The delay added to each request (a timer, holding no thread).
   service_time_model service_time;
   /// True: replies go out in request order; false: as they are ready.
@@ -42,10 +47,18 @@ class request_dispatcher {
 
   /// `pool` (the server's worker pool) computes the replies; null: the event-loop thread does.
   request_dispatcher(const dispatch_settings& settings, asio::thread_pool* pool, reply_writer write)
-      : settings_(settings), pool_(pool), write_(std::move(write)) {}
+      : request_dispatcher(settings, pool, std::move(write), settings.ordered) {}
+  /// As above, with the order of replies given here rather than by `settings` (a host of several
+  /// protocols' codecs shares one dispatch_settings among ordered and unordered ones).
+  request_dispatcher(const dispatch_settings& settings, asio::thread_pool* pool, reply_writer write,
+                     bool ordered)
+      : settings_(settings), pool_(pool), write_(std::move(write)), ordered_(ordered) {}
 
   /// Starts one request; `key` is what the reply must carry (request id, msgid).
   void start(connection& c, std::uint64_t key, std::string_view request);
+  /// A request the protocol answered itself: `bytes`, its whole encoded reply, are sent as they
+  /// are in the request's turn (ordered: after every earlier reply) or at once.
+  void start_answered(connection& c, std::uint64_t key, std::string bytes);
   /// The reply for `key`, if not yet written, will not be.
   void cancel(std::uint64_t key) { canceled_.insert(key); }
   /// Requests started whose replies are not yet back on the connection's thread.
@@ -56,6 +69,7 @@ class request_dispatcher {
     std::uint64_t key;
     bool ok;
     std::string body;
+    bool encoded = false;  // start_answered: `body` is the reply's bytes
   };
   ready_reply compute(std::string_view request, std::uint64_t key) const;
   void finish(const std::shared_ptr<connection>& conn, std::uint64_t seq, ready_reply reply);
@@ -65,6 +79,7 @@ class request_dispatcher {
   const dispatch_settings& settings_;
   asio::thread_pool* pool_;
   reply_writer write_;
+  bool ordered_;
   std::size_t in_flight_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t next_to_write_ = 0;

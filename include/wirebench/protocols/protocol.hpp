@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "wirebench/codec/client_codec.hpp"
+#include "wirebench/codec/server_codec.hpp"
 #include "wirebench/core/call_completion.hpp"
 #include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/server_stats.hpp"
@@ -39,7 +40,7 @@ struct server_config {
   // Backends with more than one server implementation pick one by name (grpc: "cq" or
   // "callback"); empty: the backend's default. See protocol::server_engines.
   std::string engine;
-  // Backends that can hand requests to a worker pool (mux, msgpack-rpc) honour these two.
+  // Servers on a server codec (protocol::server_codecs) and mux, msgpack-rpc honour these two.
   // workers = 0: replies are computed on the event-loop thread, as the other backends do.
   std::size_t workers = 0;
   service_time_model service_time;  // added time per request (none by default)
@@ -211,13 +212,18 @@ struct protocol {
   greet_wire wire = {};
   // Both throw std::exception at start-up (bad config, an endpoint that cannot be bound).
   // A backend with client_codecs leaves make_client empty: the registry makes it, the codecs on
-  // the client engine.
-  std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server;
+  // the client engine; one with server_codecs leaves make_server empty alike.
+  std::function<std::unique_ptr<protocol_server>(const server_config&)> make_server = {};
   std::function<std::unique_ptr<protocol_client>(const client_config&)> make_client = {};
   // Clients on the client engine: the codec factory make_client runs its connections on, so the
   // codec can be driven alone (tests/fuzz). Empty for clients with a transport of their own
   // (gRPC, resp-sync).
   std::function<client_codec_factory(const client_config&)> client_codecs = {};
+  // Servers on the server skeleton: the codec factory its connections run (codec/server_codec.hpp),
+  // so that the codec can be driven alone (tests, the server-codec fuzz target). A backend with
+  // server_codecs leaves make_server empty: the registry makes it, the codecs on the skeleton
+  // (protocols/common/codec_session.hpp). Empty for servers of their own (grpc++, redis-server).
+  std::function<server_codec_factory(const server_config&)> server_codecs = {};
 
   // The engine a server runs on when `asked` was asked for ("": the default); "" for a backend
   // with one server implementation.

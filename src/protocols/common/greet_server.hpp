@@ -66,6 +66,9 @@ inline dispatch_settings greet_dispatch(const server_config& c) {
   return {.handler = [](std::string_view name, std::error_code&) {
             return expected_greeting(name);
           },
+          .handler_into = [](std::string_view name, std::string& reply, std::error_code&) {
+            reply.append("hello, ").append(name);  // expected_greeting(), without a temporary
+          },
           .service_time = c.service_time};
 }
 

@@ -2,7 +2,7 @@
 // Ordered replies (FIFO).
 #include "../common/backend_support.hpp"
 #include "../framed/framed_client_codec.hpp"
-#include "../framed/greet_session.hpp"
+#include "../framed/framed_server_codec.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -45,10 +45,8 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
       .tls = true,
       .engine_depth = 1024,
       .wire = length_prefixed_wire(),
-      .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
-        return make_framed_server<length_prefixed_framing>(c);
-      },
       .client_codecs = framed_client_codecs<length_prefixed_framing>,
+      .server_codecs = framed_server_codecs<length_prefixed_framing>,
   });
 }
 

@@ -2,7 +2,7 @@
 // Request "name\n", reply "hello, name\n"; "\r\n" accepted on input. Ordered replies (FIFO).
 #include "../common/backend_support.hpp"
 #include "../framed/framed_client_codec.hpp"
-#include "../framed/greet_session.hpp"
+#include "../framed/framed_server_codec.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -37,10 +37,8 @@ void register_line_protocol(protocol_registry& registry) {
       .tls = true,
       .engine_depth = 1024,
       .wire = line_wire(),
-      .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
-        return make_framed_server<line_framing>(c);
-      },
       .client_codecs = framed_client_codecs<line_framing>,
+      .server_codecs = framed_server_codecs<line_framing>,
   });
 }
 

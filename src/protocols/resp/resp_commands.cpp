@@ -3,7 +3,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <cstring>
 
@@ -181,11 +180,7 @@ void config_command(std::span<const std::string_view> args, const client_state& 
   }
 }
 
-std::atomic<std::uint64_t> next_client_id{1};
-
 }  // namespace
-
-client_state::client_state() : id(next_client_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 void append_bulk(std::string& out, std::string_view value) { append_bulk(out, {}, value); }
 

@@ -19,8 +19,8 @@ enum class after_reply { go_on, close };
 
 // What one connection has said about itself. Made when the connection opens.
 struct client_state {
-  client_state();
-  std::uint64_t id;     // Redis's CLIENT ID: unique in this process, increasing
+  explicit client_state(std::uint64_t client_id) : id(client_id) {}
+  std::uint64_t id;     // Redis's CLIENT ID: unique in its server, increasing (from 1)
   int protocol = 2;     // RESP version, set by HELLO
   std::string name;     // CLIENT SETNAME / HELLO ... SETNAME
   std::string lib_name, lib_version;  // CLIENT SETINFO

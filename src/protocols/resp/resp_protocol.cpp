@@ -37,16 +37,16 @@ void register_resp_protocols(protocol_registry& registry) {
       .user_calls = user_call_kind::resp,
       .libraries = resp_libraries,
       .wire = resp_wire(resp::greet_command::greet),
-      .make_server = resp::make_server,
       .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::greet); },
+      .server_codecs = resp::server_codecs,
   });
   registry.add({
       .name = "resp-sync",
       .summary = "RESP2 server as resp; client: blocking hiredis, one connection and thread per worker",
       .libraries = resp_libraries,
       .wire = resp_wire(resp::greet_command::greet),
-      .make_server = resp::make_server,
       .make_client = resp::make_sync_client,
+      .server_codecs = resp::server_codecs,
   });
   registry.add({
       .name = "redis-server",

@@ -1,0 +1,44 @@
+#pragma once
+// What the two codec fuzz targets (client_codec, server_codec) share: the registry's protocols
+// that have a codec, and a connection's bounded read buffer.
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench::fuzz {
+
+// The protocol an input's first setting picks (modulo how many there are) among the registered
+// protocols whose codec factory `codecs` is set (&protocol::client_codecs or ::server_codecs).
+template <class Factory>
+const protocol& pick(const char* target, const input& in, Factory protocol::*codecs) {
+  static const std::vector<const protocol*> protocols = [codecs] {
+    std::vector<const protocol*> out;
+    for (const protocol& p : protocol_registry::builtin().all())
+      if (p.*codecs) out.push_back(&p);
+    return out;
+  }();
+  if (protocols.empty()) fail(target, "no protocol has the codec");
+  return *protocols[in.setting(0) % protocols.size()];
+}
+
+// Moves what fits of `read` into the read buffer `pending`, which holds at most `max_read`
+// bytes, as a connection's does; false when it was full already (the connection fails then).
+inline bool fill_read_buffer(std::string& pending, std::string_view& read, std::size_t max_read) {
+  if (pending.size() >= max_read) return false;
+  const std::size_t take = std::min(read.size(), max_read - pending.size());
+  pending.append(read.substr(0, take));
+  read.remove_prefix(take);
+  return true;
+}
+
+// Aborts when a decode consumed more bytes than it was given.
+inline void check_consumed(const char* target, std::size_t consumed, std::size_t given) {
+  if (consumed > given)
+    fail(target, "consumed " + std::to_string(consumed) + " of " + std::to_string(given) + " bytes");
+}
+
+}  // namespace wirebench::fuzz

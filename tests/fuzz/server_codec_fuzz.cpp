@@ -1,0 +1,105 @@
+// libFuzzer target for every server codec (the registry's server_codecs: line, length-prefixed,
+// and each protocol whose server runs on the skeleton as a codec), fed what a hostile client
+// might send. Input: [protocol][flags][pattern][seed] then the client's bytes.
+//   protocol: which codec (modulo how many there are)
+//   flags:    bit 3 a 64-byte request limit (else 4 KiB), bit 4 oversize frames answered with an
+//             error and skipped (resync) rather than closing
+//   pattern, seed: how the bytes are cut into reads for the second run (split_feeder.hpp)
+// The codec is driven as codec_session drives it: each read is appended to the unconsumed bytes,
+// requests are decoded one at a time, each call answered at once (encode_reply, in order), and
+// produce() runs before each "write"; the read buffer holds at most max_read_bytes(), as a
+// connection's does. Checked: consumed never exceeds the bytes given, no call's argument exceeds
+// the limit, and the requests, the bytes written, whether and where the stream failed, and the
+// final mid_request() are the same whether the bytes came in one read or many. Any failure aborts.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codec_fuzz_support.hpp"
+#include "support/protocol_cases.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/gather_queue.hpp"
+
+namespace {
+
+using namespace wirebench;
+constexpr const char* target = "server_codec";
+
+// What the codec wrote, appended to `written` (HTTP dates masked: the one thing that may differ).
+void take_output(gather_queue& out, std::string& written) {
+  out.for_each_segment([&](std::span<const std::byte> s) { written += as_text(s); });
+  out.clear();
+}
+
+std::vector<std::string> run(const server_codec_factory& make, std::size_t max_request,
+                             const std::vector<std::string_view>& reads) {
+  std::vector<std::string> transcript;
+  auto codec = make();
+  gather_queue out;
+  std::string written;
+  const std::size_t max_read = codec->max_read_bytes();
+  std::string pending;  // the connection's read buffer: the unconsumed bytes
+  server_request request;
+  const auto end_with = [&](std::string last) {
+    transcript.push_back("wrote '" + fuzz::printable(test::mask_http_dates(written)) + "' (" +
+                         std::to_string(written.size()) + " bytes)");
+    transcript.push_back(std::move(last));
+    return transcript;
+  };
+  for (std::string_view read : reads) {
+    while (!read.empty()) {
+      if (!fuzz::fill_read_buffer(pending, read, max_read))
+        return end_with("failed: read buffer full");
+
+      std::error_code error;
+      std::size_t used = 0;
+      for (;;) {
+        request.what = server_request::kind::none;
+        const std::size_t consumed =
+            codec->decode(as_bytes(std::string_view(pending).substr(used)), request, out, error);
+        fuzz::check_consumed(target, consumed, pending.size() - used);
+        used += consumed;
+        if (request.what == server_request::kind::call) {
+          if (request.argument.size() > max_request)
+            fuzz::fail(target, "a " + std::to_string(request.argument.size()) +
+                                   "-byte request, limit " + std::to_string(max_request));
+          transcript.push_back("call '" + fuzz::printable(request.argument) + "'");
+          codec->encode_reply(request.key, true, "hello, " + std::string(request.argument), out);
+        } else if (request.what == server_request::kind::answered) {
+          transcript.push_back("answered");
+          out.append_bytes(as_bytes(request.answer));
+        } else {
+          break;
+        }
+        if (error) break;
+      }
+      pending.erase(0, used);
+      if (!error) error = codec->produce(out);
+      take_output(out, written);
+      // Which error may depend on the cut (a limit and a malformed byte seen in either order);
+      // that the stream failed, and after which requests, must agree.
+      if (error) return end_with("failed: stream error");
+    }
+  }
+  return end_with("end, mid_request=" + std::to_string(codec->mid_request()));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const fuzz::input in(data, size, 4);
+  const protocol& p = fuzz::pick(target, in, &protocol::server_codecs);
+  const std::uint8_t flags = in.setting(1);
+
+  server_config config;
+  config.max_frame_bytes = (flags & 8) ? 64 : 4096;
+  config.on_oversize = (flags & 16) ? oversize_policy::resync : oversize_policy::fail;
+  // A server each (its first connection): what a server numbers per connection (RESP's CLIENT
+  // ID) is then alike in both runs.
+  const auto whole = run(p.server_codecs(config), config.max_frame_bytes, fuzz::whole(in.stream()));
+  const auto reads = fuzz::cut(in.stream(), in.setting(2), in.setting(3));
+  const auto cut = run(p.server_codecs(config), config.max_frame_bytes, reads);
+  fuzz::expect_same((std::string(target) + " " + p.name).c_str(), whole, cut, reads.size());
+  return 0;
+}
