@@ -62,12 +62,19 @@ std::string_view error_name(const std::error_code& ec) {
     if (v < std::size(entries)) return entries[v].name;
   }
   if (const int status = unexpected_status_of(ec)) return status_error_name(status);
-  if (ec == std::errc::connection_refused) return "connection_refused";
-  if (ec == std::errc::connection_reset) return "connection_reset";
-  if (ec == std::errc::broken_pipe) return "broken_pipe";
-  if (ec == std::errc::too_many_files_open) return "too_many_files_open";
-  if (ec == std::errc::operation_canceled) return "operation_canceled";
-  return "system_error";
+  // errno values, from the standard's system category or standalone Asio's own ("asio.system"),
+  // which compares equal to no std::errc.
+  const std::string_view category = ec.category().name();
+  if (category != "system" && category != "generic" && category != "asio.system")
+    return "system_error";
+  switch (static_cast<std::errc>(ec.value())) {
+    case std::errc::connection_refused: return "connection_refused";
+    case std::errc::connection_reset: return "connection_reset";
+    case std::errc::broken_pipe: return "broken_pipe";
+    case std::errc::too_many_files_open: return "too_many_files_open";
+    case std::errc::operation_canceled: return "operation_canceled";
+    default: return "system_error";
+  }
 }
 
 }  // namespace wirebench

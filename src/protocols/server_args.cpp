@@ -55,10 +55,10 @@ std::vector<server_flag> make_flags() {
                [](server_config& c, std::string_view v) { c.engine = std::string(v); },
                [](const server_config& c) { return unless_empty(c.engine); }});
   f.push_back(count_flag("--workers", "", &server_config::workers, 0, 1024,
-                         "line, length-prefixed, mux, msgpack-rpc, resp: worker threads computing "
-                         "replies (0: none, on the event loop)"));
+                         "line, length-prefixed, mux, msgpack-rpc, http1, resp: worker threads "
+                         "computing replies (0: none, on the event loop)"));
   f.push_back({"--service-time", "", "MODEL",
-               "line, length-prefixed, mux, msgpack-rpc, resp: added time per request: none, fixed:T, exp:T, skewed:K:T, or busy:T (holds its thread)",
+               "line, length-prefixed, mux, msgpack-rpc, http1, resp: added time per request: none, fixed:T, exp:T, skewed:K:T, or busy:T (holds its thread)",
                [](server_config& c, std::string_view v) {
                  c.service_time = service_time_model::parse(v);
                },

@@ -134,6 +134,12 @@ void connection::work_finished() {
 
 void connection::close_now(std::error_code reason) {
   if (closed_) return;
+  // A graceful stop has told the peer we are going: its leaving first (its end of stream, or a
+  // reset or broken pipe on our last write) is that stop ending, not a failure of its own.
+  if (draining_ && !deferred_error_ &&
+      (reason == errc::peer_closed || error_name(reason) == "broken_pipe" ||
+       error_name(reason) == "connection_reset"))
+    reason = make_error_code(errc::shutting_down);
   closed_ = true;
   reason_ = reason;
   timer_.cancel();

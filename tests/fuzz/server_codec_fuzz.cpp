@@ -1,6 +1,6 @@
 // libFuzzer target for every server codec (the registry's server_codecs: line, length-prefixed,
-// and each protocol whose server runs on the skeleton as a codec), fed what a hostile client
-// might send. Input: [protocol][flags][pattern][seed] then the client's bytes.
+// http1, resp, and each protocol whose server runs on the skeleton as a codec), fed what a
+// hostile client might send. Input: [protocol][flags][pattern][seed] then the client's bytes.
 //   protocol: which codec (modulo how many there are)
 //   flags:    bit 3 a 64-byte request limit (else 4 KiB), bit 4 oversize frames answered with an
 //             error and skipped (resync) rather than closing
@@ -25,6 +25,7 @@ namespace {
 
 using namespace wirebench;
 constexpr const char* target = "server_codec";
+constexpr std::string_view interim_continue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 // What the codec wrote, appended to `written` (HTTP dates masked: the one thing that may differ).
 void take_output(gather_queue& out, std::string& written) {
@@ -56,6 +57,7 @@ std::vector<std::string> run(const server_codec_factory& make, std::size_t max_r
       std::size_t used = 0;
       for (;;) {
         request.what = server_request::kind::none;
+        request.answer.clear();
         const std::size_t consumed =
             codec->decode(as_bytes(std::string_view(pending).substr(used)), request, out, error);
         fuzz::check_consumed(target, consumed, pending.size() - used);
@@ -66,8 +68,11 @@ std::vector<std::string> run(const server_codec_factory& make, std::size_t max_r
                                    "-byte request, limit " + std::to_string(max_request));
           transcript.push_back("call '" + fuzz::printable(request.argument) + "'");
           codec->encode_reply(request.key, true, "hello, " + std::string(request.argument), out);
-        } else if (request.what == server_request::kind::answered) {
-          transcript.push_back("answered");
+        } else if (request.answer == interim_continue) {
+          // Sent only while a body is still to come (RFC 9110 §10.1.1): how the bytes were cut
+          // decides whether it is, so neither run records it.
+        } else if (request.what != server_request::kind::none) {
+          transcript.push_back(request.what == server_request::kind::answered ? "answered" : "notice");
           out.append_bytes(as_bytes(request.answer));
         } else {
           break;

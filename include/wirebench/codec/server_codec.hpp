@@ -27,6 +27,8 @@ struct server_request {
     call,      // a call for the application: `argument` (a greet name), its reply via encode_reply
     answered,  // a request the protocol answered itself (PING, a 404, an oversize frame under
                // resync): `answer` holds the reply's bytes, written in the request's turn
+    notice,    // bytes the peer is owed in this turn that answer no request (the reply to
+               // bytes that are no request, HTTP's 100 Continue): `answer`; not counted
   };
   kind what = kind::none;
   /// What encode_reply() gets back with the reply: the request id, stream id or msgid (FIFO
@@ -34,7 +36,7 @@ struct server_request {
   std::uint64_t key = 0;
   /// kind::call: valid until the next decode().
   std::string_view argument;
-  /// kind::answered: the whole reply, already encoded.
+  /// kind::answered, kind::notice: the bytes, already encoded.
   std::string answer;
 };
 

@@ -40,13 +40,13 @@ std::size_t codec_session::on_data(connection& c, std::span<const std::byte> dat
       } else {
         dispatcher_.start(c, request_.key, request_.argument);
       }
-    } else if (request_.what == server_request::kind::answered) {
+    } else if (request_.what != server_request::kind::none) {  // answered, or a notice
       if (inline_) c.outbox().append_bytes(as_bytes(request_.answer));
       else dispatcher_.start_answered(c, request_.key, std::move(request_.answer));
     } else {
       break;
     }
-    ++served;
+    served += request_.what != server_request::kind::notice;
     if (error) break;
   }
   count_requests(served);

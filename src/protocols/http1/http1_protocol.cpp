@@ -35,8 +35,8 @@ void register_http1_protocol(protocol_registry& registry) {
       .user_calls = user_call_kind::http,
       .libraries = http1_libraries,
       .wire = http1_wire(),
-      .make_server = http1::make_server,
       .client_codecs = [](const client_config& c) { return http1::client_codecs(c); },
+      .server_codecs = http1::server_codecs,
   });
   // The same server; a client that opens a connection per call, as HTTP/1.0-style clients do:
   // what a round trip costs when every call pays a TCP handshake (issue 19's network comparison).
@@ -48,10 +48,10 @@ void register_http1_protocol(protocol_registry& registry) {
       .user_calls = user_call_kind::http,
       .libraries = http1_libraries,
       .wire = http1_wire(),
-      .make_server = http1::make_server,
       .client_codecs = [](const client_config& c) {
         return http1::client_codecs(c, http1::connection_use::one_per_call);
       },
+      .server_codecs = http1::server_codecs,
   });
 }
 

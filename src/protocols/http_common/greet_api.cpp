@@ -43,48 +43,80 @@ void error(int status, std::string_view why, api_response& out) {
       -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void greeting(std::string_view name, api_response& out) {
-  // JSON holds only UTF-8, and a greeting must carry the name exactly: a name that is not UTF-8
-  // (GET /greet?name=%FF) is refused.
-  if (!is_utf8(name)) return error(400, "name is not valid UTF-8", out);
-  out.status = 200;
-  out.body.assign("{\"greeting\":\"hello, ");
-  append_json_escaped(out.body, name);
-  out.body.append("\"}");
-}
-
 }  // namespace
 
-void handle_greet(std::string_view method, std::string_view target, std::string_view body,
-                  api_response& out) {
-  out.send_body = method != "HEAD";
+bool greet_call(std::string_view method, std::string_view target, std::string_view body,
+                std::string& name, api_response& refusal) {
+  refusal.send_body = method != "HEAD";
   const auto q = target.find('?');
   const std::string_view path = target.substr(0, q);
-  if (path != "/greet") return error(404, "no such resource: " + std::string(path), out);
+  bool found = false;
+  if (path != "/greet") {
+    error(404, "no such resource: " + std::string(path), refusal);
+    return false;
+  }
   if (method == "GET" || method == "HEAD") {
     std::string_view query = q == std::string_view::npos ? "" : target.substr(q + 1);
-    while (!query.empty()) {
+    while (!query.empty() && !found) {
       const auto amp = query.find('&');
       const std::string_view pair = query.substr(0, amp);
       if (pair.starts_with("name=")) {
-        // Per thread, kept: the decoded name costs no allocation once warm.
-        thread_local std::string name;
-        if (!url_decode(pair.substr(5), name)) return error(400, "bad %-escape in name", out);
-        return greeting(name, out);
+        if (!url_decode(pair.substr(5), name)) {
+          error(400, "bad %-escape in name", refusal);
+          return false;
+        }
+        found = true;
+      } else if (amp == std::string_view::npos) {
+        break;
+      } else {
+        query.remove_prefix(amp + 1);
       }
-      if (amp == std::string_view::npos) break;
-      query.remove_prefix(amp + 1);
     }
-    return error(400, "missing query parameter: name", out);
-  }
-  if (method == "POST") {
+    if (!found) {
+      error(400, "missing query parameter: name", refusal);
+      return false;
+    }
+  } else if (method == "POST") {
     const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object()) return error(400, "body must be a JSON object", out);
-    const auto it = json.find("name");
-    if (it == json.end() || !it->is_string()) return error(400, "body needs a string \"name\"", out);
-    return greeting(it->get_ref<const std::string&>(), out);
+    const auto it = json.is_object() ? json.find("name") : json.end();
+    if (json.is_discarded() || !json.is_object()) {
+      error(400, "body must be a JSON object", refusal);
+      return false;
+    }
+    if (it == json.end() || !it->is_string()) {
+      error(400, "body needs a string \"name\"", refusal);
+      return false;
+    }
+    name = it->get_ref<const std::string&>();
+  } else {
+    error(405, "use GET, HEAD or POST", refusal);
+    return false;
   }
-  error(405, "use GET, HEAD or POST", out);
+  // JSON holds only UTF-8, and a greeting must carry the name exactly: a name that is not UTF-8
+  // (GET /greet?name=%FF) is refused.
+  if (!is_utf8(name)) {
+    error(400, "name is not valid UTF-8", refusal);
+    return false;
+  }
+  return true;
+}
+
+void call_response(bool ok, std::string_view reply, api_response& out) {
+  if (!ok) return error(500, reply, out);
+  out.status = 200;
+  out.body.assign("{\"greeting\":\"");
+  append_json_escaped(out.body, reply);
+  out.body.append("\"}");
+}
+
+void handle_greet(std::string_view method, std::string_view target, std::string_view body,
+                  api_response& out) {
+  // Per thread, kept: the decoded name costs no allocation once warm.
+  thread_local std::string name;
+  if (!greet_call(method, target, body, name, out)) return;
+  thread_local std::string reply;
+  reply.assign("hello, ").append(name);
+  call_response(true, reply, out);
 }
 
 std::string greet_target(std::string_view name) {

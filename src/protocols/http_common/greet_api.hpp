@@ -19,8 +19,15 @@ struct api_response {
 // The methods /greet allows: a 405's Allow header (RFC 9110 §15.5.6).
 inline constexpr std::string_view allowed_methods = "GET, HEAD, POST";
 
-// Answers one request into `out`, reusing its storage: a connection that keeps one api_response
-// answers GET without allocating once warm.
+// The greet call a request makes: true with its `name` (storage reused: no allocation once warm);
+// false when the request is none, with `refusal` its answer (404, 405, 400). Either way,
+// `refusal.send_body` is false for HEAD.
+bool greet_call(std::string_view method, std::string_view target, std::string_view body,
+                std::string& name, api_response& refusal);
+// The answer to a greet call whose reply the application gave: 200 {"greeting": reply}, or 500
+// {"error": reply} when it failed. Keeps `out.send_body`.
+void call_response(bool ok, std::string_view reply, api_response& out);
+// Both at once, for a server that answers as it reads (HTTP/2): the reply is "hello, NAME".
 void handle_greet(std::string_view method, std::string_view target, std::string_view body,
                   api_response& out);
 

@@ -42,7 +42,7 @@ class server_codec_impl final : public server_codec {
       if (r.what == request_parser::status::error) {
         error = parser_.error();
         if (parser_.error_message().empty()) return data.size();
-        into.what = server_request::kind::answered;
+        into.what = server_request::kind::notice;  // bytes that are no command
         into.answer.clear();
         append_error(into.answer, "ERR " + std::string(parser_.error_message()));
         return data.size();
