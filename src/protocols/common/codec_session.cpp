@@ -36,7 +36,8 @@ std::size_t codec_session::on_data(connection& c, std::span<const std::byte> dat
         } else {
           reply_ = dispatch_.handler(request_.argument, failed);
         }
-        codec_->encode_reply(request_.key, !failed, failed ? failed.message() : reply_, c.outbox());
+        if (failed) codec_->encode_reply(request_.key, false, failed.message(), c.outbox());
+        else codec_->encode_reply(request_.key, true, reply_, c.outbox());  // no copy of reply_
       } else {
         dispatcher_.start(c, request_.key, request_.argument);
       }
