@@ -28,12 +28,14 @@ start_server() {  # start_server PROTOCOL ENDPOINT [SERVE-FLAGS...]
   shift 2
   "$wb" serve --protocol "$protocol" --listen "$listen" --threads 2 "$@" 2>"$work/serve.log" &
   server_pid=$!
-  for _ in $(seq 400); do
+  # Up to 60 s: ctest runs this beside compile-heavy tests (install_and_consume) on 2 cores.
+  for _ in $(seq 1200); do
     grep -q "serving" "$work/serve.log" 2>/dev/null && break
+    kill -0 "$server_pid" 2>/dev/null || break  # it exited: its log says why
     sleep 0.05
   done
   bound=$(sed -n 's/.* on \([^ ]*\) with.*/\1/p' "$work/serve.log")
-  [ -n "$bound" ]
+  [ -n "$bound" ] || { echo "  serve.log: $(cat "$work/serve.log")" >&2; false; }
 }
 stop_server() {  # stop_server SIGNAL: the server must exit 0 and say so
   kill -"$1" "$server_pid"
