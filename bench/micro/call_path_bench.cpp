@@ -19,7 +19,7 @@
 #include "wirebench/load/call_recorder.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
 #include "wirebench/mux/mux_frame.hpp"
-#include "wirebench/mux/pending_table.hpp"
+#include "wirebench/calls/pending_table.hpp"
 
 namespace wirebench {
 namespace {

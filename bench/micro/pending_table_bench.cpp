@@ -4,8 +4,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "wirebench/mux/fifo_matcher.hpp"
-#include "wirebench/mux/pending_table.hpp"
+#include "wirebench/calls/fifo_matcher.hpp"
+#include "wirebench/calls/pending_table.hpp"
 
 namespace wirebench {
 namespace {

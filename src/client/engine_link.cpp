@@ -4,8 +4,8 @@
 
 #include "engine_lane.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/mux/fifo_matcher.hpp"
-#include "wirebench/mux/pending_table.hpp"
+#include "wirebench/calls/fifo_matcher.hpp"
+#include "wirebench/calls/pending_table.hpp"
 
 namespace wirebench {
 

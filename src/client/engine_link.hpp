@@ -11,7 +11,7 @@
 
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/core/loop_clock.hpp"
-#include "wirebench/mux/call_matcher.hpp"
+#include "wirebench/calls/call_matcher.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench {

@@ -9,7 +9,7 @@
 #include "support/protocol_cases.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
-#include "wirebench/mux/service_time.hpp"
+#include "wirebench/calls/service_time.hpp"
 
 namespace wirebench {
 namespace {

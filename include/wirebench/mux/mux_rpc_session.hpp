@@ -45,7 +45,7 @@
 
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/mux/mux_frame.hpp"
-#include "wirebench/mux/rpc_reply.hpp"
+#include "wirebench/calls/rpc_reply.hpp"
 #include "wirebench/transport/server_skeleton.hpp"
 
 namespace wirebench {

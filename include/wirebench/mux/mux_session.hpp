@@ -15,7 +15,7 @@
 
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/mux/mux_frame.hpp"
-#include "wirebench/mux/request_dispatcher.hpp"
+#include "wirebench/calls/request_dispatcher.hpp"
 #include "wirebench/transport/server_skeleton.hpp"
 
 namespace wirebench {

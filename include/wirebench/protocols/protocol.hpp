@@ -20,7 +20,7 @@
 #include "wirebench/core/call_completion.hpp"
 #include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/server_stats.hpp"
-#include "wirebench/mux/service_time.hpp"
+#include "wirebench/calls/service_time.hpp"
 #include "wirebench/protocols/protocol_option.hpp"
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/tls/tls_options.hpp"

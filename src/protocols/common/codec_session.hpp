@@ -9,7 +9,7 @@
 #include <string>
 
 #include "wirebench/codec/server_codec.hpp"
-#include "wirebench/mux/request_dispatcher.hpp"
+#include "wirebench/calls/request_dispatcher.hpp"
 #include "wirebench/protocols/protocol.hpp"
 #include "wirebench/transport/stream_session.hpp"
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "wirebench/mux/request_dispatcher.hpp"
+#include "wirebench/calls/request_dispatcher.hpp"
 #include "wirebench/protocols/protocol.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "wirebench/tls/tls_server_handler.hpp"

@@ -20,7 +20,7 @@
 #include "grpc_client_queues.hpp"
 #include "proto/echo.grpc.pb.h"
 #include "wirebench/core/error.hpp"
-#include "wirebench/mux/pending_table.hpp"
+#include "wirebench/calls/pending_table.hpp"
 
 namespace wirebench::grpc_backend {
 namespace {

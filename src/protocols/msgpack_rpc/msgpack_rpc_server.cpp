@@ -5,7 +5,7 @@
 
 #include "msgpack_rpc_backend.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/mux/request_dispatcher.hpp"
+#include "wirebench/calls/request_dispatcher.hpp"
 #include "../common/greet_server.hpp"
 
 namespace wirebench::msgpack_rpc {

@@ -1,4 +1,4 @@
-#include "wirebench/mux/fifo_matcher.hpp"
+#include "wirebench/calls/fifo_matcher.hpp"
 
 #include <gtest/gtest.h>
 

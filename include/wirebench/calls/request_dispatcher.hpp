@@ -18,7 +18,7 @@
 
 #include <asio/thread_pool.hpp>
 
-#include "wirebench/mux/service_time.hpp"
+#include "wirebench/calls/service_time.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench {

@@ -1,4 +1,4 @@
-#include "wirebench/mux/request_dispatcher.hpp"
+#include "wirebench/calls/request_dispatcher.hpp"
 
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>

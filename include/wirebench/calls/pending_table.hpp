@@ -17,7 +17,7 @@
 #include <deque>
 #include <vector>
 
-#include "wirebench/mux/call_matcher.hpp"
+#include "wirebench/calls/call_matcher.hpp"
 
 namespace wirebench {
 

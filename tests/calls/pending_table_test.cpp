@@ -1,4 +1,4 @@
-#include "wirebench/mux/pending_table.hpp"
+#include "wirebench/calls/pending_table.hpp"
 
 #include <map>
 #include <set>

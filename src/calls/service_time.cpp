@@ -1,4 +1,4 @@
-#include "wirebench/mux/service_time.hpp"
+#include "wirebench/calls/service_time.hpp"
 
 #include <charconv>
 #include <stdexcept>

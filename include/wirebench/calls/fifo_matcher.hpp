@@ -8,7 +8,7 @@
 // nothing.
 #include <vector>
 
-#include "wirebench/mux/call_matcher.hpp"
+#include "wirebench/calls/call_matcher.hpp"
 
 namespace wirebench {
 
