@@ -3,13 +3,13 @@
 # and a pkg-config file for builds without CMake:
 #   c++ -std=c++20 app.cpp $(pkg-config --cflags --libs wirebench-framing)
 # Only the library's public headers are installed: the layers it is made of (core, codec,
-# transport, calls, mux, client, tls). protocols/, load/ and stats/ are the harness's internals. Everything
+# transport, calls, server, mux, client, tls). protocols/, load/ and stats/ are the harness's internals. Everything
 # here is the `framing` component: `cmake --install build --component framing` installs the
 # library without the wirebench program.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(wirebench_public_header_dirs core codec transport calls mux client tls)
+set(wirebench_public_header_dirs core codec transport calls server mux client tls)
 install(TARGETS wirebench_framing EXPORT wirebench_targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT framing
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT framing)

@@ -75,6 +75,7 @@ void request_dispatcher::deliver(connection& c, std::uint64_t seq, ready_reply r
       ++next_to_write_;
     }
   }
+  if (in_flight_ == 0) canceled_.clear();  // none of them names a reply still to come
   c.work_finished();  // a drain may have been waiting for this
 }
 

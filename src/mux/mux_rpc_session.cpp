@@ -13,7 +13,6 @@
 
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
-#include "mux_server_frames.hpp"
 
 namespace wirebench {
 
@@ -45,23 +44,34 @@ rpc_reply reply_for(std::exception_ptr failure) {
 }  // namespace
 
 mux_rpc_session::mux_rpc_session(const settings& s, asio::thread_pool* workers)
-    : settings_(s),
-      workers_(workers),
-      decoder_({4, s.max_frame_bytes + mux_header_bytes, oversize_policy::fail}) {}
+    : settings_(s), workers_(workers), codec_(s.max_frame_bytes) {}
 
 std::size_t mux_rpc_session::on_data(connection& c, std::span<const std::byte> data,
                                      std::error_code& error) {
+  using kind = server_request::kind;
+  std::size_t consumed = 0;
   std::uint64_t requests = 0;
-  const std::size_t consumed = detail::read_mux_server_frames(
-      c, decoder_, data, error, requests, [this] { return accepting_input(); },
-      [this, &c](const mux_frame& f) {
-        // A second call with an id still running could not be told apart in its reply.
-        if (calls_.contains(f.id)) return make_error_code(errc::protocol_error);
-        start(c, f.id, std::string(as_text(f.payload)));
-        return std::error_code{};
-      },
-      [this](std::uint32_t id) { cancel(id); });
+  // At max_in_flight the rest waits in the buffer: finish() calls work_finished(), which resumes.
+  while (accepting_input()) {
+    request_.what = kind::none;
+    consumed += codec_.decode(data.subspan(consumed), request_, c.outbox(), error);
+    if (request_.what == kind::call) {
+      // A second call with an id still running could not be told apart in its reply.
+      if (calls_.contains(request_.key)) {
+        error = errc::protocol_error;
+        break;
+      }
+      start(c, static_cast<std::uint32_t>(request_.key), std::string(request_.argument));
+      ++requests;
+    } else if (request_.what == kind::cancel) {
+      cancel(static_cast<std::uint32_t>(request_.key));
+    } else if (request_.what == kind::notice) {  // a pong
+      c.outbox().append_bytes(as_bytes(request_.answer));
+    }
+    if (request_.what == kind::none || error) break;
+  }
   count_requests(requests);
+  c.request_flush();
   return consumed;
 }
 
@@ -108,16 +118,9 @@ void mux_rpc_session::finish(connection& c, std::uint32_t id, rpc_reply reply) {
   const bool canceled = it->second->canceled;
   calls_.erase(it);
   if (!canceled) {
-    // A reply over the limit the client was promised becomes an error reply naming why.
-    if (!reply.error && reply.body.size() > settings_.max_frame_bytes)
-      reply = rpc_reply(make_error_code(errc::frame_too_long), "frame_too_long");
     const bool ok = !reply.error;
-    std::string body = ok ? std::move(reply.body) : reply.error_text();
-    if (body.size() > settings_.max_frame_bytes) body.resize(settings_.max_frame_bytes);
-    encoded_frame f;
-    if (!encode_mux_frame(ok ? mux_frame_type::reply : mux_frame_type::error_reply, id,
-                          as_bytes(body), SIZE_MAX, f))
-      c.send(f.prefix(), std::move(body), {});
+    codec_.encode_owned_reply(id, ok, ok ? std::move(reply.body) : reply.error_text(), c.outbox());
+    c.request_flush();
   }
   c.work_finished();  // input paused at max_in_flight, or a drain, may be waiting for this
 }
@@ -131,6 +134,9 @@ void mux_rpc_session::on_close(connection&, std::error_code) {
   for (const std::uint32_t id : ids) cancel(id);
 }
 
-void mux_rpc_session::on_drain(connection& c) { detail::send_mux_drain(c); }
+void mux_rpc_session::on_drain(connection& c) {
+  codec_.going_away(c.outbox());
+  c.request_flush();
+}
 
 }  // namespace wirebench

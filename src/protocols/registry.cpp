@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/backend_support.hpp"
-#include "common/codec_session.hpp"
+#include "common/codec_server.hpp"
 #include "wirebench/tls/tls_client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
 

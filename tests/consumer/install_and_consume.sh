@@ -16,7 +16,7 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 export LD_LIBRARY_PATH=$libdir  # a WIREBENCH_SHARED build's library, for the pkg-config programs
 
 # Public headers only: the library's layers, none of the harness's internals.
-for dir in core codec transport calls mux client tls; do test -d "$prefix/include/wirebench/$dir"; done
+for dir in core codec transport calls server mux client tls; do test -d "$prefix/include/wirebench/$dir"; done
 for dir in protocols load stats; do test ! -e "$prefix/include/wirebench/$dir"; done
 test -z "$(find "$prefix/include" -type f ! -name '*.hpp')"
 

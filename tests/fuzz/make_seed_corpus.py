@@ -100,27 +100,30 @@ for index, name in ((7, "resp"), (8, "redis_server")):
     codec_seed(index, name, b"$9\r\nhello, n1\r\n-ERR no\r\n+OK\r\n:1\r\n*1\r\n$9\r\nhello, n3\r\n")
 
 # ---- server_codec: [protocol][flags][pattern][seed] client bytes --------------------------------
-# Protocols in registry order, those with a server codec: line, length-prefixed, http1,
-# http1-close, resp, resp-sync.
+# The protocols with a server codec, in registry order: a seed's first byte is its place here.
+SERVER_CODECS = ["line", "length-prefixed", "mux", "http1", "http1-close", "resp", "resp-sync"]
 # flags 0x18: a 64-byte limit, oversize requests answered with an error (resync).
-def server_seed(index, name, stream, flags=0):
-    write("server_codec", name, bytes([index, flags, PATTERN, SEED]) + stream)
+def server_seed(protocol, name, stream, flags=0):
+    write("server_codec", name, bytes([SERVER_CODECS.index(protocol), flags, PATTERN, SEED]) + stream)
 
-server_seed(0, "line", b"alice\r\nbob\n\n" + b"x" * 100 + b"\nafter\npartial", 0x18)
-server_seed(1, "length_prefixed", b"".join(struct.pack(">I", len(g)) + g for g in greetings(3))
+server_seed("line", "line", b"alice\r\nbob\n\n" + b"x" * 100 + b"\nafter\npartial", 0x18)
+server_seed("length-prefixed", "length_prefixed",
+            b"".join(struct.pack(">I", len(g)) + g for g in greetings(3))
             + struct.pack(">I", 100) + b"y" * 100 + struct.pack(">I", 2) + b"ok", 0x18)
-server_seed(2, "http1", b"GET /greet?name=a HTTP/1.1\r\nHost: x\r\n\r\n"
+server_seed("mux", "mux", mux(1, 7, b"ann") + mux(5, 0, b"pp") + mux(6, 0) + mux(4, 7)
+            + mux(1, 8, b"") + mux(1, 9, b"z" * 70) + mux(2, 3, b"reply?"), 0x08)
+server_seed("http1", "http1", b"GET /greet?name=a HTTP/1.1\r\nHost: x\r\n\r\n"
             b"HEAD /greet?name=b HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n"
             b"POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n{\"name\":\"c\"}"
             b"POST /greet HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n"
             b"c\r\n{\"name\":\"d\"}\r\n0\r\n\r\nDELETE /greet HTTP/1.1\r\n\r\n"
             b"GET /greet?name=e HTTP/1.1\r\nConnection: close\r\n\r\nGET /after HTTP/1.1\r\n\r\n")
-server_seed(2, "http1_errors", b"GET /greet?name=%FF HTTP/1.1\r\n\r\nGET /greet?name=x HTTP/1.1\r\n"
+server_seed("http1", "http1_errors", b"GET /greet?name=%FF HTTP/1.1\r\n\r\nGET /greet?name=x HTTP/1.1\r\n"
             b"Content-Length: 1\r\nContent-Length: 2\r\n\r\n", 0x08)
-server_seed(4, "resp", b"*2\r\n$5\r\nGREET\r\n$3\r\nbob\r\n\r\nPING\r\n*1\r\n$4\r\nPING\r\n"
+server_seed("resp", "resp", b"*2\r\n$5\r\nGREET\r\n$3\r\nbob\r\n\r\nPING\r\n*1\r\n$4\r\nPING\r\n"
             b"*0\r\n*2\r\n$5\r\ngreet\r\n$1\r\nx\r\nHELLO 3\r\n*2\r\n$4\r\nECHO\r\n$2\r\nhi\r\n"
             b"*1\r\n$4\r\nQUIT\r\nGREET after\r\n")
-server_seed(4, "resp_errors", b"GREET a\r\n*2\r\n$5\r\nGREET\r\n$x\r\n", 0x08)
+server_seed("resp", "resp_errors", b"GREET a\r\n*2\r\n$5\r\nGREET\r\n$x\r\n", 0x08)
 
 # ---- h2_server_session: [flags][pattern][seed] client bytes after the preface -------------------
 def hpack_literal(name_index, value):  # without indexing, the name from the static table

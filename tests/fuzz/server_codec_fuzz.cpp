@@ -1,5 +1,5 @@
 // libFuzzer target for every server codec (the registry's server_codecs: line, length-prefixed,
-// http1, resp, and each protocol whose server runs on the skeleton as a codec), fed what a
+// mux, http1, resp, and each protocol whose server runs on the skeleton as a codec), fed what a
 // hostile client might send. Input: [protocol][flags][pattern][seed] then the client's bytes.
 //   protocol: which codec (modulo how many there are)
 //   flags:    bit 3 a 64-byte request limit (else 4 KiB), bit 4 oversize frames answered with an
@@ -71,6 +71,8 @@ std::vector<std::string> run(const server_codec_factory& make, std::size_t max_r
         } else if (request.answer == interim_continue) {
           // Sent only while a body is still to come (RFC 9110 §10.1.1): how the bytes were cut
           // decides whether it is, so neither run records it.
+        } else if (request.what == server_request::kind::cancel) {
+          transcript.push_back("cancel " + std::to_string(request.key));
         } else if (request.what != server_request::kind::none) {
           transcript.push_back(request.what == server_request::kind::answered ? "answered" : "notice");
           out.append_bytes(as_bytes(request.answer));

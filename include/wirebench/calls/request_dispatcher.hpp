@@ -59,8 +59,12 @@ class request_dispatcher {
   /// A request the protocol answered itself: `bytes`, its whole encoded reply, are sent as they
   /// are in the request's turn (ordered: after every earlier reply) or at once.
   void start_answered(connection& c, std::uint64_t key, std::string bytes);
-  /// The reply for `key`, if not yet written, will not be.
-  void cancel(std::uint64_t key) { canceled_.insert(key); }
+  /// The reply for `key`, if not yet written, will not be. Cancels are kept only while something
+  /// is in flight (one for a call already answered is dropped when the connection goes idle), so
+  /// a peer cancelling at random cannot grow them without bound on an idle connection.
+  void cancel(std::uint64_t key) {
+    if (in_flight_ != 0) canceled_.insert(key);
+  }
   /// Requests started whose replies are not yet back on the connection's thread.
   std::size_t in_flight() const { return in_flight_; }
 

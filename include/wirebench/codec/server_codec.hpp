@@ -1,7 +1,7 @@
 #pragma once
 // What a protocol supplies to the server skeleton, the mirror of client_codec.hpp: a sans-IO codec
 // that turns bytes into requests and replies into bytes. It never sees a socket, a timer, a thread
-// or the application: the session that hosts it (protocols/common/codec_session.hpp) owns the
+// or the application: the session that hosts it (server/codec_session.hpp) owns the
 // connection, hands each call to the application (inline or on the worker pool, with its service
 // time), counts requests, and writes what the codec appends to `out`.
 //
@@ -28,7 +28,9 @@ struct server_request {
     answered,  // a request the protocol answered itself (PING, a 404, an oversize frame under
                // resync): `answer` holds the reply's bytes, written in the request's turn
     notice,    // bytes the peer is owed in this turn that answer no request (the reply to
-               // bytes that are no request, HTTP's 100 Continue): `answer`; not counted
+               // bytes that are no request, HTTP's 100 Continue, a mux pong): `answer`; not counted
+    cancel,    // the peer withdrew call `key` (mux cancel, HTTP/2 RST_STREAM): its reply, if not
+               // yet encoded, never will be; not counted
   };
   kind what = kind::none;
   /// What encode_reply() gets back with the reply: the request id, stream id or msgid (FIFO
@@ -61,6 +63,12 @@ class server_codec {
   /// Encodes the reply to call `key`: `body` on success, else an error whose text is `body`.
   virtual void encode_reply(std::uint64_t key, bool ok, std::string_view body,
                             gather_queue& out) = 0;
+  /// As encode_reply(), handed the body: a codec that can queue it without a copy (a large reply
+  /// computed on a worker) overrides this.
+  virtual void encode_owned_reply(std::uint64_t key, bool ok, std::string&& body,
+                                  gather_queue& out) {
+    encode_reply(key, ok, body, out);
+  }
   /// Emits what decode() and encode_reply() queued; called just before every write (nghttp2
   /// gathers a loop turn's frames into one mem_send). Returns an error when the stream is broken.
   virtual std::error_code produce(gather_queue& out) {

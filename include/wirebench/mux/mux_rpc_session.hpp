@@ -43,9 +43,8 @@
 #include <asio/awaitable.hpp>
 #include <asio/thread_pool.hpp>
 
-#include "wirebench/codec/length_prefix_decoder.hpp"
-#include "wirebench/mux/mux_frame.hpp"
 #include "wirebench/calls/rpc_reply.hpp"
+#include "wirebench/mux/mux_server_codec.hpp"
 #include "wirebench/transport/server_skeleton.hpp"
 
 namespace wirebench {
@@ -70,7 +69,7 @@ class mux_rpc_session : public stream_session {
   };
   /// The read buffer one connection needs: a full frame and its headers.
   static std::size_t max_read_bytes(const settings& s) {
-    return s.max_frame_bytes + mux_header_bytes + 4;
+    return mux_server_codec(s.max_frame_bytes).max_read_bytes();
   }
 
   /// On the connection's thread; `workers` is the skeleton's pool (null: none).
@@ -81,8 +80,8 @@ class mux_rpc_session : public stream_session {
                       std::error_code& error) override;
   /// Cancels every call still running (terminal cancellation, see above).
   void on_close(connection& c, std::error_code reason) override;
-  /// True while the decoder is discarding an oversize frame.
-  bool mid_frame() const override { return decoder_.mid_frame(); }
+  /// True while part of a frame has been read.
+  bool mid_frame() const override { return codec_.mid_request(); }
   /// Calls running: a graceful stop waits for them.
   std::size_t calls_in_flight() const override { return calls_.size(); }
   /// False at max_in_flight running calls: the connection stops reading.
@@ -98,7 +97,8 @@ class mux_rpc_session : public stream_session {
 
   const settings& settings_;
   asio::thread_pool* workers_;
-  length_prefix_decoder decoder_;
+  mux_server_codec codec_;  // the wire: frames in, replies, pongs and the drain frame out
+  server_request request_;  // reused by every decode
   std::unordered_map<std::uint32_t, std::shared_ptr<call>> calls_;  // running, by request id
 };
 

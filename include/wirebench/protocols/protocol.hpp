@@ -222,7 +222,7 @@ struct protocol {
   // Servers on the server skeleton: the codec factory its connections run (codec/server_codec.hpp),
   // so that the codec can be driven alone (tests, the server-codec fuzz target). A backend with
   // server_codecs leaves make_server empty: the registry makes it, the codecs on the skeleton
-  // (protocols/common/codec_session.hpp). Empty for servers of their own (grpc++, redis-server).
+  // (server/codec_session.hpp). Empty for servers of their own (grpc++, redis-server).
   std::function<server_codec_factory(const server_config&)> server_codecs = {};
 
   // The engine a server runs on when `asked` was asked for ("": the default); "" for a backend

@@ -1,9 +1,8 @@
 // `mux`: the greet call over our multiplexed protocol (docs/PROTOCOLS.md): many calls in flight
 // on one connection, answered in completion order and matched by request id.
 #include "../common/backend_support.hpp"
-#include "../common/greet_server.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
-#include "wirebench/mux/mux_session.hpp"
+#include "wirebench/mux/mux_server_codec.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
@@ -36,13 +35,10 @@ void register_mux_protocol(protocol_registry& registry) {
       .tls = true,
       .engine_depth = 1024,
       .wire = mux_wire(),
-      .make_server = [](const server_config& c) -> std::unique_ptr<protocol_server> {
-        return std::make_unique<greet_server<mux_session>>(
-            c, "mux-srv",
-            mux_session::settings{.dispatch = greet_dispatch(c),
-                                  .max_frame_bytes = c.max_frame_bytes});
-      },
       .client_codecs = mux_client_codecs,
+      .server_codecs = [](const server_config& c) -> server_codec_factory {
+        return [max = c.max_frame_bytes] { return std::make_unique<mux_server_codec>(max); };
+      },
   });
 }
 
