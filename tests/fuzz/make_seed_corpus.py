@@ -101,7 +101,8 @@ for index, name in ((7, "resp"), (8, "redis_server")):
 
 # ---- server_codec: [protocol][flags][pattern][seed] client bytes --------------------------------
 # The protocols with a server codec, in registry order: a seed's first byte is its place here.
-SERVER_CODECS = ["line", "length-prefixed", "mux", "http1", "http1-close", "resp", "resp-sync"]
+SERVER_CODECS = [
+    "line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http1-close", "resp", "resp-sync"]
 # flags 0x18: a 64-byte limit, oversize requests answered with an error (resync).
 def server_seed(protocol, name, stream, flags=0):
     write("server_codec", name, bytes([SERVER_CODECS.index(protocol), flags, PATTERN, SEED]) + stream)
@@ -112,6 +113,12 @@ server_seed("length-prefixed", "length_prefixed",
             + struct.pack(">I", 100) + b"y" * 100 + struct.pack(">I", 2) + b"ok", 0x18)
 server_seed("mux", "mux", mux(1, 7, b"ann") + mux(5, 0, b"pp") + mux(6, 0) + mux(4, 7)
             + mux(1, 8, b"") + mux(1, 9, b"z" * 70) + mux(2, 3, b"reply?"), 0x08)
+server_seed("msgpack-rpc", "msgpack_rpc", b"\x94\x00\x01" + mp_str(b"greet") + b"\x91" + mp_str(b"ann")
+            + b"\x93\x02" + mp_str(b"note") + b"\x90"                                  # notification
+            + b"\x94\x00\x02" + mp_str(b"nope") + b"\x90"                              # unknown method
+            + b"\x94\x00\x03" + mp_str(b"greet") + b"\x92\x01\x02"                   # bad params
+            + b"\x93\x00\x04\x05"                                                      # malformed
+            + b"\x94\x00\x05" + mp_str(b"greet") + b"\x91" + mp_str(b"z" * 70), 0x08)
 server_seed("http1", "http1", b"GET /greet?name=a HTTP/1.1\r\nHost: x\r\n\r\n"
             b"HEAD /greet?name=b HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n"
             b"POST /greet HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n{\"name\":\"c\"}"

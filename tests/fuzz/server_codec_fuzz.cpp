@@ -1,5 +1,5 @@
 // libFuzzer target for every server codec (the registry's server_codecs: line, length-prefixed,
-// mux, http1, resp, and each protocol whose server runs on the skeleton as a codec), fed what a
+// mux, msgpack-rpc, http1, resp, and each protocol whose server runs on the skeleton as a codec), fed what a
 // hostile client might send. Input: [protocol][flags][pattern][seed] then the client's bytes.
 //   protocol: which codec (modulo how many there are)
 //   flags:    bit 3 a 64-byte request limit (else 4 KiB), bit 4 oversize frames answered with an

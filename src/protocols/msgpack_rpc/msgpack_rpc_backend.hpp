@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "msgpack_rpc_codec.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/codec/server_codec.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench::msgpack_rpc {
@@ -17,7 +19,7 @@ inline limits limits_for(std::size_t max_frame_bytes) {
   return l;
 }
 
-std::unique_ptr<protocol_server> make_server(const server_config& config);
+server_codec_factory server_codecs(const server_config& config);
 client_codec_factory client_codecs(const client_config& config);
 
 }  // namespace wirebench::msgpack_rpc

@@ -36,8 +36,8 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .user_calls = user_call_kind::msgpack,
       .libraries = msgpack_libraries,
       .wire = msgpack_rpc_wire(),
-      .make_server = msgpack_rpc::make_server,
       .client_codecs = msgpack_rpc::client_codecs,
+      .server_codecs = msgpack_rpc::server_codecs,
   });
 }
 
