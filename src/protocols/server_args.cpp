@@ -42,6 +42,15 @@ std::optional<std::string> unless_empty(const std::string& s) {
   return s.empty() ? std::nullopt : std::optional(s);
 }
 
+// The protocols whose server is a codec on the skeleton, which honours --workers and
+// --service-time: "line, length-prefixed, ...".
+std::string servers_on_a_codec() {
+  std::string names;
+  for (const protocol& p : protocol_registry::builtin().all())
+    if (p.server_codecs) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+
 std::vector<server_flag> make_flags() {
   std::vector<server_flag> f;
   f.push_back({"--listen", "-l", "ENDPOINT", "Endpoint to listen on",
@@ -54,11 +63,13 @@ std::vector<server_flag> make_flags() {
                "the first)",
                [](server_config& c, std::string_view v) { c.engine = std::string(v); },
                [](const server_config& c) { return unless_empty(c.engine); }});
+  const std::string codec_servers = servers_on_a_codec();
   f.push_back(count_flag("--workers", "", &server_config::workers, 0, 1024,
-                         "line, length-prefixed, mux, msgpack-rpc, http1, resp: worker threads "
-                         "computing replies (0: none, on the event loop)"));
+                         codec_servers + ": worker threads computing replies (0: none, on the "
+                         "event loop)"));
   f.push_back({"--service-time", "", "MODEL",
-               "line, length-prefixed, mux, msgpack-rpc, http1, resp: added time per request: none, fixed:T, exp:T, skewed:K:T, or busy:T (holds its thread)",
+               codec_servers + ": added time per request: none, fixed:T, exp:T, skewed:K:T, or "
+               "busy:T (holds its thread)",
                [](server_config& c, std::string_view v) {
                  c.service_time = service_time_model::parse(v);
                },

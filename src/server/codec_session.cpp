@@ -40,12 +40,14 @@ std::size_t codec_session::on_data(connection& c, std::span<const std::byte> dat
         break;
       case kind::answered:
       case kind::notice:
+        served += request_.what == kind::answered;
+        // Empty and unordered: the codec holds the answer itself (HTTP/2); produce() sends it.
+        if (request_.answer.empty() && !ordered_) break;
         // Unordered, or answered inline: nothing is owed before it, so it goes at once.
         if (inline_ || (!ordered_ && request_.what == kind::notice))
           c.outbox().append_bytes(as_bytes(request_.answer));
         else
           dispatcher_.start_answered(c, request_.key, std::move(request_.answer));
-        served += request_.what == kind::answered;
         break;
       case kind::cancel:
         if (!inline_) dispatcher_.cancel(request_.key);  // inline, it was answered already

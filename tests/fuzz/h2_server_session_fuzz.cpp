@@ -4,7 +4,7 @@
 //   flags:   bit 0 no preface; bits 1-3 SETTINGS_MAX_CONCURRENT_STREAMS 1 << (2 * bits) (1 to 16384);
 //            bits 4-5 max body bytes 16 << (2 * bits)
 //   pattern, seed: how the bytes are cut into reads for the second run (split_feeder.hpp)
-// Each read goes to receive() and the output is drained with send(), as the connection does.
+// Each read is decoded and its calls answered, then the output drained, as the codec host does.
 // Checked: no crash or leak under ASan/UBSan, the output stays within a bound of the input (no
 // amplification beyond what the requests ask for), and, when neither run failed and the stream
 // limit cannot be reached, the requests answered are the same whether the bytes came whole or in
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "protocols/http2/h2_server_session.hpp"
+#include "support/h2_greet_session.hpp"
 #include "wirebench/codec/bytes.hpp"
 
 namespace {
@@ -26,13 +26,13 @@ constexpr const char* target = "h2_server_session";
 std::vector<std::string> run(const http2::server_session_config& config,
                              const std::vector<std::string_view>& reads) {
   std::vector<std::string> transcript;
-  http2::server_session session(config);
+  test::greet_session session(config);
   std::string out;
   std::uint64_t answered = 0;
   std::size_t bytes_in = 0, bytes_out = 0;
   for (std::string_view read : reads) {
-    const std::error_code error = session.receive(as_bytes(read));
-    const std::error_code send_error = session.send(out);
+    const std::error_code error = session.read(read);
+    const std::error_code send_error = session.output(out);
     answered += session.take_answered();
     bytes_in += read.size();
     bytes_out += out.size();

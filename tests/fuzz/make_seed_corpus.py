@@ -102,7 +102,8 @@ for index, name in ((7, "resp"), (8, "redis_server")):
 # ---- server_codec: [protocol][flags][pattern][seed] client bytes --------------------------------
 # The protocols with a server codec, in registry order: a seed's first byte is its place here.
 SERVER_CODECS = [
-    "line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http1-close", "resp", "resp-sync"]
+    "line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http1-close", "http2", "resp",
+    "resp-sync"]
 # flags 0x18: a 64-byte limit, oversize requests answered with an error (resync).
 def server_seed(protocol, name, stream, flags=0):
     write("server_codec", name, bytes([SERVER_CODECS.index(protocol), flags, PATTERN, SEED]) + stream)
@@ -151,3 +152,10 @@ write("h2_server_session", "requests", bytes([H2_FLAGS, PATTERN, SEED]) + client
       + h2_frame(7, 0, 0, struct.pack(">II", 0, 0)))
 write("h2_server_session", "skipped_ids", bytes([H2_FLAGS, PATTERN, SEED]) + client_settings
       + h2_get(5, b"/greet?name=a") + h2_get(3, b"/greet?name=b"))
+# The same requests through the server codec target (the client preface is part of the stream).
+h2_preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+server_seed("http2", "http2", h2_preface + client_settings
+            + h2_get(1, b"/greet?name=ada") + h2_get(3, b"/nowhere")
+            + h2_frame(1, 4, 5, post_block) + h2_frame(0, 1, 5, b'{"name":"bob"}')
+            + h2_get(7, b"/greet?name=x", flags=4) + h2_frame(3, 0, 7, struct.pack(">I", 8))
+            + h2_get(9, b"/greet?name=" + b"z" * 70))

@@ -1,4 +1,4 @@
-// The HTTP/2 server session alone, driven with hand-made frames (RFC 9113 §4.1, HPACK literals
+// The HTTP/2 server session (a server codec) alone, driven with hand-made frames (RFC 9113 §4.1, HPACK literals
 // that leave the dynamic table alone) and no socket: a greet round trip in any split, and the
 // stream-id rules of §5.1.1 on top of what nghttp2 enforces.
 #include <algorithm>
@@ -11,12 +11,14 @@
 #include <gtest/gtest.h>
 #include <nghttp2/nghttp2.h>
 
-#include "../../src/protocols/http2/h2_server_session.hpp"
+#include "support/h2_greet_session.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::http2 {
 namespace {
+
+using test::greet_session;
 
 constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 constexpr std::uint8_t type_data = 0, type_headers = 1, type_settings = 4, type_goaway = 7;
@@ -131,15 +133,15 @@ header_list without_date(header_list headers) {
 }
 
 // Feeds `input` in pieces of `step` bytes; returns the first error (input stops there).
-std::error_code feed(server_session& s, std::string_view input, std::size_t step) {
+std::error_code feed(greet_session& s, std::string_view input, std::size_t step) {
   for (std::size_t at = 0; at < input.size(); at += step)
-    if (auto ec = s.receive(as_bytes(input.substr(at, step)))) return ec;
+    if (auto ec = s.read(input.substr(at, step))) return ec;
   return {};
 }
 
-std::string output_of(server_session& s) {
+std::string output_of(greet_session& s) {
   std::string out;
-  EXPECT_FALSE(s.send(out));
+  EXPECT_FALSE(s.output(out));
   return out;
 }
 
@@ -156,7 +158,7 @@ TEST(http2_server_session, a_get_greet_is_answered_the_same_in_any_split) {
   std::string first_output;
   header_list first_headers;
   for (std::size_t step : {request.size(), std::size_t{1}, std::size_t{7}}) {
-    server_session s({});
+    greet_session s({});
     ASSERT_FALSE(feed(s, request, step)) << "step " << step;
     EXPECT_EQ(s.take_answered(), 1u);
     EXPECT_EQ(s.take_answered(), 0u) << "taken once";
@@ -198,7 +200,7 @@ TEST(http2_server_session, a_get_greet_is_answered_the_same_in_any_split) {
 }
 
 TEST(http2_server_session, an_unknown_path_is_answered_404_without_closing) {
-  server_session s({});
+  greet_session s({});
   ASSERT_FALSE(feed(s, opening() + get(1, "/nope"), 64));
   EXPECT_EQ(s.take_answered(), 1u);
   const auto frames = frames_of(output_of(s));
@@ -214,7 +216,7 @@ TEST(http2_server_session, an_unknown_path_is_answered_404_without_closing) {
 TEST(http2_server_session, a_body_over_the_limit_is_answered_413_then_the_stream_is_reset) {
   server_session_config config;
   config.max_body_bytes = 16;
-  server_session s(config);
+  greet_session s(config);
   const std::string post = "\x83\x86" + literal(4, "/greet") + literal(1, "localhost");
   ASSERT_FALSE(feed(s, opening() + frame(type_headers, end_headers, 1, post) +
                            frame(type_data, 0, 1, std::string(20, 'x')), 64));
@@ -229,7 +231,7 @@ TEST(http2_server_session, a_body_over_the_limit_is_answered_413_then_the_stream
   EXPECT_EQ(last.stream_id, 1u);
   EXPECT_EQ(last.payload, std::string(4, '\0')) << "NO_ERROR";
   // A response that ends a finished request is not followed by a reset.
-  server_session plain(config);
+  greet_session plain(config);
   ASSERT_FALSE(feed(plain, opening() + get(1, "/greet?name=x"), 64));
   for (const parsed_frame& f : frames_of(output_of(plain))) EXPECT_NE(f.type, 3);
 }
@@ -237,7 +239,7 @@ TEST(http2_server_session, a_body_over_the_limit_is_answered_413_then_the_stream
 // HEAD gets GET's status and headers, content-length included, and no body: the HEADERS frame
 // ends the stream (RFC 9110 §9.3.2). A DATA frame here made nghttp reset the stream.
 TEST(http2_server_session, head_is_answered_with_headers_that_end_the_stream) {
-  server_session s({});
+  greet_session s({});
   // :method HEAD (a literal on static name 2), :scheme http, :path, :authority
   const std::string block = literal(2, "HEAD") + "\x86" + literal(4, "/greet?name=x") + literal(1, "h");
   ASSERT_FALSE(feed(s, opening() + frame(type_headers, end_stream | end_headers, 1, block), 64));
@@ -257,7 +259,7 @@ TEST(http2_server_session, head_is_answered_with_headers_that_end_the_stream) {
 
 // 405 names what is allowed (RFC 9110 §15.5.6).
 TEST(http2_server_session, another_method_is_answered_405_with_allow) {
-  server_session s({});
+  greet_session s({});
   const std::string block = literal(2, "DELETE") + "\x86" + literal(4, "/greet") + literal(1, "h");
   ASSERT_FALSE(feed(s, opening() + frame(type_headers, end_stream | end_headers, 1, block), 64));
   const auto frames = frames_of(output_of(s));
@@ -272,7 +274,7 @@ TEST(http2_server_session, another_method_is_answered_405_with_allow) {
 
 // h2spec http2/5.1.1/2: HEADERS on 5, then on 3, which opening 5 closed implicitly.
 TEST(http2_server_session, headers_on_a_stream_id_the_client_skipped_is_a_protocol_error) {
-  server_session s({});
+  greet_session s({});
   const std::error_code ec =
       feed(s, opening() + get(5, "/greet?name=five") + get(3, "/greet?name=three"), 4096);
   EXPECT_EQ(ec, errc::protocol_error);
@@ -287,7 +289,7 @@ TEST(http2_server_session, headers_on_a_stream_id_the_client_skipped_is_a_protoc
 
 TEST(http2_server_session, every_id_in_a_skipped_run_is_refused) {
   for (std::uint32_t skipped : {1u, 3u, 5u}) {
-    server_session s({});
+    greet_session s({});
     const std::error_code ec = feed(s, opening() + get(7, "/greet?name=a") + get(9, "/greet?name=b") +
                                            get(skipped, "/greet?name=c"),
                                     4096);
@@ -305,7 +307,7 @@ TEST(http2_server_session, only_the_latest_skipped_runs_are_remembered) {
   std::uint32_t id = 3;
   for (std::size_t run = 0; run <= server_session::max_skipped_runs; ++run, id += 4)
     input += get(id, "/greet?name=x", end_headers);  // left open: no reply to send meanwhile
-  server_session s({});
+  greet_session s({});
   ASSERT_FALSE(feed(s, input, 4096));
   EXPECT_FALSE(feed(s, get(1, "/greet?name=forgotten"), 4096)) << "left to nghttp2, which drops it";
   EXPECT_EQ(feed(s, get(5, "/greet?name=remembered"), 4096), errc::protocol_error);
@@ -313,7 +315,7 @@ TEST(http2_server_session, only_the_latest_skipped_runs_are_remembered) {
 
 // Trailers: a lower stream the client did open and has not ended may still get HEADERS.
 TEST(http2_server_session, headers_ending_a_lower_open_stream_are_trailers_not_an_error) {
-  server_session s({});
+  greet_session s({});
   const std::string trailer = frame(type_headers, end_stream | end_headers, 1,
                                     std::string("\0\x03x-t\x01", 6) + "1");  // x-t: 1
   ASSERT_FALSE(feed(s,
@@ -329,7 +331,7 @@ TEST(http2_server_session, headers_ending_a_lower_open_stream_are_trailers_not_a
 // What nghttp2 already does for a stream that was opened and has ended: STREAM_CLOSED (h2spec
 // 5.1/…), not the PROTOCOL_ERROR of a skipped id.
 TEST(http2_server_session, headers_on_a_closed_stream_stay_stream_closed) {
-  server_session s({});
+  greet_session s({});
   ASSERT_FALSE(feed(s, opening() + get(1, "/greet?name=one"), 4096));
   EXPECT_EQ(s.take_answered(), 1u);
   output_of(s);  // the reply ends stream 1
@@ -343,7 +345,7 @@ TEST(http2_server_session, headers_on_a_closed_stream_stay_stream_closed) {
 }
 
 TEST(http2_server_session, go_away_names_the_last_stream_and_still_answers_it) {
-  server_session s({});
+  greet_session s({});
   ASSERT_FALSE(feed(s, opening() + get(1, "/greet?name=x", end_headers), 4096));
   output_of(s);
   s.go_away();

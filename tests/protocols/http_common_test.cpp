@@ -77,6 +77,13 @@ TEST(http_date, is_the_imf_fixdate_of_rfc_9110) {
   EXPECT_EQ(http_date().size(), http_date_size);
 }
 
+// A server's two steps at once: the route, then the greet call's reply "hello, NAME".
+void handle_greet(std::string_view method, std::string_view target, std::string_view body,
+                  api_response& out) {
+  std::string name;
+  if (greet_call(method, target, body, name, out)) call_response(true, "hello, " + name, out);
+}
+
 TEST(greet_api, answers_each_route_into_the_same_response) {
   api_response r;
   handle_greet("GET", "/greet?a=1&name=ann%20l%C3%A9e", "", r);

@@ -26,11 +26,12 @@ struct server_request {
     none,      // nothing whole yet: decode() needs more bytes
     call,      // a call for the application: `argument` (a greet name), its reply via encode_reply
     answered,  // a request the protocol answered itself (PING, a 404, an oversize frame under
-               // resync): `answer` holds the reply's bytes, written in the request's turn
+               // resync): `answer` holds the reply's bytes, written in the request's turn (empty:
+               // the codec has queued the answer in its own state, out through produce())
     notice,    // bytes the peer is owed in this turn that answer no request (the reply to
                // bytes that are no request, HTTP's 100 Continue, a mux pong): `answer`; not counted
-    cancel,    // the peer withdrew call `key` (mux cancel, HTTP/2 RST_STREAM): its reply, if not
-               // yet encoded, never will be; not counted
+    cancel,    // the peer withdrew call `key` (a mux cancel frame): its reply, if not yet
+               // encoded, never will be; not counted
   };
   kind what = kind::none;
   /// What encode_reply() gets back with the reply: the request id, stream id or msgid (FIFO
@@ -86,6 +87,12 @@ class server_codec {
   virtual std::size_t replies_in_flight() const { return 0; }
   /// True while part of a request has been read (end of stream then truncates it).
   virtual bool mid_request() const = 0;
+  /// True while the codec holds requests still arriving that the host cannot see (an HTTP/2
+  /// stream whose body is on its way): a graceful stop waits for them, within its grace.
+  virtual bool busy() const { return false; }
+  /// True when the bytes written depend on how the input was cut into reads (HTTP/2 acknowledges
+  /// frames as they arrive): a fuzzer then compares two cuts' calls, not their bytes.
+  virtual bool output_depends_on_reads() const { return false; }
   /// The read buffer's bound: the largest request plus its framing (a codec that keeps what it
   /// needs of a partial request itself may ask for less).
   virtual std::size_t max_read_bytes() const = 0;

@@ -40,7 +40,8 @@ struct server_config {
   // Backends with more than one server implementation pick one by name (grpc: "cq" or
   // "callback"); empty: the backend's default. See protocol::server_engines.
   std::string engine;
-  // Servers on a server codec (protocol::server_codecs) and mux, msgpack-rpc honour these two.
+  // Servers on a server codec (protocol::server_codecs: all but grpc++ and redis-server) honour
+  // these two.
   // workers = 0: replies are computed on the event-loop thread, as the other backends do.
   std::size_t workers = 0;
   service_time_model service_time;  // added time per request (none by default)

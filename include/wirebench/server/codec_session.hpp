@@ -52,6 +52,7 @@ class codec_session : public stream_session {
   std::size_t calls_in_flight() const override {
     return dispatcher_.in_flight() + codec_->replies_in_flight();
   }
+  bool busy() const override { return calls_in_flight() != 0 || codec_->busy(); }
   /// False at max_in_flight calls in flight: the connection stops reading.
   bool accepting_input() const override { return dispatcher_.in_flight() < max_in_flight_; }
   void on_drain(connection& c) override;

@@ -1,6 +1,6 @@
 #pragma once
 // What every backend whose client is a codec needs from the protocol-level client config: a greet
-// client over the client engine. (Their servers: greet_server.hpp.)
+// client over the client engine. (Their servers: codec_server.hpp.)
 #include <algorithm>
 #include <chrono>
 #include <functional>

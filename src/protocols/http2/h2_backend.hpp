@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "wirebench/codec/server_codec.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench::http2 {
@@ -20,7 +21,7 @@ std::vector<protocol_option> server_options();
 // Lets `calls` streams in at once on a connection (protocol::fit_server_to_load).
 void fit_server_to_load(server_config& config, std::size_t calls);
 
-std::unique_ptr<protocol_server> make_server(const server_config& config);
+server_codec_factory server_codecs(const server_config& config);
 client_codec_factory client_codecs(const client_config& config);
 
 }  // namespace wirebench::http2

@@ -26,8 +26,8 @@ void register_http2_protocol(protocol_registry& registry) {
       .libraries = http2_libraries,
       .server_options = http2::server_options(),
       .fit_server_to_load = http2::fit_server_to_load,
-      .make_server = http2::make_server,
       .client_codecs = http2::client_codecs,
+      .server_codecs = http2::server_codecs,
   });
 }
 

@@ -68,23 +68,20 @@ struct server_session::callbacks {
         answer.body.assign("{\"error\":\"body too large\"}");
         answer.send_body = true;
         self(user).respond(stream_id, *st, answer);
+        self(user).ended_.push_back({stream_id, false});
         return 0;
       }
       st->body.append(reinterpret_cast<const char*>(data), len);
       return 0;
     });
   }
-  // A whole frame received: a request is answered when its stream ends.
+  // A whole frame received: a request is taken when its stream ends.
   static int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
     return guarded([&] {
       if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
           (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
-        server_session& s = self(user);
         stream* st = record(session, frame->hd.stream_id);
-        if (st != nullptr && !st->answered) {
-          http::handle_greet(st->method, st->path, st->body, s.answer_);
-          s.respond(frame->hd.stream_id, *st, s.answer_);
-        }
+        if (st != nullptr && !st->answered) self(user).request_ended(frame->hd.stream_id, *st);
       }
       return 0;
     });
@@ -147,6 +144,45 @@ server_session::server_session(const server_session_config& config)
 
 server_session::~server_session() = default;
 
+std::size_t server_session::decode(std::span<const std::byte> data, server_request& into,
+                                   gather_queue& out, std::error_code& error) {
+  if (!data.empty()) {
+    error = receive(data);
+    // The peer has said goodbye (or nghttp2 ended the session): what is left to say goes now, and
+    // once nothing is, the connection may close.
+    if (!error && !want_read()) {
+      error = send(out);
+      if (!error && !want_write()) error = errc::peer_closed;
+    }
+  }
+  while (!ended_.empty()) {
+    const ended_request r = ended_.front();
+    ended_.pop_front();
+    into.key = static_cast<std::uint64_t>(r.stream_id);
+    if (!r.call) {  // its response is submitted already
+      into.what = server_request::kind::answered;
+      into.answer.clear();
+      return data.size();
+    }
+    const stream* st = callbacks::record(session_.get(), r.stream_id);
+    if (st == nullptr) continue;  // reset by the client since: nothing is owed
+    into.what = server_request::kind::call;
+    into.argument = st->name;
+    return data.size();
+  }
+  return data.size();
+}
+
+void server_session::encode_reply(std::uint64_t key, bool ok, std::string_view body,
+                                  gather_queue&) {
+  const auto stream_id = static_cast<std::int32_t>(key);
+  stream* st = callbacks::record(session_.get(), stream_id);
+  if (st == nullptr || st->answered) return;  // reset by the client while the call was out
+  answer_.send_body = st->method != "HEAD";
+  http::call_response(ok, body, answer_);
+  respond(stream_id, *st, answer_);
+}
+
 std::error_code server_session::receive(std::span<const std::byte> plain) {
   const ssize_t rv = nghttp2_session_mem_recv(
       session_.get(), reinterpret_cast<const uint8_t*>(plain.data()), plain.size());
@@ -186,7 +222,7 @@ server_session::stream* server_session::open_stream() {
 }
 
 void server_session::close_stream(stream* st) {
-  for (std::string* s : {&st->method, &st->path, &st->body, &st->response}) {
+  for (std::string* s : {&st->method, &st->path, &st->body, &st->name, &st->response}) {
     if (s->capacity() > max_kept_capacity) std::string().swap(*s);
     s->clear();
   }
@@ -239,7 +275,15 @@ void server_session::respond(std::int32_t stream_id, stream& st, const http::api
     body.read_callback = &callbacks::read_body;
     nghttp2_submit_response(session_.get(), stream_id, headers, count, &body);
   }
-  ++answered_;
+}
+
+void server_session::request_ended(std::int32_t stream_id, stream& st) {
+  if (http::greet_call(st.method, st.path, st.body, st.name, answer_)) {
+    ended_.push_back({stream_id, true});
+    return;
+  }
+  respond(stream_id, st, answer_);  // the refusal: 404, 405, 400
+  ended_.push_back({stream_id, false});
 }
 
 }  // namespace wirebench::http2

@@ -109,16 +109,6 @@ void call_response(bool ok, std::string_view reply, api_response& out) {
   out.body.append("\"}");
 }
 
-void handle_greet(std::string_view method, std::string_view target, std::string_view body,
-                  api_response& out) {
-  // Per thread, kept: the decoded name costs no allocation once warm.
-  thread_local std::string name;
-  if (!greet_call(method, target, body, name, out)) return;
-  thread_local std::string reply;
-  reply.assign("hello, ").append(name);
-  call_response(true, reply, out);
-}
-
 std::string greet_target(std::string_view name) {
   std::string target;
   append_greet_target(target, name);

@@ -27,9 +27,6 @@ bool greet_call(std::string_view method, std::string_view target, std::string_vi
 // The answer to a greet call whose reply the application gave: 200 {"greeting": reply}, or 500
 // {"error": reply} when it failed. Keeps `out.send_body`.
 void call_response(bool ok, std::string_view reply, api_response& out);
-// Both at once, for a server that answers as it reads (HTTP/2): the reply is "hello, NAME".
-void handle_greet(std::string_view method, std::string_view target, std::string_view body,
-                  api_response& out);
 
 // Client helpers: the request target for GET (appended to `out`), and the greeting out of a 200
 // response body (false if the body is not the expected JSON). `greeting` views `json` when the
