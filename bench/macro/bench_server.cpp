@@ -1,12 +1,14 @@
 #include "macro/bench_server.hpp"
 
+#include "../../src/app/serve_command_line.hpp"
+
 namespace wirebench::bench {
 
 bench_server::bench_server(const protocol& p, const server_config& c) {
   if (p.own_process_server) {
     // WIREBENCH_CLI_PATH: the wirebench target built beside this benchmark.
     child_ = std::make_unique<server_process>(
-        server_process_options{.protocol = p.name, .config = c, .program = WIREBENCH_CLI_PATH});
+        app::serve_command_line(p.name, c, WIREBENCH_CLI_PATH));
   } else {
     in_process_ = p.make_server(c);
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "error_text.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/core/error.hpp"
@@ -51,7 +52,7 @@ command_runner add_call_command(CLI::App& app) {
     try {
       user = read_user_call(o->user, *cmd);
     } catch (const std::exception& e) {
-      return usage_error(e.what());
+      return usage_error(error_text(e));
     }
     if (user.call && !o->words.empty())
       return usage_error("a user call takes no names (" + o->words.front() +
@@ -84,7 +85,7 @@ command_runner add_call_command(CLI::App& app) {
     try {
       client = p.make_client(config);
     } catch (const std::exception& e) {
-      return usage_error(e.what());
+      return usage_error(error_text(e));
     }
 
     struct outcome {

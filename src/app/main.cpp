@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "error_text.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("merge")) return merge();
   } catch (const std::exception& e) {
-    return app::usage_error(e.what());
+    return app::usage_error(app::error_text(e));
   }
   return 2;
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "error_text.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
 #include "wirebench/load/results_merge.hpp"
@@ -48,7 +49,7 @@ command_runner add_merge_command(CLI::App& app) {
       try {
         inputs.push_back({file, read_results_json(text.str())});
       } catch (const std::exception& e) {
-        std::cerr << "wirebench: " << file << ": " << e.what() << "\n";
+        std::cerr << "wirebench: " << file << ": " << error_text(e) << "\n";
         return 1;
       }
     }
@@ -56,7 +57,7 @@ command_runner add_merge_command(CLI::App& app) {
     try {
       merged = merge_results(inputs);
     } catch (const std::exception& e) {
-      std::cerr << "wirebench: cannot merge: " << e.what() << "\n";
+      std::cerr << "wirebench: cannot merge: " << error_text(e) << "\n";
       return 1;
     }
     print_table(std::cout, merged);

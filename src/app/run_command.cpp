@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "error_text.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
 #include "tls_flags.hpp"
@@ -95,7 +96,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     try {
       plan.slo = slo_target::parse(o.slo);
     } catch (const std::exception& e) {
-      return e.what();
+      return error_text(e);
     }
     if (!given("--load")) plan.loads = {"uniform"};
     if (!given("--rate")) plan.rate = 1000;  // the first step
@@ -110,7 +111,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     try {
       o.check_target = slo_target::parse(o.check);
     } catch (const std::exception& e) {
-      return std::string("--check: ") + e.what();
+      return std::string("--check: ") + error_text(e);
     }
   }
   // An open loop's workers bound the calls in flight: one would make every call wait for the
@@ -145,7 +146,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   try {
     user = read_user_call(o.user, cmd);
   } catch (const std::exception& e) {
-    return e.what();
+    return error_text(e);
   }
   if (auto problem = settle_tls_client_flags(plan.tls); !problem.empty()) return problem;
   for (const auto& name : plan.protocols)
@@ -155,7 +156,9 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (user.call->http() && user.call->http()->https) plan.tls.enabled = true;
     for (const auto& name : plan.protocols) {
       const protocol& p = *registry.find(name);
-      if (auto problem = check_user_call(p, *user.call); !problem.empty()) return problem;
+      if (auto problem = user_call_mismatch(p.name, p.user_calls, user.call->kind());
+          !problem.empty())
+        return problem;
       // The codec factory checks the call against its protocol (headers HTTP/2 forbids), and a
       // gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
       // call): a bad call is a usage error now, not a failed point later.
@@ -168,7 +171,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
         else
           p.make_client(probe)->close();
       } catch (const std::exception& e) {
-        return e.what();
+        return error_text(e);
       }
     }
     plan.call = user.call;
@@ -200,7 +203,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     try {
       list = parse_cpu_list(*cpus);
     } catch (const std::exception& e) {
-      return option + e.what();
+      return option + error_text(e);
     }
     // Pinning to a CPU that is not there fails quietly, and the result would claim a placement
     // that never happened.

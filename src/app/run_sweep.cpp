@@ -13,8 +13,10 @@
 #include <stdexcept>
 #include <unistd.h>
 
+#include "error_text.hpp"
 #include "progress_line.hpp"
 #include "run_plan.hpp"
+#include "serve_command_line.hpp"
 #include "wirebench/load/knee_search.hpp"
 #include "wirebench/load/load_driver.hpp"
 #include "wirebench/load/server_process.hpp"
@@ -250,13 +252,12 @@ run_record execute(const run_plan& plan, sweep_status& status) {
           config.tls.certificate_file = certificate->certificate();
           config.tls.private_key_file = certificate->key();
         }
-        server = std::make_unique<server_process>(
-            server_process_options{.protocol = name, .config = config});
+        server = std::make_unique<server_process>(serve_command_line(name, config));
         where = server->local_endpoint();
       }
     } catch (const std::exception& e) {
-      failures.push_back(e.what());
-      progress.note(std::string(e.what()) + "; skipping " + name);
+      failures.push_back(error_text(e));
+      progress.note(error_text(e) + "; skipping " + name);
       for (std::size_t i = 0; i < points_per_protocol * plan.repeats; ++i)
         progress.begin_step(name + " skipped");
       continue;
@@ -305,7 +306,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
         try {
           point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get(), tls));
         } catch (const no_connection& e) {  // nothing more of this protocol can run
-          failures.push_back(name + ": " + e.what());  // printed when the run ends
+          failures.push_back(name + ": " + error_text(e));  // printed when the run ends
           unreachable = true;
           break;
         } catch (const interrupted&) {  // the repeat under way is dropped, half measured
@@ -314,13 +315,13 @@ run_record execute(const run_plan& plan, sweep_status& status) {
         } catch (const stuck& e) {
           status.stuck = true;
           failures.push_back(name + ": the watchdog fired and the client could not be closed: " +
-                             e.what());
+                             error_text(e));
           record.incomplete = "a client could not be closed during " + label;
           ended = true;
           break;
         } catch (const std::exception& e) {  // a client that cannot be made (bad config)
-          failures.push_back(name + ": " + e.what());
-          progress.note(name + ": " + e.what());
+          failures.push_back(name + ": " + error_text(e));
+          progress.note(name + ": " + error_text(e));
           break;
         }
         if (const auto& why = point.repeats.back().load.watchdog; !why.empty())

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "error_text.hpp"
 #include "wirebench/core/duration_text.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/protocols/server_args.hpp"
@@ -104,7 +105,7 @@ command_runner add_serve_command(CLI::App& app) {
     try {
       config = from_args(args, serve_defaults());
     } catch (const std::invalid_argument& e) {
-      return usage_error(e.what());
+      return usage_error(error_text(e));
     }
     const protocol& chosen = *protocol_registry::builtin().find(o->protocol);
     if (!config.engine.empty())
@@ -122,7 +123,7 @@ command_runner add_serve_command(CLI::App& app) {
     try {
       server = chosen.make_server(config);
     } catch (const std::exception& e) {
-      return usage_error(e.what());
+      return usage_error(error_text(e));
     }
     const std::string engine = chosen.engine_for(config.engine);
     std::cerr << "wirebench: serving " << o->protocol << " on "

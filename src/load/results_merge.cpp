@@ -134,12 +134,12 @@ run_record merge_results(const std::vector<results_input>& inputs) {
   const results_input& base = inputs[0];
   for (const auto& in : inputs)
     if (!in.run.knees.empty())
-      refuse(in.file + " is a rate search (--find-max-rate): each generator chose its own rates");
+      refuse(in.file + " is a rate search: each generator chose its own rates");
   for (const auto& in : inputs)
     for (const auto& p : in.run.points)
       if (p.parameters.server_local)
         refuse(in.file + " loaded a server it started itself: merge adds generators that loaded "
-               "one server (run --connect)");
+               "one server they were given");
 
   run_record out;
   out.command_line = "wirebench merge";

@@ -9,22 +9,10 @@
 #include <system_error>
 #include <vector>
 
-#include "wirebench/protocols/server_args.hpp"
-
 namespace wirebench {
-namespace {
 
-std::string this_executable() {
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) throw std::runtime_error("cannot find this program's path (/proc/self/exe)");
-  return std::string(path, static_cast<std::size_t>(n));
-}
-
-}  // namespace
-
-server_process::server_process(const server_process_options& o) : grace_(o.config.grace) {
-  const std::string program = o.program.empty() ? this_executable() : o.program;
+server_process::server_process(const server_process_options& o) : grace_(o.grace) {
+  if (o.argv.empty()) throw std::invalid_argument("server_process: no command line");
   char stderr_path[] = "/tmp/wirebench-serve-XXXXXX";
   stderr_fd_ = mkostemp(stderr_path, O_CLOEXEC);
   if (stderr_fd_ < 0) throw std::runtime_error("cannot create a file for the server's messages");
@@ -40,16 +28,15 @@ server_process::server_process(const server_process_options& o) : grace_(o.confi
   if (pipe2(ready, O_CLOEXEC) != 0) throw fail("cannot create a pipe");
 
   child_options child;
-  child.argv = {program, "serve", "--protocol", o.protocol, "--ready-fd", "3"};
-  for (std::string& flag : to_args(o.config)) child.argv.push_back(std::move(flag));
+  child.argv = o.argv;
   child.stderr_fd = stderr_fd_;
-  child.pass_fds = {{ready[1], 3}};
+  child.pass_fds = {{ready[1], ready_fd}};
   try {
     child_.emplace(child);
   } catch (const std::system_error& e) {
     close(ready[0]);
     close(ready[1]);
-    throw fail("cannot start '" + program + " serve': " + e.what());
+    throw fail("cannot start '" + o.argv[0] + "': " + e.what());
   }
   close(ready[1]);
 
@@ -77,7 +64,7 @@ server_process::server_process(const server_process_options& o) : grace_(o.confi
     std::string message = error_output();
     while (!message.empty() && message.back() == '\n') message.pop_back();
     if (message.starts_with("wirebench: ")) message.erase(0, 11);
-    throw fail("the " + o.protocol + " server did not start: " +
+    throw fail("the " + o.name + " server did not start: " +
                (message.empty() ? "no endpoint within the start timeout" : message));
   }
   endpoint_ = *parsed;

@@ -6,13 +6,14 @@
 #include <stdexcept>
 
 #include "wirebench/core/duration_text.hpp"
+#include "wirebench/core/setting_error.hpp"
 
 namespace wirebench {
 namespace {
 
 [[noreturn]] void refuse(std::string_view whole, std::string_view part, std::string_view why) {
-  throw std::invalid_argument("--slo '" + std::string(whole) + "': '" + std::string(part) +
-                              "' " + std::string(why));
+  throw setting_error("slo", "'" + std::string(whole) + "': '" + std::string(part) + "' " +
+                                std::string(why));
 }
 
 std::optional<double> number(std::string_view text) {

@@ -6,27 +6,12 @@
 
 #include "common/backend_support.hpp"
 #include "common/codec_server.hpp"
+#include "wirebench/core/setting_error.hpp"
 #include "wirebench/tls/tls_client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
 
 namespace wirebench {
 namespace {
-
-// Why `name`, whose client sends `accepts`, cannot send `call`; "" when it can.
-std::string user_call_problem(const std::string& name, user_call_kind accepts, const user_call& call) {
-  if (accepts == call.kind()) return {};
-  auto flags = [](user_call_kind kind) -> std::string {
-    switch (kind) {
-      case user_call_kind::http: return "an HTTP request (--url, --path, -X, -H, -d)";
-      case user_call_kind::resp: return "a RESP command (--command)";
-      case user_call_kind::grpc: return "a gRPC call (--proto, --call, -d)";
-      default: return "a MessagePack-RPC call (--method without a URL, -d)";
-    }
-  };
-  if (accepts == user_call_kind::none)
-    return "protocol '" + name + "' sends only its greet call, not " + flags(call.kind());
-  return "protocol '" + name + "' sends " + flags(accepts) + ", not " + flags(call.kind());
-}
 
 // The name a TLS client sends (SNI) and checks the certificate against: the user call's
 // authority when it names one (a URL's host), else the address dialed.
@@ -86,7 +71,7 @@ void protocol_registry::add(protocol p) {
   if (!p.tls) {
     // One check for every tool (serve, call, run, benchmarks): --tls is never silently ignored.
     auto refuse = [name = p.name] {
-      throw std::invalid_argument("--tls: protocol '" + name + "' does not speak TLS here");
+      throw setting_error("tls", "protocol '" + name + "' does not speak TLS here");
     };
     p.make_server = [make = std::move(p.make_server), refuse](const server_config& c) {
       if (c.tls.enabled) refuse();
@@ -99,9 +84,7 @@ void protocol_registry::add(protocol p) {
   }
   // One check for every tool too: a user call is never silently replaced by the greet call.
   auto check_call = [name = p.name, accepts = p.user_calls](const client_config& c) {
-    if (!c.call) return;
-    if (auto problem = user_call_problem(name, accepts, *c.call); !problem.empty())
-      throw std::invalid_argument(problem);
+    if (c.call && c.call->kind() != accepts) throw user_call_refused(name, accepts, c.call->kind());
   };
   p.make_client = [make = std::move(p.make_client), check_call](const client_config& c) {
     check_call(c);
@@ -115,9 +98,13 @@ void protocol_registry::add(protocol p) {
   protocols_.push_back(std::move(p));
 }
 
-std::string check_user_call(const protocol& p, const user_call& call) {
-  return user_call_problem(p.name, p.user_calls, call);
-}
+user_call_refused::user_call_refused(std::string protocol_name, user_call_kind sends_kind,
+                                     user_call_kind given_kind)
+    : setting_error("user_call", "protocol '" + protocol_name + "' sends " +
+                                     sends_phrase(sends_kind) + ", not " + sends_phrase(given_kind)),
+      protocol(std::move(protocol_name)),
+      sends(sends_kind),
+      given(given_kind) {}
 
 
 const protocol* protocol_registry::find(std::string_view name) const {

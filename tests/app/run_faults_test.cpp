@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "../../src/app/serve_command_line.hpp"
 #include "support/child_process.hpp"
 #include "support/loopback_listen.hpp"
 #include "support/read_file.hpp"
@@ -74,8 +75,7 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   } else {
     server_config config;
     config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-    server.emplace(server_process_options{.protocol = protocol, .config = config,
-                                          .program = WIREBENCH_CLI});
+    server.emplace(app::serve_command_line(protocol, config, WIREBENCH_CLI));
     where = server->local_endpoint().to_string();
   }
   std::vector<std::string> argv = {WIREBENCH_CLI, "run", "-p", protocol, "--connect", where,

@@ -119,7 +119,7 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
   own_server.points[0].parameters.server_local = true;
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", own_server}}),
             "b.json loaded a server it started itself: merge adds generators that loaded one "
-            "server (run --connect)");
+            "server they were given");
 
   run_record twice = generator("gen-2", s, 1000.0);
   twice.points.push_back(twice.points[0]);
@@ -150,7 +150,7 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
   run_record search = generator("gen-2", s, 1000.0);
   search.knees.push_back({"mux", "uniform", 8, "p99<=1ms", 1000, 0, "", "", {{1000, "", 0}}});
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", search}}),
-            "b.json is a rate search (--find-max-rate): each generator chose its own rates");
+            "b.json is a rate search: each generator chose its own rates");
 
   run_record no_start = generator("gen-2", s, 1000.0);
   no_start.points[0].repeats[0].load.window_start_unix = 0;

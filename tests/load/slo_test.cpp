@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/setting_error.hpp"
 
 namespace wirebench {
 namespace {
@@ -27,12 +28,12 @@ TEST(slo, refuses_what_it_cannot_read_naming_the_part) {
   auto why = [](const char* text) {
     try {
       slo_target::parse(text);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
+    } catch (const setting_error& e) {
+      return e.setting() + " " + e.detail();
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(why("p99<1ms"), "--slo 'p99<1ms': 'p99<1ms' is not NAME<=LIMIT (p99<=1ms, errors<=0.1%)");
+  EXPECT_EQ(why("p99<1ms"), "slo 'p99<1ms': 'p99<1ms' is not NAME<=LIMIT (p99<=1ms, errors<=0.1%)");
   EXPECT_NE(why("q99<=1ms").find("names no quantile"), std::string::npos);
   EXPECT_NE(why("p0<=1ms").find("names no quantile"), std::string::npos);
   EXPECT_NE(why("p101<=1ms").find("names no quantile"), std::string::npos);

@@ -169,18 +169,20 @@ TEST(protocol_registry, a_protocol_without_tls_refuses_a_tls_config) {
     sc.tls.enabled = true;
     client_config cc;
     cc.tls.enabled = true;
-    const std::string why = "--tls: protocol '" + p.name + "' does not speak TLS here";
+    const std::string why = "protocol '" + p.name + "' does not speak TLS here";
     try {
       p.make_server(sc);
       ADD_FAILURE() << p.name << ": a server was made";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(e.what(), why);
+    } catch (const setting_error& e) {
+      EXPECT_EQ(e.setting(), "tls");
+      EXPECT_EQ(e.detail(), why);
     }
     try {
       p.make_client(cc);
       ADD_FAILURE() << p.name << ": a client was made";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(e.what(), why);
+    } catch (const setting_error& e) {
+      EXPECT_EQ(e.setting(), "tls");
+      EXPECT_EQ(e.detail(), why);
     }
     refused.insert(p.name);
   }

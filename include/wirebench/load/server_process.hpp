@@ -9,25 +9,33 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "wirebench/core/child_process.hpp"
-
-#include "wirebench/protocols/protocol.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench {
 
 struct server_process_options {
-  std::string protocol;
-  server_config config;  // all of it, as `serve` flags (to_args); listen port 0: the kernel picks
+  // The server's command line; the CLI's serve_command_line() (app/serve_command_line.hpp) makes
+  // `wirebench serve`'s. Once listening, the server writes its endpoint, one line, to descriptor
+  // server_process::ready_fd.
+  std::vector<std::string> argv;
+  // What the server is, in messages: "line" gives "the line server did not start: ...".
+  std::string name;
+  // The server's own graceful stop (its config's grace): stop() waits that and 5 s more before
+  // it kills the server.
+  std::chrono::steady_clock::duration grace = std::chrono::seconds(5);
   std::chrono::seconds start_timeout{20};
-  std::string program{};  // the `wirebench` executable; "" = this program
 };
 
 class server_process {
  public:
   // Starts the server and waits until it listens. Throws std::runtime_error carrying the server's
   // own error message when it cannot start.
+  // The descriptor the server writes its endpoint line to.
+  static constexpr int ready_fd = 3;
+
   explicit server_process(const server_process_options& options);
   ~server_process();
   server_process(const server_process&) = delete;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench {
@@ -26,9 +27,15 @@ class protocol_registry {
   std::vector<protocol> protocols_;
 };
 
-// "" when `p`'s client can send `call` (protocol::user_calls); else why not, one line for the
-// user. The registry's make_client and client_codecs refuse such a config with this text.
-std::string check_user_call(const protocol& p, const user_call& call);
+// A client config whose user call the protocol cannot send (protocol::user_calls): what the
+// registry's make_client and client_codecs throw, never replacing the call by the greet call.
+// The CLI words it with its own flags (app/error_text.hpp).
+struct user_call_refused : setting_error {
+  user_call_refused(std::string protocol_name, user_call_kind sends_kind, user_call_kind given_kind);
+  std::string protocol;  // the protocol's name
+  user_call_kind sends;  // what its client sends (none: only the greet call)
+  user_call_kind given;  // what the config asked for
+};
 
 // A protocol's folder joins builtin() with one of these at namespace scope in a source file:
 //   const protocol_registration registered{40, [](protocol_registry& r) { r.add({...}); }};

@@ -92,5 +92,7 @@ struct user_call {
 std::string describe(const user_call& call);
 // "greet call", "HTTP request", "RESP command", "gRPC call", "MessagePack-RPC call"
 std::string_view kind_name(user_call_kind kind);
+// What a client sends, in a sentence: "only its greet call", "an HTTP request", "a RESP command".
+std::string sends_phrase(user_call_kind kind);
 
 }  // namespace wirebench

@@ -6,6 +6,8 @@
 #include <google/protobuf/util/json_util.h>
 #include <nlohmann/json.hpp>
 
+#include "wirebench/core/setting_error.hpp"
+
 namespace wirebench::grpc_backend {
 
 namespace pb = google::protobuf;
@@ -26,15 +28,17 @@ class grpc_dynamic_method::error_collector final : public pb::compiler::MultiFil
 std::string service_of(const std::string& method) {
   const auto slash = method.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == method.size())
-    throw std::invalid_argument("--call " + method + ": give package.Service/Method");
+    throw setting_error("call", "'" + method + "': give package.Service/Method");
   return method.substr(0, slash);
 }
 
 grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
                                          const std::vector<std::string>& reflected_files)
     : errors_(std::make_unique<error_collector>()) {
-  const std::string source = call.reflect ? "--reflect" : "--proto " + call.proto_file;
-  auto bad = [&](const std::string& why) { throw std::invalid_argument(source + ": " + why); };
+  auto bad = [&](const std::string& why) {
+    if (call.reflect) throw setting_error("reflect", why);
+    throw setting_error("proto", call.proto_file + ": " + why);
+  };
   const pb::DescriptorPool* pool = nullptr;
   if (call.reflect) {
     for (const std::string& bytes : reflected_files) {
@@ -54,7 +58,7 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
     std::string virtual_file, shadowing;
     if (source_tree_.DiskFileToVirtualFile(file.string(), &virtual_file, &shadowing) !=
         pb::compiler::DiskSourceTree::SUCCESS)
-      bad("not under an import path (--import-path)");
+      bad("not under an import path");
     importer_ = std::make_unique<pb::compiler::Importer>(&source_tree_, errors_.get());
     if (importer_->Import(virtual_file) == nullptr)
       bad(errors_->first().empty() ? "does not parse" : errors_->first());
@@ -79,7 +83,7 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
     try {
       array = nlohmann::json::parse(call.request_json);
     } catch (const nlohmann::json::exception& e) {
-      throw std::invalid_argument("-d: not JSON (" + std::string(e.what()) + ")");
+      throw setting_error("data", "not JSON (" + std::string(e.what()) + ")");
     }
     for (const auto& element : array) texts.push_back(element.dump());
   } else {
@@ -90,8 +94,8 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
     std::unique_ptr<pb::Message> request(request_prototype->New());
     const auto parsed_json = pb::util::JsonStringToMessage(text, request.get());
     if (!parsed_json.ok())
-      throw std::invalid_argument("-d: not a " + method->input_type()->full_name() + " in JSON (" +
-                                  std::string(parsed_json.message()) + ")");
+      throw setting_error("data", "not a " + method->input_type()->full_name() + " in JSON (" +
+                                      std::string(parsed_json.message()) + ")");
     request->SerializeToString(&requests_.emplace_back());
   }
   reply_prototype_ = factory_.GetPrototype(method->output_type());

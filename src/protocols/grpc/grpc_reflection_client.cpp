@@ -13,6 +13,7 @@
 
 #include "grpc_backend.hpp"
 #include "grpc_tls.hpp"
+#include "wirebench/core/setting_error.hpp"
 
 namespace wirebench::grpc_backend {
 namespace {
@@ -21,7 +22,7 @@ namespace pb = google::protobuf;
 
 constexpr const char* reflection_method = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
 
-[[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument("--reflect: " + why); }
+[[noreturn]] void refuse(const std::string& why) { throw setting_error("reflect", why); }
 
 const pb::Descriptor* reflection_type(const char* name) {
   const pb::Descriptor* type =

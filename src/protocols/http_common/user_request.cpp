@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/setting_error.hpp"
 #include "wirebench/core/status_error.hpp"
 
 namespace wirebench::http {
@@ -27,15 +28,15 @@ const std::string* find_header(const http_call& call, std::string_view name) {
 void check_user_headers(const http_call& call, bool http2) {
   for (const auto& [name, value] : call.headers) {
     if (iequals(name, "content-length") || iequals(name, "transfer-encoding"))
-      throw std::invalid_argument("-H '" + name + "': wirebench sends the body (-d) with its own " +
-                                  "Content-Length");
+      throw setting_error("header", "'" + name + "': wirebench sends the body with its own " +
+                                        "Content-Length");
     if (!http2) continue;
     for (const std::string_view banned : {"connection", "keep-alive", "proxy-connection", "upgrade"})
       if (iequals(name, banned))
-        throw std::invalid_argument("-H '" + name + "': HTTP/2 forbids connection-specific headers " +
-                                    "(RFC 9113 8.2.2)");
+        throw setting_error("header", "'" + name + "': HTTP/2 forbids connection-specific " +
+                                          "headers (RFC 9113 8.2.2)");
     if (iequals(name, "te") && value != "trailers")
-      throw std::invalid_argument("-H 'TE: " + value + "': HTTP/2 allows only 'TE: trailers'");
+      throw setting_error("header", "'TE: " + value + "': HTTP/2 allows only 'TE: trailers'");
   }
 }
 

@@ -14,8 +14,9 @@
 #include "msgpack_rpc_backend.hpp"
 #include "../common/backend_support.hpp"
 #include "wirebench/codec/bytes.hpp"
-#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/setting_error.hpp"
+#include "wirebench/protocols/call_placeholder.hpp"
 
 namespace wirebench::msgpack_rpc {
 namespace {
@@ -32,11 +33,11 @@ std::shared_ptr<const packed_call> pack_call(const msgpack_call& call, std::uint
   try {
     params = nlohmann::json::parse(call.params_json);
   } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument("-d " + call.params_json + ": not JSON (" + e.what() + ")");
+    throw setting_error("data", "'" + call.params_json + "': not JSON (" + e.what() + ")");
   }
   if (!params.is_array())
-    throw std::invalid_argument("-d " + call.params_json + ": MessagePack-RPC params are a JSON array");
-  if (call.method.empty()) throw std::invalid_argument("--method: give the method's name");
+    throw setting_error("data", "'" + call.params_json + "': MessagePack-RPC params are a JSON array");
+  if (call.method.empty()) throw setting_error("method", "give the method's name");
   auto packed = std::make_shared<packed_call>();
   packed->method = call.method;
   packed->keyspace = keyspace;

@@ -56,4 +56,9 @@ std::string_view kind_name(user_call_kind kind) {
   return "greet call";
 }
 
+std::string sends_phrase(user_call_kind kind) {
+  if (kind == user_call_kind::none) return "only its greet call";
+  return (kind == user_call_kind::http ? "an " : "a ") + std::string(kind_name(kind));
+}
+
 }  // namespace wirebench
