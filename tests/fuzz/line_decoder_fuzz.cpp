@@ -11,14 +11,15 @@
 #include <cstdlib>
 
 #include "codec/split_feeder.hpp"
+#include "fuzz_support.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace wirebench;
-  auto byte = [&](std::size_t i) -> std::uint8_t { return i < size ? data[i] : 0; };
-  const std::uint8_t limit = byte(0), flags = byte(1), pattern = byte(2), seed = byte(3);
-  const std::string_view stream =
-      size > 4 ? std::string_view(reinterpret_cast<const char*>(data) + 4, size - 4) : std::string_view();
+  const fuzz::input in(data, size, 4);
+  const std::uint8_t limit = in.setting(0), flags = in.setting(1), pattern = in.setting(2),
+                     seed = in.setting(3);
+  const std::string_view stream = in.stream();
 
   line_decoder_config config;
   config.max_line_bytes = (limit & 0x80) ? std::size_t{limit & 0x7fu} * 61 : limit;

@@ -363,5 +363,26 @@ TEST(http2_server_session, go_away_names_the_last_stream_and_still_answers_it) {
   EXPECT_FALSE(s.busy());
 }
 
+// A request ended and then reset in the same read is still a call the server took (counted, as
+// a mux request cancelled after it was sent), whatever the cut; its reply is dropped.
+TEST(http2_server_session, a_call_reset_after_its_request_ended_is_taken_and_its_reply_dropped) {
+  std::string reset_payload;
+  put32(reset_payload, 0x8);  // CANCEL
+  const std::string input = opening() + get(1, "/greet?name=gone") + frame(3, 0, 1, reset_payload) +
+                            get(3, "/greet?name=kept");
+  for (std::size_t step : {input.size(), std::size_t{1}}) {
+    greet_session s({});
+    ASSERT_FALSE(feed(s, input, step)) << "step " << step;
+    EXPECT_EQ(s.take_answered(), 2u) << "step " << step;
+    std::size_t replies_on_1 = 0, data_on_3 = 0;
+    for (const parsed_frame& f : frames_of(output_of(s))) {
+      replies_on_1 += f.stream_id == 1 && (f.type == type_headers || f.type == type_data);
+      data_on_3 += f.stream_id == 3 && f.type == type_data;
+    }
+    if (step == input.size()) EXPECT_EQ(replies_on_1, 0u) << "reset before its reply was made";
+    EXPECT_EQ(data_on_3, 1u) << "step " << step;
+  }
+}
+
 }  // namespace
 }  // namespace wirebench::http2

@@ -81,7 +81,7 @@ TEST(http_date, is_the_imf_fixdate_of_rfc_9110) {
 void handle_greet(std::string_view method, std::string_view target, std::string_view body,
                   api_response& out) {
   std::string name;
-  if (greet_call(method, target, body, name, out)) call_response(true, "hello, " + name, out);
+  if (greet_call(method, target, body, 64, name, out)) call_response(true, "hello, " + name, out);
 }
 
 TEST(greet_api, answers_each_route_into_the_same_response) {
@@ -106,6 +106,14 @@ TEST(greet_api, answers_each_route_into_the_same_response) {
   EXPECT_EQ(r.status, 404);
   handle_greet("GET", "/greet?name=%4", "", r);
   EXPECT_EQ(r.status, 400);
+  // Over the server's request limit (64 bytes here): 414 from the query, 413 from a body.
+  handle_greet("GET", "/greet?name=" + std::string(64, 'a'), "", r);
+  EXPECT_EQ(r.status, 200);
+  handle_greet("GET", "/greet?name=" + std::string(65, 'a'), "", r);
+  EXPECT_EQ(r.status, 414);
+  EXPECT_EQ(r.body, R"({"error":"name longer than 64 bytes"})");
+  handle_greet("POST", "/greet", R"({"name":")" + std::string(65, 'b') + R"("})", r);
+  EXPECT_EQ(r.status, 413);
 }
 
 }  // namespace

@@ -169,21 +169,17 @@ TEST(protocol_registry, a_protocol_without_tls_refuses_a_tls_config) {
     sc.tls.enabled = true;
     client_config cc;
     cc.tls.enabled = true;
-    const std::string why = "protocol '" + p.name + "' does not speak TLS here";
-    try {
-      p.make_server(sc);
-      ADD_FAILURE() << p.name << ": a server was made";
-    } catch (const setting_error& e) {
-      EXPECT_EQ(e.setting(), "tls");
-      EXPECT_EQ(e.detail(), why);
-    }
-    try {
-      p.make_client(cc);
-      ADD_FAILURE() << p.name << ": a client was made";
-    } catch (const setting_error& e) {
-      EXPECT_EQ(e.setting(), "tls");
-      EXPECT_EQ(e.detail(), why);
-    }
+    auto expect_refused = [&p](const char* what, auto make) {
+      try {
+        make();
+        ADD_FAILURE() << p.name << ": a " << what << " was made";
+      } catch (const setting_error& e) {
+        EXPECT_EQ(e.setting(), "tls");
+        EXPECT_EQ(e.detail(), "protocol '" + p.name + "' does not speak TLS here");
+      }
+    };
+    expect_refused("server", [&] { p.make_server(sc); });
+    expect_refused("client", [&] { p.make_client(cc); });
     refused.insert(p.name);
   }
   // resp-sync's hiredis (0.14) has no TLS; redis-server is started by us without a TLS port.

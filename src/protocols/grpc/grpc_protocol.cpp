@@ -22,55 +22,41 @@ std::vector<std::pair<std::string, std::string>> grpc_libraries() {
   return versions;
 }
 
+// What the three share: one server (the Echo service) out of process, gRPC's TLS, its options.
+protocol grpc_entry(std::string name, std::string summary,
+                    std::function<std::unique_ptr<protocol_client>(const client_config&)> client) {
+  return {
+      .name = std::move(name),
+      .summary = std::move(summary),
+      .multiplexed = true,
+      // The completion-queue engine first (the default): faster here, and it honours --threads
+      // (measured in the issue 5 closing note; see grpc_engine.hpp).
+      .server_engines = {"cq", "callback"},
+      // In one process with its client, the server's queues and the client's share gRPC core's
+      // pollers: 42k against 60k unary calls/s at 16 workers out of process (issue 5 follow-up).
+      .own_process_server = true,
+      .prepare_client_process = grpc_backend::start_grpc_for_clients,
+      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
+      .libraries = grpc_libraries,
+      .server_options = grpc_backend::server_options(),
+      .fit_server_to_load = grpc_backend::fit_server_to_load,
+      .make_server = grpc_backend::make_server,
+      .make_client = std::move(client),
+  };
+}
+
 void register_grpc_protocols(protocol_registry& registry) {
-  // The completion-queue engine first (the default): faster here, and it honours --threads
-  // (measured in the issue 5 closing note; see grpc_engine.hpp).
-  const std::vector<std::string> grpc_engines = {"cq", "callback"};
-  // In one process with its client, the server's queues and the client's share gRPC core's
-  // pollers: 42k against 60k unary calls/s at 16 workers out of process (issue 5 follow-up).
-  registry.add({
-      .name = "grpc",
-      .summary = "gRPC unary: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
-      .multiplexed = true,
-      .server_engines = grpc_engines,
-      .own_process_server = true,
-      .prepare_client_process = grpc_backend::start_grpc_for_clients,
-      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
-      .user_calls = user_call_kind::grpc,  // any method, from its .proto
-      .libraries = grpc_libraries,
-      .server_options = grpc_backend::server_options(),
-      .fit_server_to_load = grpc_backend::fit_server_to_load,
-      .make_server = grpc_backend::make_server,
-      .make_client = grpc_backend::make_call_client,
-  });
-  registry.add({
-      .name = "grpc-stream",
-      .summary = "gRPC bidi stream Echo.GreetStream: one request per message, matched by id",
-      .multiplexed = true,
-      .server_engines = grpc_engines,
-      .own_process_server = true,
-      .prepare_client_process = grpc_backend::start_grpc_for_clients,
-      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
-      .libraries = grpc_libraries,
-      .server_options = grpc_backend::server_options(),
-      .fit_server_to_load = grpc_backend::fit_server_to_load,
-      .make_server = grpc_backend::make_server,
-      .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); },
-  });
-  registry.add({
-      .name = "grpc-batch",
-      .summary = "gRPC bidi stream Echo.GreetBatchStream: up to 10 requests per message, by id",
-      .multiplexed = true,
-      .server_engines = grpc_engines,
-      .own_process_server = true,
-      .prepare_client_process = grpc_backend::start_grpc_for_clients,
-      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
-      .libraries = grpc_libraries,
-      .server_options = grpc_backend::server_options(),
-      .fit_server_to_load = grpc_backend::fit_server_to_load,
-      .make_server = grpc_backend::make_server,
-      .make_client = [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); },
-  });
+  protocol unary = grpc_entry(
+      "grpc", "gRPC unary: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
+      grpc_backend::make_call_client);
+  unary.user_calls = user_call_kind::grpc;  // any method, from its .proto
+  registry.add(std::move(unary));
+  registry.add(grpc_entry(
+      "grpc-stream", "gRPC bidi stream Echo.GreetStream: one request per message, matched by id",
+      [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); }));
+  registry.add(grpc_entry(
+      "grpc-batch", "gRPC bidi stream Echo.GreetBatchStream: up to 10 requests per message, by id",
+      [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); }));
 }
 
 const protocol_registration registered{70, register_grpc_protocols};

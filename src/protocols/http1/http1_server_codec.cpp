@@ -36,7 +36,8 @@ void append_response(std::string& out, const http::api_response& r, bool keep_al
 
 class server_codec_impl final : public server_codec {
  public:
-  explicit server_codec_impl(const limits& l) : parser_(parser::kind::request, l) {}
+  explicit server_codec_impl(const limits& l)
+      : max_name_(l.max_body_bytes), parser_(parser::kind::request, l) {}
 
   bool ordered() const override { return true; }
 
@@ -98,7 +99,7 @@ class server_codec_impl final : public server_codec {
   void take(message& m, server_request& into, std::error_code& error) {
     const bool last_before_stop = closing_ && next_ == last_of_read_;
     const bool keep_alive = m.keep_alive && !last_before_stop;
-    if (http::greet_call(m.method, m.target, m.body, name_, answer_)) {
+    if (http::greet_call(m.method, m.target, m.body, max_name_, name_, answer_)) {
       into.what = server_request::kind::call;
       into.argument = name_;
       owed_.push_back({m.method == "HEAD", keep_alive});
@@ -112,6 +113,7 @@ class server_codec_impl final : public server_codec {
     if (error) next_ = parser_.messages().size();  // requests after it are not answered
   }
 
+  std::size_t max_name_;          // the longest greet name taken: the request limit
   parser parser_;
   std::size_t next_ = 0;          // the next of parser_.messages() to hand out
   std::size_t last_of_read_ = 0;  // how many messages the last read completed

@@ -68,7 +68,7 @@ struct server_session::callbacks {
         answer.body.assign("{\"error\":\"body too large\"}");
         answer.send_body = true;
         self(user).respond(stream_id, *st, answer);
-        self(user).ended_.push_back({stream_id, false});
+        self(user).ended_.push_back({stream_id, false, {}});
         return 0;
       }
       st->body.append(reinterpret_cast<const char*>(data), len);
@@ -155,21 +155,18 @@ std::size_t server_session::decode(std::span<const std::byte> data, server_reque
       if (!error && !want_write()) error = errc::peer_closed;
     }
   }
-  while (!ended_.empty()) {
-    const ended_request r = ended_.front();
-    ended_.pop_front();
-    into.key = static_cast<std::uint64_t>(r.stream_id);
-    if (!r.call) {  // its response is submitted already
-      into.what = server_request::kind::answered;
-      into.answer.clear();
-      return data.size();
-    }
-    const stream* st = callbacks::record(session_.get(), r.stream_id);
-    if (st == nullptr) continue;  // reset by the client since: nothing is owed
+  if (ended_.empty()) return data.size();
+  ended_request& r = ended_.front();
+  into.key = static_cast<std::uint64_t>(r.stream_id);
+  if (r.call) {
+    handed_out_.swap(r.name);  // valid until the next decode(); both buffers reused
     into.what = server_request::kind::call;
-    into.argument = st->name;
-    return data.size();
+    into.argument = handed_out_;
+  } else {  // its response is submitted already
+    into.what = server_request::kind::answered;
+    into.answer.clear();
   }
+  ended_.pop_front();
   return data.size();
 }
 
@@ -222,7 +219,7 @@ server_session::stream* server_session::open_stream() {
 }
 
 void server_session::close_stream(stream* st) {
-  for (std::string* s : {&st->method, &st->path, &st->body, &st->name, &st->response}) {
+  for (std::string* s : {&st->method, &st->path, &st->body, &st->response}) {
     if (s->capacity() > max_kept_capacity) std::string().swap(*s);
     s->clear();
   }
@@ -278,12 +275,12 @@ void server_session::respond(std::int32_t stream_id, stream& st, const http::api
 }
 
 void server_session::request_ended(std::int32_t stream_id, stream& st) {
-  if (http::greet_call(st.method, st.path, st.body, st.name, answer_)) {
-    ended_.push_back({stream_id, true});
+  if (http::greet_call(st.method, st.path, st.body, max_body_, decoded_name_, answer_)) {
+    ended_.push_back({stream_id, true, decoded_name_});
     return;
   }
   respond(stream_id, st, answer_);  // the refusal: 404, 405, 400
-  ended_.push_back({stream_id, false});
+  ended_.push_back({stream_id, false, {}});
 }
 
 }  // namespace wirebench::http2

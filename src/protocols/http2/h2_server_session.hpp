@@ -47,7 +47,9 @@ class server_session : public server_codec {
   server_session(const server_session&) = delete;
   server_session& operator=(const server_session&) = delete;
 
-  // server_codec. Replies go out by stream, in any order.
+  // server_codec. Replies go out by stream, in any order. A call whose stream the client resets
+  // after ending it is still handed out (and counted, as a mux request cancelled after it was
+  // sent is); its reply is dropped.
   bool ordered() const override { return false; }
   // Takes every byte (nghttp2 keeps what it needs of a partial frame), then hands out one request
   // whose stream ended: a call (the key is its stream id), or one answered already. Sets
@@ -100,17 +102,19 @@ class server_session : public server_codec {
   // reused once the stream closes: a steady load makes no record and, once warm, grows no string.
   struct stream {
     std::string method, path, body;
-    std::string name;      // the greet call's argument, while the call is out
     std::string response;  // the JSON body being sent
     std::size_t sent = 0;
     bool answered = false;
     bool answered_early = false;  // answered (413) while the client was still sending its body
   };
   struct callbacks;  // nghttp2's callbacks, in the .cpp
-  // A request whose stream ended, waiting to be handed out by decode().
+  // A request whose stream ended, waiting to be handed out by decode(). A call keeps its
+  // argument here: the client may reset the stream before decode() hands it out, and the call
+  // is still one the server took (its reply is then dropped), whatever the reads' cut.
   struct ended_request {
     std::int32_t stream_id;
     bool call;  // false: answered already (404, 405, 400, 413)
+    std::string name;
   };
 
   // Strings longer than this are freed, not kept, when their record goes back to the pool: a few
@@ -133,6 +137,8 @@ class server_session : public server_codec {
   std::size_t responding_ = 0;  // answered, response not all sent
   http::api_response answer_;  // reused by every request
   std::deque<ended_request> ended_;  // in the order their streams ended
+  std::string decoded_name_;         // greet_call's output, reused
+  std::string handed_out_;           // the argument of the call decode() handed out last
   // Client stream ids, which only grow (RFC 9113 §5.1.1): the highest opened, and the runs of ids
   // it skipped, [first, last] in increasing order. A client that opens 1, 3, 5... skips nothing.
   std::int32_t highest_opened_ = -1;  // so that 1 skips nothing

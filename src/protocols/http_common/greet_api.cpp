@@ -46,7 +46,7 @@ void error(int status, std::string_view why, api_response& out) {
 }  // namespace
 
 bool greet_call(std::string_view method, std::string_view target, std::string_view body,
-                std::string& name, api_response& refusal) {
+                std::size_t max_name_bytes, std::string& name, api_response& refusal) {
   refusal.send_body = method != "HEAD";
   const auto q = target.find('?');
   const std::string_view path = target.substr(0, q);
@@ -90,6 +90,11 @@ bool greet_call(std::string_view method, std::string_view target, std::string_vi
     name = it->get_ref<const std::string&>();
   } else {
     error(405, "use GET, HEAD or POST", refusal);
+    return false;
+  }
+  if (name.size() > max_name_bytes) {
+    error(method == "POST" ? 413 : 414,
+          "name longer than " + std::to_string(max_name_bytes) + " bytes", refusal);
     return false;
   }
   // JSON holds only UTF-8, and a greeting must carry the name exactly: a name that is not UTF-8
@@ -160,6 +165,7 @@ std::string_view reason_phrase(int status) {
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
     case 431: return "Request Header Fields Too Large";
     case 503: return "Service Unavailable";
   }

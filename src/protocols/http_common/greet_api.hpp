@@ -22,8 +22,10 @@ inline constexpr std::string_view allowed_methods = "GET, HEAD, POST";
 // The greet call a request makes: true with its `name` (storage reused: no allocation once warm);
 // false when the request is none, with `refusal` its answer (404, 405, 400). Either way,
 // `refusal.send_body` is false for HEAD.
+// A name over `max_name_bytes` (the server's request limit) is refused too: 414 from a query,
+// 413 from a body.
 bool greet_call(std::string_view method, std::string_view target, std::string_view body,
-                std::string& name, api_response& refusal);
+                std::size_t max_name_bytes, std::string& name, api_response& refusal);
 // The answer to a greet call whose reply the application gave: 200 {"greeting": reply}, or 500
 // {"error": reply} when it failed. Keeps `out.send_body`.
 void call_response(bool ok, std::string_view reply, api_response& out);
