@@ -155,8 +155,12 @@ std::size_t server_session::decode(std::span<const std::byte> data, server_reque
       if (!error && !want_write()) error = errc::peer_closed;
     }
   }
-  if (ended_.empty()) return data.size();
-  ended_request& r = ended_.front();
+  if (next_ended_ == ended_.size()) {
+    ended_.clear();
+    next_ended_ = 0;
+    return data.size();
+  }
+  ended_request& r = ended_[next_ended_++];
   into.key = static_cast<std::uint64_t>(r.stream_id);
   if (r.call) {
     handed_out_.swap(r.name);  // valid until the next decode(); both buffers reused
@@ -166,7 +170,6 @@ std::size_t server_session::decode(std::span<const std::byte> data, server_reque
     into.what = server_request::kind::answered;
     into.answer.clear();
   }
-  ended_.pop_front();
   return data.size();
 }
 

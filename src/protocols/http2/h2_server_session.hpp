@@ -14,7 +14,6 @@
 // was opened) is a connection error PROTOCOL_ERROR; nghttp2 1.52 ignores it.
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <string>
 #include <system_error>
@@ -136,7 +135,10 @@ class server_session : public server_codec {
   std::size_t open_streams_ = 0;
   std::size_t responding_ = 0;  // answered, response not all sent
   http::api_response answer_;  // reused by every request
-  std::deque<ended_request> ended_;  // in the order their streams ended
+  // In the order their streams ended; handed out from `next_ended_`, and cleared once all are
+  // (a vector, not a deque: a steady load then allocates nothing).
+  std::vector<ended_request> ended_;
+  std::size_t next_ended_ = 0;
   std::string decoded_name_;         // greet_call's output, reused
   std::string handed_out_;           // the argument of the call decode() handed out last
   // Client stream ids, which only grow (RFC 9113 §5.1.1): the highest opened, and the runs of ids
