@@ -188,9 +188,10 @@ struct protocol {
   // poller (grpc_client_polling.cpp). Empty for most.
   std::function<void()> prepare_client_process = {};
   // Its server and client speak TLS when the config asks (tls.enabled). For a protocol without,
-  // the registry's make_server and make_client refuse such a config (std::invalid_argument),
+  // the registry's make_server and make_client refuse such a config (setting_error "tls"),
   // rather than serve or connect in plaintext. A client on the client engine gets TLS from the
-  // registry (its codecs under tls_client_codec); a server from greet_server.
+  // registry (its codecs under tls_client_codec); a server on a codec from make_codec_server
+  // (tls_server_handler under the codec host).
   bool tls = false;
   // What its TLS negotiates with ALPN (the client offers it; the server must pass the same).
   alpn_choice tls_alpn = {};
