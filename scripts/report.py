@@ -204,6 +204,13 @@ def plot(out, micro, sizes, by_model, by_variant):
     except ImportError:
         print("scripts/report: no matplotlib (apt-get install python3-matplotlib): no plots", file=sys.stderr)
         return
+
+    def save(fig, name):  # out/NAME.png and .svg
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=110)
+        plt.close(fig)
+
     if sizes:
         fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
         series = {"line_decode": ("newline decoder", "#1f77b4"),
@@ -225,10 +232,7 @@ def plot(out, micro, sizes, by_model, by_variant):
             ax.legend()
         left.set_title("Bytes/s (decoders that read every byte)")
         right.set_title("Frames/s (length-prefix skips the payload)")
-        fig.tight_layout()
-        for ext in ("png", "svg"):
-            fig.savefig(os.path.join(out, f"decode.{ext}"), dpi=110)
-        plt.close(fig)
+        save(fig, "decode")
     if by_model:
         models = [m for m in ("none", "fixed", "exp", "skewed") if m in by_model]
         fig, axes = plt.subplots(1, len(models), figsize=(4.2 * len(models), 4.2), sharey=True)
@@ -246,10 +250,7 @@ def plot(out, micro, sizes, by_model, by_variant):
         (axes[0] if len(models) > 1 else axes).set_ylabel("p99 latency (µs)")
         (axes[0] if len(models) > 1 else axes).legend()
         fig.suptitle("Head-of-line blocking: ordered replies against replies matched by id")
-        fig.tight_layout()
-        for ext in ("png", "svg"):
-            fig.savefig(os.path.join(out, f"depth.{ext}"), dpi=110)
-        plt.close(fig)
+        save(fig, "depth")
     if by_variant:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
         labels = {"http1": "HTTP/1.1, connection per worker", "http1-new": "HTTP/1.1, connection per call",
@@ -271,10 +272,7 @@ def plot(out, micro, sizes, by_model, by_variant):
             ax.grid(True, alpha=0.3)
         axes[0].legend(fontsize=8)
         fig.suptitle("A job queue with N workers: HTTP/1.1 against HTTP/2")
-        fig.tight_layout()
-        for ext in ("png", "svg"):
-            fig.savefig(os.path.join(out, f"http.{ext}"), dpi=110)
-        plt.close(fig)
+        save(fig, "http")
     print(f"scripts/report: wrote {out}/table.txt, results.csv and plots (decode, depth, http)")
 
 

@@ -33,59 +33,53 @@ std::optional<endpoint> url_endpoint(const http_url& url, std::string& problem) 
 }
 
 void add_user_call_options(CLI::App& cmd, user_call_options& o) {
+  // An option with its help, listed under its user call's heading in --help.
+  const auto option = [&cmd](const char* group, const char* flags, auto& value,
+                             const std::string& help) {
+    return cmd.add_option(flags, value, help)->group(group);
+  };
   const char* http = "User call (http1, http2)";
-  const char* resp = "User call (resp, redis-server)";
-  cmd.add_option("--url", o.url,
-                 "Send this request instead of the greet call: http://host:port/path?query "
-                 "(its host:port, a name resolved, is dialed unless --connect is given)")
-      ->group(http);
-  cmd.add_option("--path", o.path, "The same with a path only: /path?query, on the --connect server (or the one run starts)")
-      ->group(http);
-  cmd.add_option("-X,--method", o.method,
-                 "Request method (default GET, or POST with -d); without --url or --path, a "
-                 "MessagePack-RPC method (msgpack-rpc), -d its params as a JSON array")
-      ->group(http);
+  option(http, "--url", o.url,
+         "Send this request instead of the greet call: http://host:port/path?query "
+         "(its host:port, a name resolved, is dialed unless --connect is given)");
+  option(http, "--path", o.path,
+         "The same with a path only: /path?query, on the --connect server (or the one run starts)");
+  option(http, "-X,--method", o.method,
+         "Request method (default GET, or POST with -d); without --url or --path, a "
+         "MessagePack-RPC method (msgpack-rpc), -d its params as a JSON array");
   // One value per -H (a word after it is not another header: `call` takes names there).
-  cmd.add_option("-H,--header", o.headers, "Request header 'name: value' (repeatable)")
-      ->allow_extra_args(false)
-      ->group(http);
-  cmd.add_option("-d,--data", o.data, "Request body, or @FILE for a file's bytes (sent with "
-                 "Content-Length)")->group(http);
-  cmd.add_option("--expect-status", o.expect_status, "The status of a successful call")
+  option(http, "-H,--header", o.headers, "Request header 'name: value' (repeatable)")
+      ->allow_extra_args(false);
+  option(http, "-d,--data", o.data,
+         "Request body, or @FILE for a file's bytes (sent with Content-Length)");
+  option(http, "--expect-status", o.expect_status, "The status of a successful call")
       ->check(CLI::Range(100, 999))
-      ->capture_default_str()
-      ->group(http);
-  cmd.add_option("--expect-body", o.expect_body, "A successful call's whole body, byte for byte")
-      ->group(http);
-  cmd.add_option("--command", o.command,
-                 "Send this command instead of the greet call, words split as redis-cli does "
-                 "(\"double quoted\" words may hold blanks and \\n, \\xHH escapes)")
-      ->group(resp);
-  cmd.add_option("--expect-reply", o.expect_reply,
-                 "A successful call's reply (a string's text or an integer's digits); without it "
-                 "any reply but an error succeeds")
-      ->group(resp);
+      ->capture_default_str();
+  option(http, "--expect-body", o.expect_body, "A successful call's whole body, byte for byte");
+  const char* resp = "User call (resp, redis-server)";
+  option(resp, "--command", o.command,
+         "Send this command instead of the greet call, words split as redis-cli does "
+         "(\"double quoted\" words may hold blanks and \\n, \\xHH escapes)");
+  option(resp, "--expect-reply", o.expect_reply,
+         "A successful call's reply (a string's text or an integer's digits); without it "
+         "any reply but an error succeeds");
   const char* grpc = "User call (grpc)";
-  cmd.add_option("--call", o.grpc_method,
-                 "Call this method instead of the greet call: package.Service/Method, defined in "
-                 "--proto; -d is its request in JSON (a streaming method: a stream per call, -d "
-                 "an array of requests for client streaming)")
-      ->group(grpc);
-  cmd.add_option("--proto", o.proto, "The .proto file that defines --call's method")
-      ->check(CLI::ExistingFile)
-      ->group(grpc);
+  option(grpc, "--call", o.grpc_method,
+         "Call this method instead of the greet call: package.Service/Method, defined in "
+         "--proto; -d is its request in JSON (a streaming method: a stream per call, -d "
+         "an array of requests for client streaming)");
+  option(grpc, "--proto", o.proto, "The .proto file that defines --call's method")
+      ->check(CLI::ExistingFile);
   cmd.add_flag("--reflect", o.reflect,
                "Instead of --proto: ask the server what --call's method is (gRPC server reflection)")
       ->group(grpc);
-  cmd.add_option("--import-path", o.import_paths,
-                 "Where the .proto's imports are found (repeatable; default: its own folder)")
-      ->allow_extra_args(false)
-      ->group(grpc);
-  cmd.add_option("--keyspace", o.keyspace,
-                 "__rand_int__ in a user call becomes a 12-digit number in [0, N), new per call")
+  option(grpc, "--import-path", o.import_paths,
+         "Where the .proto's imports are found (repeatable; default: its own folder)")
+      ->allow_extra_args(false);
+  option("User call", "--keyspace", o.keyspace,
+         "__rand_int__ in a user call becomes a 12-digit number in [0, N), new per call")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}))
-      ->capture_default_str()
-      ->group("User call");
+      ->capture_default_str();
 }
 
 user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd) {

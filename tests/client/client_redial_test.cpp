@@ -12,7 +12,7 @@
 
 #include "support/scripted_line_server.hpp"
 #include "wirebench/client/client_engine.hpp"
-#include "wirebench/codec/bytes.hpp"
+#include "wirebench/codec/frame_stream.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
 #include "wirebench/core/error.hpp"
@@ -35,23 +35,11 @@ class marker_codec final : public client_codec {
   reply_order order() const override { return reply_order::in_order; }
   bool may_refuse() const override { return true; }
   std::error_code encode(std::uint32_t, std::string_view request, gather_queue& out) override {
-    encoded_frame f;
-    if (auto ec = encoder_.encode(as_bytes(request), f)) return ec;
-    out.append(f);
-    return {};
+    return encode_frame(encoder_, request, out);
   }
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
-    std::size_t consumed = 0;
-    for (;;) {
-      const decode_result r = decoder_.decode(data.subspan(consumed));
-      consumed += r.consumed;
-      if (r.status == decode_status::need_more) break;
-      if (r.status != decode_status::frame) {
-        error = errc::corrupt_frame;
-        break;
-      }
-      const std::string_view line = as_text(r.frame);
+    return decode_frames(decoder_, data, error, [&](std::string_view line) {
       if (line == "?") {
         into.replies.push_back({0, {}, {}, /*not_processed=*/true});
       } else if (line == "~") {
@@ -62,8 +50,7 @@ class marker_codec final : public client_codec {
       } else {
         into.replies.push_back({0, {}, line});
       }
-    }
-    return consumed;
+    });
   }
   bool mid_reply() const override { return decoder_.mid_frame(); }
   std::size_t max_read_bytes() const override { return 4096; }
@@ -98,6 +85,12 @@ struct tally {
                          : reply == greeting(name) ? "ok" : "wrong:" + std::string(reply);
       ++done;
     };
+  }
+  // Calls `name` and waits until it has completed.
+  bool call_and_wait(client_engine& client, const std::string& name) {
+    const int before = done.load();
+    client.async_call(name, clock_type::now() + 10s, track(name));
+    return wait_for(before + 1);
   }
   bool wait_for(int n, std::chrono::milliseconds cap = 10s) {
     const auto until = clock_type::now() + cap;
@@ -167,10 +160,8 @@ TEST(client_redial, calls_lost_in_flight_fail_once_and_the_next_call_gets_a_new_
   });
   client_engine client(config_for(server.where()));
   tally t;
-  client.async_call("lost", clock_type::now() + 10s, t.track("lost"));
-  ASSERT_TRUE(t.wait_for(1));
-  client.async_call("next", clock_type::now() + 10s, t.track("next"));
-  ASSERT_TRUE(t.wait_for(2));
+  ASSERT_TRUE(t.call_and_wait(client, "lost"));
+  ASSERT_TRUE(t.call_and_wait(client, "next"));
   EXPECT_EQ(t.outcome["lost"], "connection_closed") << "it may have been processed: not resent";
   EXPECT_EQ(t.outcome["next"], "ok");
   EXPECT_EQ(server.accepted(), 2);
@@ -185,8 +176,7 @@ TEST(client_redial, a_refused_call_is_sent_again_and_answered_once) {
   });
   client_engine client(config_for(server.where()));
   tally t;
-  client.async_call("x", clock_type::now() + 10s, t.track("x"));
-  ASSERT_TRUE(t.wait_for(1));
+  ASSERT_TRUE(t.call_and_wait(client, "x"));
   EXPECT_EQ(t.outcome["x"], "ok");
   EXPECT_EQ(server.requests(), 2);
   EXPECT_EQ(server.accepted(), 1) << "a refusal alone does not end the connection";
@@ -200,10 +190,8 @@ TEST(client_redial, a_drain_answers_what_is_in_flight_and_later_calls_use_a_new_
   });
   client_engine client(config_for(server.where()));
   tally t;
-  client.async_call("a", clock_type::now() + 10s, t.track("a"));
-  ASSERT_TRUE(t.wait_for(1));
-  client.async_call("b", clock_type::now() + 10s, t.track("b"));
-  ASSERT_TRUE(t.wait_for(2));
+  ASSERT_TRUE(t.call_and_wait(client, "a"));
+  ASSERT_TRUE(t.call_and_wait(client, "b"));
   EXPECT_EQ(t.count_by_outcome()["ok"], 2);
   EXPECT_EQ(server.accepted(), 2);
   EXPECT_EQ(server.requests(), 2) << "nothing was sent to the connection that was going";
@@ -248,8 +236,7 @@ TEST(client_redial, without_waiting_for_a_connection_calls_fail_at_once_during_t
   test::scripted_line_server server(
       [](int, int, const std::string& line) { return action{action::reply, greeting(line)}; }, path);
   std::this_thread::sleep_for(350ms);  // the back-off is over
-  client.async_call("late", clock_type::now() + 10s, t.track("late"));
-  ASSERT_TRUE(t.wait_for(102));
+  ASSERT_TRUE(t.call_and_wait(client, "late"));
   const auto by = t.count_by_outcome();
   EXPECT_EQ(by.at("connect_failed"), 101);
   EXPECT_EQ(t.outcome["late"], "ok");
@@ -259,14 +246,12 @@ TEST(client_redial, a_server_that_comes_back_is_dialed_again) {
   const std::string path = "/tmp/wirebench-redial-back-" + std::to_string(::getpid()) + ".sock";
   client_engine client(config_for(endpoint::parse_or_throw("unix:" + path)));
   tally t;
-  client.async_call("early", clock_type::now() + 10s, t.track("early"));
-  ASSERT_TRUE(t.wait_for(1));
+  ASSERT_TRUE(t.call_and_wait(client, "early"));
   EXPECT_EQ(t.outcome["early"], "connect_failed");
   test::scripted_line_server server(
       [](int, int, const std::string& line) { return action{action::reply, greeting(line)}; }, path);
   // The next call waits for the next dial (after the back-off), which now succeeds.
-  client.async_call("late", clock_type::now() + 10s, t.track("late"));
-  ASSERT_TRUE(t.wait_for(2));
+  ASSERT_TRUE(t.call_and_wait(client, "late"));
   EXPECT_EQ(t.outcome["late"], "ok");
   EXPECT_EQ(client.stats().connects, 1u);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "wirebench/codec/bytes.hpp"
+#include "wirebench/codec/frame_stream.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
 #include "wirebench/codec/line_decoder.hpp"
@@ -32,10 +33,19 @@ std::string bytes(std::initializer_list<int> list) {
 }
 
 length_prefix_config lp(std::size_t width, std::size_t max = 1 << 20) {
-  length_prefix_config c;
-  c.header_bytes = width;
-  c.max_frame_bytes = max;
-  return c;
+  return {.header_bytes = width, .max_frame_bytes = max};
+}
+
+// Every frame `dec` finds in `stream`, which it must use up, without an error.
+template <class Decoder>
+std::vector<std::string> frames_in(Decoder& dec, const std::string& stream) {
+  std::vector<std::string> got;
+  std::error_code error;
+  const std::size_t used = decode_frames(dec, as_bytes(stream), error,
+                                         [&](std::string_view frame) { got.emplace_back(frame); });
+  EXPECT_FALSE(error) << error.message();
+  EXPECT_EQ(used, stream.size());
+  return got;
 }
 
 // ---- line_encoder ---------------------------------------------------------------------------
@@ -125,16 +135,7 @@ TEST(LineEncoder, RoundTripThroughTheDecoder) {
     line_decoder_config dc;
     dc.strip_cr = crlf;
     line_decoder dec(dc);
-    std::span<const std::byte> rest = as_bytes(stream);
-    std::vector<std::string> got;
-    for (;;) {
-      auto r = dec.decode(rest);
-      if (r.status != decode_status::frame) break;
-      got.emplace_back(as_text(r.frame));
-      rest = rest.subspan(r.consumed);
-    }
-    EXPECT_TRUE(rest.empty());
-    EXPECT_EQ(got, payloads) << "with crlf, \"\\r\" + \"\\r\\n\" loses only the framing '\\r'";
+    EXPECT_EQ(frames_in(dec, stream), payloads) << "with crlf, \"\\r\" + \"\\r\\n\" loses only the framing '\\r'";
   }
 }
 
@@ -237,16 +238,7 @@ TEST(LengthPrefixEncoder, RoundTripThroughTheDecoder) {
       ASSERT_FALSE(enc.encode(as_bytes(p), f));
       stream += wire(f);
     }
-    std::span<const std::byte> rest = as_bytes(stream);
-    std::vector<std::string> got;
-    for (;;) {
-      auto r = dec.decode(rest);
-      if (r.status != decode_status::frame) break;
-      got.emplace_back(as_text(r.frame));
-      rest = rest.subspan(r.consumed);
-    }
-    EXPECT_TRUE(rest.empty());
-    EXPECT_EQ(got, payloads);
+    EXPECT_EQ(frames_in(dec, stream), payloads);
   }
 }
 

@@ -36,6 +36,14 @@ inline const char* status_name(decode_status s) {
   return "?";
 }
 
+// One decode() step as a test compares it: "frame 'hello', consumed 6" ("need_more, consumed 0").
+inline std::string step(const decode_result& r) {
+  std::string text = status_name(r.status);
+  if (r.status == decode_status::frame)
+    text += " '" + std::string(as_text(r.frame)) + "'";
+  return text + ", consumed " + std::to_string(r.consumed);
+}
+
 // One observable outcome of decoding: a frame (with its bytes), too_large or corrupt.
 struct event {
   decode_status status = decode_status::frame;

@@ -33,6 +33,12 @@ class input {
   std::size_t settings_;
 };
 
+// A decoder fuzz target's frame limit from one setting byte: 0..127, or (byte & 0x7f) * 61 when
+// the top bit is set (up to 7747, past the small sizes where the edge cases sit).
+inline std::size_t frame_limit(std::uint8_t setting) {
+  return (setting & 0x80) ? std::size_t{setting & 0x7fu} * 61 : setting;
+}
+
 // The stream as reads: whole (one piece), or cut where `pattern` and `seed` say.
 inline std::vector<std::string_view> whole(std::string_view stream) { return {stream}; }
 inline std::vector<std::string_view> cut(std::string_view stream, std::uint8_t pattern,
@@ -94,6 +100,15 @@ inline void expect_same(const char* target, const std::vector<std::string>& whol
   }
   fail(target, "read whole vs cut in " + std::to_string(pieces) + " pieces, event " +
                    std::to_string(i) + ": " + at(whole_run) + " vs " + at(cut_run));
+}
+
+// The contract every target checks: `run(reads)` makes the same transcript whether the stream
+// comes whole or cut where `pattern` and `seed` say; aborts naming the first difference.
+template <class Run>
+void expect_same_whole_and_cut(const char* target, std::string_view stream, std::uint8_t pattern,
+                               std::uint8_t seed, Run&& run) {
+  const auto reads = cut(stream, pattern, seed);
+  expect_same(target, run(whole(stream)), run(reads), reads.size());
 }
 
 }  // namespace wirebench::fuzz

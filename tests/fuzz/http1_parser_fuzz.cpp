@@ -64,13 +64,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto kind = (flags & 1) ? http1::parser::kind::response : http1::parser::kind::request;
   const bool keep_headers = (flags & 2) == 0;
   const std::size_t s = ((flags >> 2) & 7u) + 1;
-  http1::limits limits;
-  limits.max_header_bytes = 64 * s;
-  limits.max_headers = 2 * s;
-  limits.max_body_bytes = 128 * s;
-
-  const auto reads = fuzz::cut(in.stream(), in.setting(1), in.setting(2));
-  fuzz::expect_same(target, run(kind, limits, keep_headers, fuzz::whole(in.stream())),
-                    run(kind, limits, keep_headers, reads), reads.size());
+  const http1::limits limits{
+      .max_header_bytes = 64 * s, .max_headers = 2 * s, .max_body_bytes = 128 * s};
+  fuzz::expect_same_whole_and_cut(
+      target, in.stream(), in.setting(1), in.setting(2),
+      [&](const auto& reads) { return run(kind, limits, keep_headers, reads); });
   return 0;
 }

@@ -18,19 +18,17 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace wirebench;
   const fuzz::input in(data, size, 4);
-  const std::uint8_t limit = in.setting(0), flags = in.setting(1), pattern = in.setting(2),
-                     seed = in.setting(3);
+  const std::uint8_t flags = in.setting(1);
   const std::string_view stream = in.stream();
-
-  length_prefix_config config;
-  config.max_frame_bytes = (limit & 0x80) ? std::size_t{limit & 0x7fu} * 61 : limit;
-  config.header_bytes = std::size_t{1} << (flags & 3);
-  config.on_oversize = (flags & 4) ? oversize_policy::resync : oversize_policy::fail;
+  const length_prefix_config config{
+      .header_bytes = std::size_t{1} << (flags & 3),
+      .max_frame_bytes = fuzz::frame_limit(in.setting(0)),
+      .on_oversize = (flags & 4) ? oversize_policy::resync : oversize_policy::fail};
 
   test::outcome whole;
-  std::string problem =
-      test::compare_two_splits(length_prefix_decoder(config), config.max_frame_bytes, stream,
-                               test::pattern_cuts(pattern, seed, stream.size()), &whole);
+  std::string problem = test::compare_two_splits(
+      length_prefix_decoder(config), config.max_frame_bytes, stream,
+      test::pattern_cuts(in.setting(2), in.setting(3), stream.size()), &whole);
   if (problem.empty()) {
     std::size_t framed = whole.unconsumed.size();
     for (const auto& e : whole.events)

@@ -17,19 +17,17 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace wirebench;
   const fuzz::input in(data, size, 4);
-  const std::uint8_t limit = in.setting(0), flags = in.setting(1), pattern = in.setting(2),
-                     seed = in.setting(3);
+  const std::uint8_t flags = in.setting(1);
   const std::string_view stream = in.stream();
-
-  line_decoder_config config;
-  config.max_line_bytes = (limit & 0x80) ? std::size_t{limit & 0x7fu} * 61 : limit;
-  config.strip_cr = (flags & 1) != 0;
-  config.on_oversize = (flags & 2) ? oversize_policy::resync : oversize_policy::fail;
+  const line_decoder_config config{
+      .max_line_bytes = fuzz::frame_limit(in.setting(0)),
+      .strip_cr = (flags & 1) != 0,
+      .on_oversize = (flags & 2) ? oversize_policy::resync : oversize_policy::fail};
 
   test::outcome whole;
-  std::string problem = test::compare_two_splits(line_decoder(config), config.max_line_bytes,
-                                                 stream, test::pattern_cuts(pattern, seed, stream.size()),
-                                                 &whole);
+  std::string problem = test::compare_two_splits(
+      line_decoder(config), config.max_line_bytes, stream,
+      test::pattern_cuts(in.setting(2), in.setting(3), stream.size()), &whole);
   if (problem.empty()) {
     for (const auto& e : whole.events)
       if (e.bytes.find('\n') != std::string::npos) problem = "a frame holds a '\\n'";

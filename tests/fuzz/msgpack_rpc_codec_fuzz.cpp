@@ -110,7 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.max_depth = (in.setting(0) >> 4) % 8u + 1;
   limits.max_buffered = 128 * s;
 
-  const auto reads = fuzz::cut(in.stream(), in.setting(1), in.setting(2));
-  fuzz::expect_same(target, run(limits, fuzz::whole(in.stream())), run(limits, reads), reads.size());
+  fuzz::expect_same_whole_and_cut(target, in.stream(), in.setting(1), in.setting(2),
+                                  [&](const auto& reads) { return run(limits, reads); });
   return 0;
 }

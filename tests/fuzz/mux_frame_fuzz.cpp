@@ -60,9 +60,8 @@ std::vector<std::string> run(std::size_t limit, const std::vector<std::string_vi
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const fuzz::input in(data, size, 3);
-  const std::uint8_t l = in.setting(0);
-  const std::size_t limit = (l & 0x80) ? std::size_t{l & 0x7fu} * 61 : l;
-  const auto reads = fuzz::cut(in.stream(), in.setting(1), in.setting(2));
-  fuzz::expect_same(target, run(limit, fuzz::whole(in.stream())), run(limit, reads), reads.size());
+  const std::size_t limit = fuzz::frame_limit(in.setting(0));
+  fuzz::expect_same_whole_and_cut(target, in.stream(), in.setting(1), in.setting(2),
+                                  [&](const auto& reads) { return run(limit, reads); });
   return 0;
 }

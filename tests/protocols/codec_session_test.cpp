@@ -51,7 +51,9 @@ TEST(codec_session, replies_on_a_worker_pool_keep_request_order) {
       for (const std::string& reply : each_reply) {
         const auto at = got.find(reply);
         EXPECT_NE(at, std::string::npos) << reply;
-        if (at != std::string::npos) EXPECT_EQ(got.find(reply, at + 1), std::string::npos);
+        if (at != std::string::npos) {
+          EXPECT_EQ(got.find(reply, at + 1), std::string::npos) << reply << " came twice";
+        }
       }
     }
     EXPECT_EQ(server->stats().requests, 100u);

@@ -1,6 +1,7 @@
 // Every registered protocol, over every transport: round trips, exact bytes on the wire, calls
 // from many threads at once, each completing exactly once.
 #include <atomic>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -37,6 +38,9 @@ class greet : public ::testing::TestWithParam<greet_case> {
     sc.listen = endpoint::parse_or_throw(test::transport_endpoint(GetParam().transport));
     sc.threads = 2;
     if (GetParam().protocol == "redis-server") WIREBENCH_REQUIRE_PEER("redis-server", "redis-server");
+    // gRPC says why a dial failed only in its log, at INFO: in a failing gRPC test's output, then.
+    // (Each test is a process of its own; gRPC reads this when it starts, below.)
+    ::setenv("GRPC_VERBOSITY", "INFO", /*overwrite=*/0);
     server_ = proto_->make_server(sc);
   }
   std::unique_ptr<protocol_client> client(std::size_t connections, std::size_t threads = 1) {

@@ -30,14 +30,10 @@ const protocol& grpc() { return *protocol_registry::builtin().find("grpc"); }
 
 client_config calling(const endpoint& where, const std::string& method, const std::string& json,
                       const std::string& proto = WIREBENCH_ECHO_PROTO) {
-  grpc_call g;
-  g.method = method;
-  g.proto_file = proto;
-  g.request_json = json;
   client_config cc;
   cc.connect = where;
   cc.reply_timeout = 10s;
-  cc.call = user_call{std::move(g)};
+  cc.call = user_call{grpc_call{.method = method, .proto_file = proto, .request_json = json}};
   return cc;
 }
 

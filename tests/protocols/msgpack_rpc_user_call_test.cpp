@@ -24,13 +24,10 @@ using namespace std::chrono_literals;
 const protocol& rpc() { return *protocol_registry::builtin().find("msgpack-rpc"); }
 
 client_config calling(const endpoint& where, const std::string& method, const std::string& params) {
-  msgpack_call m;
-  m.method = method;
-  m.params_json = params;
   client_config cc;
   cc.connect = where;
   cc.reply_timeout = 10s;
-  cc.call = user_call{std::move(m)};
+  cc.call = user_call{msgpack_call{.method = method, .params_json = params}};
   return cc;
 }
 

@@ -54,7 +54,7 @@ struct grpc_call {
   std::string method;      // "package.Service/Method"
   std::string proto_file;  // the .proto that defines it (its imports searched from import_paths)
   bool reflect = false;    // no .proto: the server's reflection says what the method is
-  std::vector<std::string> import_paths;  // empty: the file's own folder
+  std::vector<std::string> import_paths = {};  // empty: the file's own folder
   std::string request_json = "{}";        // the request message, proto3's JSON mapping
   friend bool operator==(const grpc_call&, const grpc_call&) = default;
 };

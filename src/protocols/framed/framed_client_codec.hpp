@@ -3,9 +3,8 @@
 // (line, length-prefixed): each call is one frame out, each reply one frame in. Pipelining is the
 // engine's in-flight cap per connection.
 #include "../common/backend_support.hpp"
-#include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/client_codec.hpp"
-#include "wirebench/core/error.hpp"
+#include "wirebench/codec/frame_stream.hpp"
 
 namespace wirebench {
 
@@ -20,26 +19,13 @@ class framed_client_codec final : public client_codec {
   reply_order order() const override { return reply_order::in_order; }
 
   std::error_code encode(std::uint32_t, std::string_view request, gather_queue& out) override {
-    encoded_frame frame;
-    if (const std::error_code ec = encoder_.encode(as_bytes(request), frame)) return ec;
-    out.append(frame);
-    return {};
+    return encode_frame(encoder_, request, out);
   }
 
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
-    std::size_t consumed = 0;
-    for (;;) {
-      const decode_result r = decoder_.decode(data.subspan(consumed));
-      consumed += r.consumed;
-      if (r.status == decode_status::need_more) break;
-      if (r.status != decode_status::frame) {
-        error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
-        break;
-      }
-      into.replies.push_back({0, {}, as_text(r.frame)});
-    }
-    return consumed;
+    return decode_frames(decoder_, data, error,
+                         [&](std::string_view reply) { into.replies.push_back({0, {}, reply}); });
   }
 
   bool mid_reply() const override { return decoder_.mid_frame(); }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "wirebench/codec/bytes.hpp"
+#include "wirebench/codec/frame_stream.hpp"
 #include "wirebench/codec/server_codec.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/protocol.hpp"
@@ -42,8 +43,7 @@ class framed_server_codec final : public server_codec {
   }
 
   void encode_reply(std::uint64_t, bool, std::string_view body, gather_queue& out) override {
-    encoded_frame frame;
-    if (!encoder_.encode(as_bytes(body), frame)) out.append(frame);
+    encode_frame(encoder_, body, out);  // a reply over the limit is dropped: none is (reply_overhead)
   }
 
   bool mid_request() const override { return decoder_.mid_frame(); }

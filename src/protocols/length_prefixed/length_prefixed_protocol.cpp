@@ -1,11 +1,8 @@
 // `length-prefixed`: the greet call in frames of a 4-byte big-endian length + payload.
 // Ordered replies (FIFO).
-#include "../common/backend_support.hpp"
-#include "../framed/framed_client_codec.hpp"
-#include "../framed/framed_server_codec.hpp"
+#include "../framed/framed_protocol.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
-#include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
 namespace {
@@ -37,17 +34,10 @@ greet_wire length_prefixed_wire() {
 }
 
 void register_length_prefixed_protocol(protocol_registry& registry) {
-  registry.add({
-      .name = "length-prefixed",
-      .summary = "4-byte big-endian length + name -> length + \"hello, name\", replies in order",
-      // Calls are pipelined up to 1024 deep per connection by default (depth sets it; the load
-      // generator uses 1 per caller).
-      .tls = true,
-      .engine_depth = 1024,
-      .wire = length_prefixed_wire(),
-      .client_codecs = framed_client_codecs<length_prefixed_framing>,
-      .server_codecs = framed_server_codecs<length_prefixed_framing>,
-  });
+  registry.add(framed_protocol<length_prefixed_framing>(
+      "length-prefixed",
+      "4-byte big-endian length + name -> length + \"hello, name\", replies in order",
+      length_prefixed_wire()));
 }
 
 const protocol_registration registered{20, register_length_prefixed_protocol};

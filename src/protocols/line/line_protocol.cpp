@@ -1,11 +1,8 @@
 // `line`: the plain TCP protocol of the comparisons this project grew from.
 // Request "name\n", reply "hello, name\n"; "\r\n" accepted on input. Ordered replies (FIFO).
-#include "../common/backend_support.hpp"
-#include "../framed/framed_client_codec.hpp"
-#include "../framed/framed_server_codec.hpp"
+#include "../framed/framed_protocol.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
-#include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
 namespace {
@@ -29,17 +26,8 @@ greet_wire line_wire() {
 }
 
 void register_line_protocol(protocol_registry& registry) {
-  registry.add({
-      .name = "line",
-      .summary = "newline-delimited: \"name\\n\" -> \"hello, name\\n\", replies in order",
-      // Calls are pipelined up to 1024 deep per connection by default (depth sets it; the load
-      // generator uses 1 per caller).
-      .tls = true,
-      .engine_depth = 1024,
-      .wire = line_wire(),
-      .client_codecs = framed_client_codecs<line_framing>,
-      .server_codecs = framed_server_codecs<line_framing>,
-  });
+  registry.add(framed_protocol<line_framing>(
+      "line", "newline-delimited: \"name\\n\" -> \"hello, name\\n\", replies in order", line_wire()));
 }
 
 const protocol_registration registered{10, register_line_protocol};

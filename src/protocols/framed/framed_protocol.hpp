@@ -1,0 +1,26 @@
+#pragma once
+// The registry entry of a greet protocol on a stream framing (line, length-prefixed): its client
+// and server codecs, TLS, and calls pipelined up to 1024 deep per connection by default (depth
+// sets it; the load generator uses 1 per caller). Framing: see framed_server_codec.hpp.
+#include <string>
+
+#include "framed_client_codec.hpp"
+#include "framed_server_codec.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+
+template <class Framing>
+protocol framed_protocol(std::string name, std::string summary, greet_wire wire) {
+  return {
+      .name = std::move(name),
+      .summary = std::move(summary),
+      .tls = true,
+      .engine_depth = 1024,
+      .wire = std::move(wire),
+      .client_codecs = framed_client_codecs<Framing>,
+      .server_codecs = framed_server_codecs<Framing>,
+  };
+}
+
+}  // namespace wirebench
