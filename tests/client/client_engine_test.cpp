@@ -59,6 +59,14 @@ client_engine_config mux_config(reply_order order = reply_order::by_id) {
   return cc;
 }
 
+// One call in flight per connection, and `queued` more waiting for it.
+client_engine_config one_in_flight(std::size_t queued) {
+  client_engine_config cc = mux_config();
+  cc.max_in_flight = 1;
+  cc.max_queued = queued;
+  return cc;
+}
+
 struct mux_pair {
   explicit mux_pair(client_engine_config cc = mux_config(), mux_session::settings ms = {}) {
     server_skeleton_config sc;
@@ -155,10 +163,7 @@ TEST(client_engine, cancel_after_send_completes_at_once_and_the_server_drops_the
 }
 
 TEST(client_engine, over_the_cap_calls_queue_then_are_rejected) {
-  client_engine_config cc = mux_config();
-  cc.max_in_flight = 1;
-  cc.max_queued = 1;
-  mux_pair p(cc);
+  mux_pair p(one_in_flight(1));
   collector c;
   p.client->async_call("sleep:100:a", p.in(10s), c.track("a"));
   p.client->async_call("b", p.in(10s), c.track("b"));
@@ -171,10 +176,7 @@ TEST(client_engine, over_the_cap_calls_queue_then_are_rejected) {
 }
 
 TEST(client_engine, without_a_queue_a_call_over_the_cap_fails_at_once) {
-  client_engine_config cc = mux_config();
-  cc.max_in_flight = 1;
-  cc.max_queued = 0;
-  mux_pair p(cc);
+  mux_pair p(one_in_flight(0));
   collector c;
   p.client->async_call("sleep:100:a", p.in(10s), c.track("a"));
   p.client->async_call("b", p.in(10s), c.track("b"));
@@ -184,9 +186,7 @@ TEST(client_engine, without_a_queue_a_call_over_the_cap_fails_at_once) {
 }
 
 TEST(client_engine, a_queued_call_times_out_without_being_sent) {
-  client_engine_config cc = mux_config();
-  cc.max_in_flight = 1;
-  mux_pair p(cc);
+  mux_pair p(one_in_flight(4096));
   collector c;
   p.client->async_call("sleep:300:a", p.in(10s), c.track("a"));
   p.client->async_call("b", p.in(50ms), c.track("b"));

@@ -102,6 +102,23 @@ inline void expect_same(const char* target, const std::vector<std::string>& whol
                    std::to_string(i) + ": " + at(whole_run) + " vs " + at(cut_run));
 }
 
+// A stream decoder's checks: decoded whole and cut where settings 2 and 3 say, the outcomes are
+// the same (split_feeder.hpp's compare_two_splits); `extra` holds for the whole run's outcome; its
+// events are the reference model's. Returns the first problem, or "".
+template <class Decoder, class Extra>
+std::string check_decoder(const Decoder& decoder, std::size_t max_frame, const input& in,
+                          const std::vector<test::event>& model, Extra&& extra) {
+  const std::string_view stream = in.stream();
+  test::outcome whole;
+  std::string problem = test::compare_two_splits(
+      decoder, max_frame, stream, test::pattern_cuts(in.setting(2), in.setting(3), stream.size()),
+      &whole);
+  if (problem.empty()) problem = extra(whole);
+  if (problem.empty() && whole.events != model)
+    problem = "vs the model: " + test::describe_difference(whole.events, model);
+  return problem;
+}
+
 // The contract every target checks: `run(reads)` makes the same transcript whether the stream
 // comes whole or cut where `pattern` and `seed` say; aborts naming the first difference.
 template <class Run>

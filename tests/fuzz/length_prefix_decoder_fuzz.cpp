@@ -25,22 +25,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       .max_frame_bytes = fuzz::frame_limit(in.setting(0)),
       .on_oversize = (flags & 4) ? oversize_policy::resync : oversize_policy::fail};
 
-  test::outcome whole;
-  std::string problem = test::compare_two_splits(
-      length_prefix_decoder(config), config.max_frame_bytes, stream,
-      test::pattern_cuts(in.setting(2), in.setting(3), stream.size()), &whole);
-  if (problem.empty()) {
-    std::size_t framed = whole.unconsumed.size();
-    for (const auto& e : whole.events)
-      if (e.status == decode_status::frame) framed += config.header_bytes + e.bytes.size();
-    if (framed > stream.size())
-      problem = "frames + headers + unconsumed = " + std::to_string(framed) + " > " +
-                std::to_string(stream.size());
-  }
-  if (problem.empty()) {
-    const auto expected = test::length_prefix_model(config, stream);
-    if (whole.events != expected) problem = "vs the model: " + test::describe_difference(whole.events, expected);
-  }
+  const std::string problem = fuzz::check_decoder(
+      length_prefix_decoder(config), config.max_frame_bytes, in,
+      test::length_prefix_model(config, stream), [&](const test::outcome& whole) -> std::string {
+        std::size_t framed = whole.unconsumed.size();
+        for (const auto& e : whole.events)
+          if (e.status == decode_status::frame) framed += config.header_bytes + e.bytes.size();
+        if (framed <= stream.size()) return {};
+        return "frames + headers + unconsumed = " + std::to_string(framed) + " > " +
+               std::to_string(stream.size());
+      });
   if (problem.empty()) return 0;
   std::fprintf(stderr, "length_prefix_decoder fuzz (width=%zu max=%zu resync=%d, %zu bytes): %s\n",
                config.header_bytes, config.max_frame_bytes, (flags & 4) ? 1 : 0, stream.size(),

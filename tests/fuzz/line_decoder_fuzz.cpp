@@ -24,18 +24,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       .strip_cr = (flags & 1) != 0,
       .on_oversize = (flags & 2) ? oversize_policy::resync : oversize_policy::fail};
 
-  test::outcome whole;
-  std::string problem = test::compare_two_splits(
-      line_decoder(config), config.max_line_bytes, stream,
-      test::pattern_cuts(in.setting(2), in.setting(3), stream.size()), &whole);
-  if (problem.empty()) {
-    for (const auto& e : whole.events)
-      if (e.bytes.find('\n') != std::string::npos) problem = "a frame holds a '\\n'";
-  }
-  if (problem.empty()) {
-    const auto expected = test::line_model(config, stream);
-    if (whole.events != expected) problem = "vs the model: " + test::describe_difference(whole.events, expected);
-  }
+  const std::string problem = fuzz::check_decoder(
+      line_decoder(config), config.max_line_bytes, in, test::line_model(config, stream),
+      [](const test::outcome& whole) -> std::string {
+        for (const auto& e : whole.events)
+          if (e.bytes.find('\n') != std::string::npos) return "a frame holds a '\\n'";
+        return {};
+      });
   if (problem.empty()) return 0;
   std::fprintf(stderr, "line_decoder fuzz (max=%zu strip_cr=%d resync=%d, %zu bytes): %s\n",
                config.max_line_bytes, config.strip_cr ? 1 : 0, (flags & 2) ? 1 : 0, stream.size(),

@@ -73,23 +73,25 @@ class http1_peer_end : public ::testing::Test {
     cc.call = std::move(call);
     return protocol_registry::builtin().find("http1")->make_client(cc);
   }
+  // `n` chained greet calls against the peer in `mode`, each of which must succeed; the client's
+  // counters after them.
+  client_counters greets_all_ok(const std::string& mode, int n) {
+    auto client = start(mode);
+    chained_calls calls(*client);
+    calls.run(n);
+    EXPECT_EQ(calls.ok.load(), n);
+    return client->counters();
+  }
   std::unique_ptr<test::child_process> peer_;
 };
 
 TEST_F(http1_peer_end, a_response_delimited_by_the_close_completes_ok) {
-  auto client = start("eof");
-  chained_calls calls(*client);
-  calls.run(20);
-  EXPECT_EQ(calls.ok.load(), 20);
-  EXPECT_GE(client->counters().connects, 20u) << "each response ends its connection";
+  EXPECT_GE(greets_all_ok("eof", 20).connects, 20u) << "each response ends its connection";
 }
 
 TEST_F(http1_peer_end, a_get_in_flight_when_a_keep_alive_connection_closes_is_sent_again) {
-  auto client = start("close-idle");
-  chained_calls calls(*client);
-  calls.run(50);
-  EXPECT_EQ(calls.ok.load(), 50);
-  EXPECT_GT(client->counters().resent, 0u) << "no call met the close: the race was not played";
+  EXPECT_GT(greets_all_ok("close-idle", 50).resent, 0u)
+      << "no call met the close: the race was not played";
 }
 
 TEST_F(http1_peer_end, a_post_in_flight_when_a_keep_alive_connection_closes_fails) {

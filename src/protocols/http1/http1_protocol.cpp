@@ -26,33 +26,31 @@ greet_wire http1_wire() {
           }};
 }
 
+// One entry per way the client uses its connections; the same server.
+protocol http1_entry(std::string name, std::string summary, http1::connection_use use) {
+  return {
+      .name = std::move(name),
+      .summary = std::move(summary),
+      .tls = true,
+      .tls_alpn = http1::tls_alpn,
+      .user_calls = user_call_kind::http,
+      .libraries = http1_libraries,
+      .wire = http1_wire(),
+      .client_codecs = [use](const client_config& c) { return http1::client_codecs(c, use); },
+      .server_codecs = http1::server_codecs,
+  };
+}
+
 void register_http1_protocol(protocol_registry& registry) {
-  registry.add({
-      .name = "http1",
-      .summary = "HTTP/1.1 REST: GET /greet?name=NAME -> {\"greeting\":\"hello, NAME\"}, keep-alive",
-      .tls = true,
-      .tls_alpn = http1::tls_alpn,
-      .user_calls = user_call_kind::http,
-      .libraries = http1_libraries,
-      .wire = http1_wire(),
-      .client_codecs = [](const client_config& c) { return http1::client_codecs(c); },
-      .server_codecs = http1::server_codecs,
-  });
-  // The same server; a client that opens a connection per call, as HTTP/1.0-style clients do:
-  // what a round trip costs when every call pays a TCP handshake (issue 19's network comparison).
-  registry.add({
-      .name = "http1-close",
-      .summary = "HTTP/1.1 as http1, but a connection per call: every request says Connection: close",
-      .tls = true,
-      .tls_alpn = http1::tls_alpn,
-      .user_calls = user_call_kind::http,
-      .libraries = http1_libraries,
-      .wire = http1_wire(),
-      .client_codecs = [](const client_config& c) {
-        return http1::client_codecs(c, http1::connection_use::one_per_call);
-      },
-      .server_codecs = http1::server_codecs,
-  });
+  registry.add(http1_entry(
+      "http1", "HTTP/1.1 REST: GET /greet?name=NAME -> {\"greeting\":\"hello, NAME\"}, keep-alive",
+      http1::connection_use::persistent));
+  // A client that opens a connection per call, as HTTP/1.0-style clients do: what a round trip
+  // costs when every call pays a TCP handshake (issue 19's network comparison).
+  registry.add(http1_entry(
+      "http1-close",
+      "HTTP/1.1 as http1, but a connection per call: every request says Connection: close",
+      http1::connection_use::one_per_call));
 }
 
 const protocol_registration registered{50, register_http1_protocol};
