@@ -14,7 +14,8 @@ request_dispatcher::ready_reply request_dispatcher::compute(std::string_view req
   return {key, !ec, ec ? ec.message() : std::move(body)};
 }
 
-void request_dispatcher::start(connection& c, std::uint64_t key, std::string_view request) {
+std::error_code request_dispatcher::start(connection& c, std::uint64_t key,
+                                          std::string_view request) {
   ++in_flight_;
   const std::uint64_t seq = next_seq_++;
   if (pool_ == nullptr) {
@@ -24,14 +25,14 @@ void request_dispatcher::start(connection& c, std::uint64_t key, std::string_vie
       // busy: the event loop itself is held, as a server with a blocking handler and no pool is.
       if (delay.count() != 0) std::this_thread::sleep_for(delay);
       deliver(c, seq, std::move(reply));
-      return;
+      return {};
     }
     auto conn = c.shared_from_this();
     auto timer = std::make_shared<asio::steady_timer>(c.executor(), delay);
     timer->async_wait([this, conn, seq, timer, r = std::move(reply)](std::error_code) mutable {
       deliver(*conn, seq, std::move(r));
     });
-    return;
+    return {};
   }
   auto conn = c.shared_from_this();
   asio::post(*pool_, [this, conn, seq, key, req = std::string(request)] {
@@ -48,6 +49,7 @@ void request_dispatcher::start(connection& c, std::uint64_t key, std::string_vie
       finish(conn, seq, std::move(r));
     });
   });
+  return {};
 }
 
 void request_dispatcher::start_answered(connection& c, std::uint64_t key, std::string bytes) {

@@ -15,7 +15,7 @@ engine_lane::engine_lane(client_engine& engine, asio::io_context& ctx, std::size
       ctx_(ctx),
       thread_(thread),
       redial_timer_(ctx),
-      backoff_(engine.config_.redial_backoff),
+      backoff_(engine.config_.redial_backoff, engine.config_.max_redial_backoff),
       deadline_timer_(ctx) {}
 
 void engine_lane::start() { dial(); }
@@ -30,7 +30,7 @@ void engine_lane::queue_or_fail(std::string_view request, clock::time_point dead
                                 call_completion&& done, const void* token) {
   if (closed_) return complete_later(std::move(done), errc::connection_closed);
   // Fail-fast: no connection, and the back-off after a failed dial has not passed.
-  if (!config_.wait_for_connection && link_ == nullptr && clock::now() < next_dial_)
+  if (!config_.wait_for_connection && link_ == nullptr && clock::now() < backoff_.next_dial())
     return complete_later(std::move(done), errc::connect_failed);
   // While dialing, the queue also holds the calls that go out the moment the connection opens.
   const std::size_t limit = config_.max_queued + (link_ == nullptr ? config_.max_in_flight : 0);
@@ -87,9 +87,9 @@ void engine_lane::dial_if_needed() {
 void engine_lane::dial() {
   if (closed_) return;
   const auto now = clock::now();
-  if (now < next_dial_) {
+  if (now < backoff_.next_dial()) {
     dialing_ = dialing::backing_off;
-    redial_timer_.expires_at(next_dial_);
+    redial_timer_.expires_at(backoff_.next_dial());
     redial_timer_.async_wait([this](std::error_code ec) {
       if (ec || closed_) return;
       dialing_ = dialing::idle;
@@ -102,18 +102,13 @@ void engine_lane::dial() {
                 [this](std::error_code ec, stream_socket socket) { on_dialed(ec, std::move(socket)); });
 }
 
-void engine_lane::back_off() {
-  next_dial_ = clock::now() + backoff_;
-  backoff_ = std::min(backoff_ * 2, config_.max_redial_backoff);
-}
-
 void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
   dialing_ = dialing::idle;
   if (closed_) return;  // the socket closes as it goes
   if (ec) {
     counters::bump(counters_.connect_failures);
     engine_.note_connect_error(ec);
-    back_off();
+    backoff_.failed(clock::now());
     // The calls waiting for this dial fail with its error; later ones wait for the next.
     fail_queue(connect_error(ec));
     return;
@@ -139,7 +134,7 @@ void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
   pump();
 }
 
-void engine_lane::link_answered() { backoff_ = config_.redial_backoff; }
+void engine_lane::link_answered() { backoff_.succeeded(); }
 
 void engine_lane::link_going(engine_link& link) {
   if (&link != link_) return;
@@ -170,7 +165,7 @@ void engine_lane::link_closed(engine_link& link, std::error_code reason,
                               std::vector<unanswered_call>& in_flight, std::string why_text) {
   // A connection that took calls and never answered (a server that accepts and closes) counts as
   // a failed dial for the back-off, so that such a server is not redialed in a tight loop.
-  if (&link == link_ && !link.answered()) back_off();
+  if (&link == link_ && !link.answered()) backoff_.failed(clock::now());
   forget(link);
   // Calls lost in flight: a silent server times them out, a server that broke the protocol (or
   // sent a reply past the limit, or failed TLS) fails them with that, anything else closed them.

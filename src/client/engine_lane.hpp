@@ -14,6 +14,7 @@
 
 #include "engine_link.hpp"
 #include "wirebench/client/client_engine.hpp"
+#include "wirebench/client/redial_backoff.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench {
@@ -98,7 +99,6 @@ class engine_lane {
                      const void* token);
   void dial();
   void on_dialed(std::error_code ec, stream_socket socket);
-  void back_off();
   void dial_if_needed();
   void on_deadline();
   void fail_queue(std::error_code ec);
@@ -123,8 +123,7 @@ class engine_lane {
   std::vector<std::shared_ptr<connection>> retiring_;  // going away: finishing their calls
   dialing dialing_ = dialing::idle;
   asio::steady_timer redial_timer_;
-  clock::time_point next_dial_{};  // no dial before this (back-off)
-  clock::duration backoff_;
+  redial_backoff backoff_;  // no dial before backoff_.next_dial()
   asio::steady_timer deadline_timer_;
   std::optional<clock::time_point> armed_;
   bool ever_connected_ = false;

@@ -4,23 +4,32 @@
 
 namespace wirebench {
 
-codec_session::codec_session(std::unique_ptr<server_codec> codec,
-                             const dispatch_settings& dispatch, std::size_t max_in_flight,
-                             asio::thread_pool* workers)
+codec_session::codec_session(std::unique_ptr<server_codec> codec, const dispatch_settings& dispatch,
+                             std::size_t max_in_flight, bool answer_inline)
     : dispatch_(dispatch),
-      inline_(workers == nullptr && dispatch.service_time.type == service_time_model::kind::none),
+      inline_(answer_inline),
       ordered_(codec->ordered() || dispatch.ordered),
       max_in_flight_(max_in_flight),
-      codec_(std::move(codec)),
-      dispatcher_(dispatch, workers,
-                  // On the connection's thread, when a reply is ready (inline, or posted back
-                  // from a worker); the session, and so the codec, are alive (the dispatcher's
-                  // work holds the connection).
-                  [this](connection& c, std::uint64_t key, bool ok, std::string&& body) {
-                    codec_->encode_owned_reply(key, ok, std::move(body), c.outbox());
-                    c.request_flush();
-                  },
-                  ordered_) {}
+      codec_(std::move(codec)) {}
+
+codec_session::codec_session(std::unique_ptr<server_codec> codec,
+                             const dispatch_settings& dispatch, std::size_t max_in_flight,
+                             asio::thread_pool* workers, const runner_factory& make_runner)
+    : codec_session(std::move(codec), dispatch, max_in_flight,
+                    /*answer_inline=*/!make_runner && workers == nullptr &&
+                        dispatch.service_time.type == service_time_model::kind::none) {
+  if (make_runner) calls_ = make_runner(reply_writer());
+  else calls_ = std::make_unique<request_dispatcher>(dispatch, workers, reply_writer(), ordered_);
+}
+
+// On the connection's thread, when a reply is ready (inline, or posted back from a worker); the
+// session, and so the codec, are alive (a call in flight holds the connection).
+call_runner::reply_writer codec_session::reply_writer() {
+  return [this](connection& c, std::uint64_t key, bool ok, std::string&& body) {
+    codec_->encode_owned_reply(key, ok, std::move(body), c.outbox());
+    c.request_flush();
+  };
+}
 
 std::size_t codec_session::on_data(connection& c, std::span<const std::byte> data,
                                    std::error_code& error) {
@@ -34,9 +43,13 @@ std::size_t codec_session::on_data(connection& c, std::span<const std::byte> dat
     consumed += codec_->decode(data.subspan(consumed), request_, c.outbox(), error);
     switch (request_.what) {
       case kind::call:
-        if (inline_) answer_inline(c);
-        else dispatcher_.start(c, request_.key, request_.argument);
-        ++served;
+        if (inline_) {
+          answer_inline(c);
+        } else if (const auto refused = calls_->start(c, request_.key, request_.argument)) {
+          error = refused;  // not taken: a key still running (the stream is lost)
+          break;
+        }
+        ++served;  // a codec's error with it (a last request, then close) does not undo it
         break;
       case kind::answered:
       case kind::notice:
@@ -47,10 +60,10 @@ std::size_t codec_session::on_data(connection& c, std::span<const std::byte> dat
         if (inline_ || (!ordered_ && request_.what == kind::notice))
           c.outbox().append_bytes(as_bytes(request_.answer));
         else
-          dispatcher_.start_answered(c, request_.key, std::move(request_.answer));
+          calls_->start_answered(c, request_.key, std::move(request_.answer));
         break;
       case kind::cancel:
-        if (!inline_) dispatcher_.cancel(request_.key);  // inline, it was answered already
+        if (!inline_) calls_->cancel(request_.key);  // inline, it was answered already
         break;
       case kind::none:
         break;

@@ -1,7 +1,6 @@
 #include "wirebench/transport/connection.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include <asio/dispatch.hpp>
 #include <asio/post.hpp>
@@ -25,9 +24,8 @@ connection::connection(stream_socket socket, connection_config config,
       read_wait_(std::make_unique<readable_wait>(socket_)),
       config_(config),
       handler_(std::move(handler)),
-      timer_(socket_.get_executor()) {
-  buffer_.resize(std::max<std::size_t>(1, std::min(config_.initial_read_bytes, config_.max_read_bytes)));
-}
+      timer_(socket_.get_executor()),
+      input_(config_.max_read_bytes, config_.initial_read_bytes) {}
 
 connection::~connection() = default;
 
@@ -80,9 +78,10 @@ void connection::read_before_closing(bool buffered_first) {
       input_paused_ = true;  // work_finished() reads on once the handler takes more
       break;
     }
-    if (!make_room()) break;
+    const std::span<std::byte> room = room_to_read();
+    if (room.empty()) break;
     std::error_code ec;
-    read_into_buffer(ec);
+    read_into(room, ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) break;  // all it sent
     if (ec == asio::error::eof) {  // it has ended its side: answers still go out
       peer_ended = true;
@@ -163,11 +162,19 @@ bool connection::reading_paused() const {
 }
 
 bool connection::expecting_bytes() const {
-  return end_ > begin_ || handler_->awaiting_peer() || handler_->mid_frame();
+  return input_.size() != 0 || handler_->awaiting_peer() || handler_->mid_frame();
 }
 
 void connection::awaiting_from(clock::time_point now) {
   if (!expecting_bytes()) last_read_ = now;
+}
+
+// Room at the buffer's end for the next read; empty, with the connection closed, when one
+// unfinished frame fills it at its limit.
+std::span<std::byte> connection::room_to_read() {
+  const std::span<std::byte> room = input_.prepare(min_read_room);
+  if (room.empty()) close_now(errc::frame_too_long);
+  return room;
 }
 
 // Reading: non-blocking reads until the socket is drained for now, then wait for readability.
@@ -179,24 +186,6 @@ void connection::awaiting_from(clock::time_point now) {
 // the read reports it; readable_wait.hpp). No readiness edge can be missed: this
 // io_context has one thread, so the drain and the wait registration happen with no epoll_wait in
 // between. Where no wait was pending (start, resume after backpressure) the first step is a read.
-bool connection::make_room() {
-  if (begin_ == end_) begin_ = end_ = 0;
-  if (buffer_.size() - end_ < min_read_room && begin_ > 0) {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
-  }
-  if (end_ == buffer_.size()) {
-    // Full of one unfinished frame: grow, but never past the limit.
-    if (buffer_.size() >= config_.max_read_bytes) {
-      close_now(errc::frame_too_long);
-      return false;
-    }
-    buffer_.resize(std::min(buffer_.size() * 2, config_.max_read_bytes));
-  }
-  return true;
-}
-
 void connection::read_loop() {
   in_read_loop_ = true;
   struct leave {
@@ -210,10 +199,10 @@ void connection::read_loop() {
       input_paused_ = true;  // work_finished() resumes
       return;
     }
-    if (!make_room()) return;
-    const std::size_t room = buffer_.size() - end_;
+    const std::span<std::byte> room = room_to_read();
+    if (room.empty()) return;
     std::error_code ec;
-    const std::size_t n = read_into_buffer(ec);
+    const std::size_t n = read_into(room, ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
       wait_readable();
       return;
@@ -227,7 +216,7 @@ void connection::read_loop() {
       input_paused_ = true;  // work_finished() resumes with what is buffered
       return;
     }
-    if (n < room && !end_flagged_) {
+    if (n < room.size() && !end_flagged_) {
       wait_readable();
       return;
     }
@@ -235,15 +224,14 @@ void connection::read_loop() {
   asio::post(socket_.get_executor(), [self = shared_from_this()] { self->read_loop(); });
 }
 
-// One read into the free end of the buffer (make_room() first); what it brought is counted in
-// and stamped with its time. Shared by the read loop and a graceful stop's last read.
-std::size_t connection::read_into_buffer(std::error_code& ec) {
-  const std::size_t n =
-      socket_.read_some(asio::buffer(buffer_.data() + end_, buffer_.size() - end_), ec);
+// One read into the buffer's free end (room_to_read()); what it brought is counted in and
+// stamped with its time. Shared by the read loop and a graceful stop's last read.
+std::size_t connection::read_into(std::span<std::byte> room, std::error_code& ec) {
+  const std::size_t n = socket_.read_some(asio::buffer(room.data(), room.size()), ec);
   if (ec) return 0;
   last_read_ = last_activity_ = clock::now();
   ++read_count_;
-  end_ += n;
+  input_.commit(n);
   return n;
 }
 
@@ -270,7 +258,8 @@ void connection::wait_readable() {
 
 void connection::on_read_error(std::error_code ec) {
   if (ec == asio::error::eof)
-    close_now(end_ > begin_ || handler_->mid_frame() ? errc::truncated_frame : errc::peer_closed);
+    close_now(input_.size() != 0 || handler_->mid_frame() ? errc::truncated_frame
+                                                          : errc::peer_closed);
   else
     close_now(ec);
 }
@@ -279,10 +268,8 @@ void connection::process_input() {
   const loop_clock::turn turn(last_read_);  // what this read brought arrived at its time
   in_input_ = true;
   std::error_code error;
-  const std::size_t available = end_ - begin_;
-  const std::size_t consumed = handler_->on_data(
-      *this, std::span<const std::byte>(buffer_.data() + begin_, available), error);
-  begin_ += std::min(consumed, available);
+  const std::size_t consumed = handler_->on_data(*this, input_.data(), error);
+  input_.consume(consumed);
   in_input_ = false;
   if (closed_) return;
   if (error) {

@@ -14,8 +14,8 @@ void frame_buffer::consume(std::size_t n) {
   if (begin_ == end_) begin_ = end_ = 0;
 }
 
-std::span<std::byte> frame_buffer::prepare() {
-  if (end_ == storage_.size() && begin_ > 0) {  // room at the front: move the bytes there
+std::span<std::byte> frame_buffer::prepare(std::size_t min_room) {
+  if (storage_.size() - end_ < min_room && begin_ > 0) {  // room at the front: move the bytes there
     std::memmove(storage_.data(), storage_.data() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;

@@ -39,50 +39,42 @@ std::vector<std::string> run(const client_codec_factory& make, int calls, std::s
   if (auto ec = codec->produce(out)) fuzz::fail(target, "produce failed: " + ec.message());
   out.clear();
 
-  const std::size_t max_read = codec->max_read_bytes();
-  std::string pending;  // the connection's read buffer: the unconsumed bytes
   decoded replies;
   // A state, not an event: the engine acts on it once, after a decode's replies. Where it falls
   // among them depends on the cut, so the transcript gives it once, at its end.
   std::string went_away = "never went away";
-  const auto end_with = [&](std::string last) {
-    transcript.push_back(went_away);
-    transcript.push_back(std::move(last));
-    return transcript;
-  };
-  for (std::string_view read : reads) {
-    while (!read.empty()) {
-      if (!fuzz::fill_read_buffer(pending, read, max_read))
-        return end_with("failed: read buffer full");
-
-      replies.replies.clear();
-      replies.going_away = replies.rest_not_processed = false;
-      std::error_code error;
-      const std::size_t consumed = codec->decode(as_bytes(pending), replies, out, error);
-      fuzz::check_consumed(target, consumed, pending.size());
-      for (const codec_reply& r : replies.replies) {
-        const bool failed = r.error || r.not_processed;
-        if (r.body.size() > max_reply + 64)  // a body over the limit was accepted
-          fuzz::fail(target, "a " + std::to_string(r.body.size()) + "-byte reply body, limit " +
-                                 std::to_string(max_reply));
-        const std::string id = codec->order() == reply_order::by_id ? std::to_string(r.id) : "-";
-        transcript.push_back(std::string(failed ? "failed " : "") + "reply " + id + " error='" +
-                             r.error.message() + "' not_processed=" +
-                             std::to_string(r.not_processed) + " body='" +
-                             fuzz::printable(r.body) + "'");
-      }
-      if (replies.going_away && went_away.starts_with("never"))
-        went_away = "going away, rest not processed=" + std::to_string(replies.rest_not_processed);
-      pending.erase(0, consumed);
-      if (!error) error = codec->produce(out);
-      out.clear();
-      // Which error: when a reply both breaks a limit and is malformed, the reader that saw
-      // more bytes at once may notice the other first (hiredis parses a whole line before the
-      // reply bound applies). That the connection failed, and after which replies, must agree.
-      if (error) return end_with("failed: connection error");
-    }
-  }
-  return end_with("end, mid_reply=" + std::to_string(codec->mid_reply()));
+  // Which error: when a reply both breaks a limit and is malformed, the reader that saw more
+  // bytes at once may notice the other first (hiredis parses a whole line before the reply bound
+  // applies). That the connection failed, and after which replies, must agree.
+  std::string last = fuzz::feed_reads(
+      reads, codec->max_read_bytes(), "failed: connection error",
+      [&](std::string_view pending, std::error_code& error) {
+        replies.replies.clear();
+        replies.going_away = replies.rest_not_processed = false;
+        const std::size_t consumed = codec->decode(as_bytes(pending), replies, out, error);
+        fuzz::check_consumed(target, consumed, pending.size());
+        for (const codec_reply& r : replies.replies) {
+          const bool failed = r.error || r.not_processed;
+          if (r.body.size() > max_reply + 64)  // a body over the limit was accepted
+            fuzz::fail(target, "a " + std::to_string(r.body.size()) + "-byte reply body, limit " +
+                                   std::to_string(max_reply));
+          const std::string id = codec->order() == reply_order::by_id ? std::to_string(r.id) : "-";
+          transcript.push_back(std::string(failed ? "failed " : "") + "reply " + id + " error='" +
+                               r.error.message() + "' not_processed=" +
+                               std::to_string(r.not_processed) + " body='" +
+                               fuzz::printable(r.body) + "'");
+        }
+        if (replies.going_away && went_away.starts_with("never"))
+          went_away =
+              "going away, rest not processed=" + std::to_string(replies.rest_not_processed);
+        if (!error) error = codec->produce(out);
+        out.clear();
+        return consumed;
+      });
+  if (last.empty()) last = "end, mid_reply=" + std::to_string(codec->mid_reply());
+  transcript.push_back(went_away);
+  transcript.push_back(std::move(last));
+  return transcript;
 }
 
 }  // namespace

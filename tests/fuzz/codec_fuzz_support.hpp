@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "fuzz_support.hpp"
@@ -25,14 +26,26 @@ const protocol& pick(const char* target, const input& in, Factory protocol::*cod
   return *protocols[in.setting(0) % protocols.size()];
 }
 
-// Moves what fits of `read` into the read buffer `pending`, which holds at most `max_read`
-// bytes, as a connection's does; false when it was full already (the connection fails then).
-inline bool fill_read_buffer(std::string& pending, std::string_view& read, std::size_t max_read) {
-  if (pending.size() >= max_read) return false;
-  const std::size_t take = std::min(read.size(), max_read - pending.size());
-  pending.append(read.substr(0, take));
-  read.remove_prefix(take);
-  return true;
+// Feeds `reads` to a codec as a connection does: each piece is appended to the unconsumed bytes
+// (a read buffer of at most `max_read` bytes), and `decode(unconsumed, error)` returns the bytes
+// it used. The last line of the run's transcript: `failure` once decode sets an error, "failed:
+// read buffer full" when a piece finds the buffer full, "" when the stream ended without either.
+template <class Decode>
+std::string feed_reads(const std::vector<std::string_view>& reads, std::size_t max_read,
+                       const char* failure, Decode&& decode) {
+  std::string pending;
+  for (std::string_view read : reads) {
+    while (!read.empty()) {
+      if (pending.size() >= max_read) return "failed: read buffer full";
+      const std::size_t take = std::min(read.size(), max_read - pending.size());
+      pending.append(read.substr(0, take));
+      read.remove_prefix(take);
+      std::error_code error;
+      pending.erase(0, decode(std::string_view(pending), error));
+      if (error) return failure;
+    }
+  }
+  return {};
 }
 
 // Aborts when a decode consumed more bytes than it was given.

@@ -43,58 +43,50 @@ std::vector<std::string> run(const server_codec_factory& make, std::size_t max_r
   auto codec = make();
   gather_queue out;
   std::string written;
-  const std::size_t max_read = codec->max_read_bytes();
-  std::string pending;  // the connection's read buffer: the unconsumed bytes
   server_request request;
-  const auto end_with = [&](std::string last) {
-    if (!codec->output_depends_on_reads())
-      transcript.push_back("wrote '" + fuzz::printable(test::mask_http_dates(written)) + "' (" +
-                           std::to_string(written.size()) + " bytes)");
-    transcript.push_back(std::move(last));
-    return transcript;
-  };
-  for (std::string_view read : reads) {
-    while (!read.empty()) {
-      if (!fuzz::fill_read_buffer(pending, read, max_read))
-        return end_with("failed: read buffer full");
-
-      std::error_code error;
-      std::size_t used = 0;
-      for (;;) {
-        request.what = server_request::kind::none;
-        request.answer.clear();
-        const std::size_t consumed =
-            codec->decode(as_bytes(std::string_view(pending).substr(used)), request, out, error);
-        fuzz::check_consumed(target, consumed, pending.size() - used);
-        used += consumed;
-        if (request.what == server_request::kind::call) {
-          if (request.argument.size() > max_request)
-            fuzz::fail(target, "a " + std::to_string(request.argument.size()) +
-                                   "-byte request, limit " + std::to_string(max_request));
-          transcript.push_back("call '" + fuzz::printable(request.argument) + "'");
-          codec->encode_reply(request.key, true, "hello, " + std::string(request.argument), out);
-        } else if (request.answer == interim_continue) {
-          // Sent only while a body is still to come (RFC 9110 §10.1.1): how the bytes were cut
-          // decides whether it is, so neither run records it.
-        } else if (request.what == server_request::kind::cancel) {
-          transcript.push_back("cancel " + std::to_string(request.key));
-        } else if (request.what != server_request::kind::none) {
-          transcript.push_back(request.what == server_request::kind::answered ? "answered" : "notice");
-          out.append_bytes(as_bytes(request.answer));
-        } else {
-          break;
+  // Which error may depend on the cut (a limit and a malformed byte seen in either order); that
+  // the stream failed, and after which requests, must agree.
+  std::string last = fuzz::feed_reads(
+      reads, codec->max_read_bytes(), "failed: stream error",
+      [&](std::string_view pending, std::error_code& error) {
+        std::size_t used = 0;
+        for (;;) {
+          request.what = server_request::kind::none;
+          request.answer.clear();
+          const std::size_t consumed =
+              codec->decode(as_bytes(pending.substr(used)), request, out, error);
+          fuzz::check_consumed(target, consumed, pending.size() - used);
+          used += consumed;
+          if (request.what == server_request::kind::call) {
+            if (request.argument.size() > max_request)
+              fuzz::fail(target, "a " + std::to_string(request.argument.size()) +
+                                     "-byte request, limit " + std::to_string(max_request));
+            transcript.push_back("call '" + fuzz::printable(request.argument) + "'");
+            codec->encode_reply(request.key, true, "hello, " + std::string(request.argument), out);
+          } else if (request.answer == interim_continue) {
+            // Sent only while a body is still to come (RFC 9110 §10.1.1): how the bytes were cut
+            // decides whether it is, so neither run records it.
+          } else if (request.what == server_request::kind::cancel) {
+            transcript.push_back("cancel " + std::to_string(request.key));
+          } else if (request.what != server_request::kind::none) {
+            const bool answered = request.what == server_request::kind::answered;
+            transcript.push_back(answered ? "answered" : "notice");
+            out.append_bytes(as_bytes(request.answer));
+          } else {
+            break;
+          }
+          if (error) break;
         }
-        if (error) break;
-      }
-      pending.erase(0, used);
-      if (!error) error = codec->produce(out);
-      take_output(out, written);
-      // Which error may depend on the cut (a limit and a malformed byte seen in either order);
-      // that the stream failed, and after which requests, must agree.
-      if (error) return end_with("failed: stream error");
-    }
-  }
-  return end_with("end, mid_request=" + std::to_string(codec->mid_request()));
+        if (!error) error = codec->produce(out);
+        take_output(out, written);
+        return used;
+      });
+  if (last.empty()) last = "end, mid_request=" + std::to_string(codec->mid_request());
+  if (!codec->output_depends_on_reads())
+    transcript.push_back("wrote '" + fuzz::printable(test::mask_http_dates(written)) + "' (" +
+                         std::to_string(written.size()) + " bytes)");
+  transcript.push_back(std::move(last));
+  return transcript;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "support/call_collector.hpp"
+#include "support/raw_socket.hpp"
 #include "wirebench/client/client_engine.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
@@ -165,6 +166,40 @@ TEST_P(mux_rpc, a_cancel_frame_cancels_the_running_coroutine) {
   EXPECT_EQ(c.get("after").reply, "after");
   p.client->close();
   EXPECT_EQ(p.client->stats().late, 0u);  // the canceled call's reply was never sent
+}
+
+// A mux frame (docs/PROTOCOLS.md), written by hand: length, type (1 request, 2 reply), id, payload.
+std::string mux_frame_bytes(char type, std::uint32_t id, const std::string& payload) {
+  std::string frame;
+  for (const std::uint32_t n : {static_cast<std::uint32_t>(payload.size() + 5), id}) {
+    for (int shift = 24; shift >= 0; shift -= 8) frame += static_cast<char>(n >> shift);
+    if (frame.size() == 4) frame += type;
+  }
+  return frame + payload;
+}
+
+// A request whose id is still running could not be told apart in its reply: the stream is lost
+// (protocol_error), after the call running has been answered, as for any bad input.
+TEST_P(mux_rpc, a_second_call_with_a_running_id_closes_the_connection) {
+  auto calls = std::make_shared<std::atomic<int>>(0);
+  rpc_pair p([calls](std::string request) -> asio::awaitable<rpc_reply> {
+    ++*calls;
+    asio::steady_timer wait(co_await asio::this_coro::executor, 100ms);
+    co_await wait.async_wait(asio::use_awaitable);
+    co_return "done " + request;
+  }, GetParam());
+  test::raw_socket peer(p.server->local_endpoint());
+  ASSERT_TRUE(peer.send_all(mux_frame_bytes(1, 7, "first") + mux_frame_bytes(1, 7, "second")));
+  const std::string reply = mux_frame_bytes(2, 7, "done first");
+  EXPECT_EQ(peer.read_for(20s, reply.size()), reply);
+  EXPECT_TRUE(peer.closed_by_peer_within(20s));
+  EXPECT_EQ(calls->load(), 1);
+  // Counted once the connection's close has run on its thread, which may be after the peer saw it.
+  for (int i = 0; i < 2000 && p.server->stats().close_reasons.empty(); ++i)
+    std::this_thread::sleep_for(1ms);
+  const auto reasons = p.server->stats().close_reasons;
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_EQ(reasons.begin()->first, "protocol_error");
 }
 
 // The client goes away with calls running: each coroutine is canceled, ends, and releases its

@@ -79,11 +79,7 @@ TEST(http1_parser, limits_give_431_and_413_and_garbage_400) {
 
 class http1_server : public ::testing::Test {
  protected:
-  void SetUp() override {
-    server_config sc;
-    sc.max_frame_bytes = 1024;
-    server_ = protocol_registry::builtin().find("http1")->make_server(sc);
-  }
+  void SetUp() override { server_ = test::start_server("http1", /*max_frame_bytes=*/1024); }
   std::string exchange(const std::string& request, bool* closed = nullptr) {
     test::raw_socket peer(server_->local_endpoint());
     peer.send_all(request);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "support/child_process.hpp"
+#include "support/protocol_cases.hpp"
 #include "support/raw_socket.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
@@ -31,9 +32,7 @@ TEST(http2, streams_over_the_servers_limit_wait_and_all_complete_on_one_connecti
   server_config sc;
   sc.options["--max-streams"] = "2";
   auto server = h2().make_server(sc);
-  client_config cc;
-  cc.connect = server->local_endpoint();
-  auto client = h2().make_client(cc);
+  auto client = test::client_of(h2(), *server);
   constexpr int n = 300;
   std::atomic<int> ok{0}, done{0};
   for (int i = 0; i < n; ++i) {
@@ -75,9 +74,7 @@ TEST(http2_client_codec, a_session_nghttp2_ended_for_a_bad_frame_ends_the_connec
 
 TEST(http2, a_bad_preface_closes_that_connection_only) {
   auto server = h2().make_server({});
-  client_config cc;
-  cc.connect = server->local_endpoint();
-  auto good = h2().make_client(cc);
+  auto good = test::client_of(h2(), *server);
   EXPECT_EQ(test::greet_sync(*good, "before").reply, "hello, before");
   test::raw_socket peer(server->local_endpoint());
   peer.send_all("GET / HTTP/1.1\r\nHost: x\r\n\r\n");  // HTTP/1.1 to an h2c prior-knowledge server
@@ -87,9 +84,7 @@ TEST(http2, a_bad_preface_closes_that_connection_only) {
 
 TEST(http2, graceful_stop_sends_goaway_and_later_calls_fail_cleanly) {
   auto server = h2().make_server({});
-  client_config cc;
-  cc.connect = server->local_endpoint();
-  auto c = h2().make_client(cc);
+  auto c = test::client_of(h2(), *server);
   EXPECT_EQ(test::greet_sync(*c, "x").reply, "hello, x");
   server->stop();
   auto after = test::greet_sync(*c, "y");

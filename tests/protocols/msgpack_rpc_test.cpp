@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/protocol_cases.hpp"
 #include "support/raw_socket.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
@@ -24,11 +25,7 @@ std::string fixstr(std::string_view s) { return static_cast<char>(0xa0 | s.size(
 
 class msgpack_rpc : public ::testing::Test {
  protected:
-  void SetUp() override {
-    server_config sc;
-    sc.max_frame_bytes = 1024;
-    server_ = protocol_registry::builtin().find("msgpack-rpc")->make_server(sc);
-  }
+  void SetUp() override { server_ = test::start_server("msgpack-rpc", /*max_frame_bytes=*/1024); }
   // Sends `request` on a fresh connection and returns `want` bytes of reply.
   std::string exchange(const std::string& request, std::size_t want) {
     test::raw_socket peer(server_->local_endpoint());

@@ -12,6 +12,7 @@
 
 #include "support/child_process.hpp"
 #include "support/concurrent_calls.hpp"
+#include "support/protocol_cases.hpp"
 #include "support/raw_socket.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
@@ -33,11 +34,7 @@ std::pair<int, std::string> run(const std::string& cmd) {
 
 class resp_server : public ::testing::Test {
  protected:
-  void SetUp() override {
-    server_config sc;
-    sc.threads = 2;
-    server_ = protocol_registry::builtin().find("resp")->make_server(sc);
-  }
+  void SetUp() override { server_ = test::start_server("resp", 0, /*threads=*/2); }
   std::unique_ptr<protocol_client> client(const std::string& protocol, std::size_t connections = 1,
                                           std::size_t depth = 0) {
     client_config cc;

@@ -44,50 +44,56 @@ std::size_t parse_netstring(std::string_view data, std::size_t max, std::string_
   return colon + 1 + length + 1;
 }
 
-void append_netstring(std::string& out, std::string_view payload) {
-  out.append(std::to_string(payload.size())).append(":").append(payload).append(",");
+void append_netstring(gather_queue& out, std::string_view payload) {
+  out.append_bytes(as_bytes(std::to_string(payload.size()) + ":"));
+  out.append_bytes(as_bytes(payload));
+  out.append_bytes(as_bytes(","));
 }
+
+// What both codecs keep of the stream they read: the payload limit, and whether a netstring is
+// half read.
+struct netstring_input {
+  std::size_t max;
+  bool mid = false;
+  std::size_t read_bytes() const { return max + 12; }  // the payload, up to 10 digits, ':', ','
+};
 
 class toy_client_codec final : public client_codec {
  public:
-  explicit toy_client_codec(std::size_t max) : max_(max) {}
+  explicit toy_client_codec(std::size_t max) : in_{max} {}
   reply_order order() const override { return reply_order::in_order; }
   std::error_code encode(std::uint32_t, std::string_view request, gather_queue& out) override {
-    if (request.size() > max_) return make_error_code(errc::frame_too_long);
-    bytes_.clear();
-    append_netstring(bytes_, request);
-    out.append_bytes(as_bytes(bytes_));
+    if (request.size() > in_.max) return make_error_code(errc::frame_too_long);
+    append_netstring(out, request);
     return {};
   }
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
     std::size_t used = 0;
     std::string_view reply;
-    while (const std::size_t n = parse_netstring(as_text(data.subspan(used)), max_, reply, error)) {
+    while (const std::size_t n = parse_netstring(as_text(data.subspan(used)), in_.max, reply, error)) {
       into.replies.push_back({0, {}, reply});
       used += n;
     }
-    mid_ = used < data.size();
+    in_.mid = used < data.size();
     return used;
   }
-  bool mid_reply() const override { return mid_; }
-  std::size_t max_read_bytes() const override { return max_ + 12; }
+  bool mid_reply() const override { return in_.mid; }
+  std::size_t max_read_bytes() const override { return in_.read_bytes(); }
 
  private:
-  std::size_t max_;
-  bool mid_ = false;
-  std::string bytes_;
+  netstring_input in_;
 };
 
 class toy_server_codec final : public server_codec {
  public:
-  explicit toy_server_codec(std::size_t max) : max_(max) {}
+  explicit toy_server_codec(std::size_t max) : in_{max} {}
   bool ordered() const override { return true; }
   std::size_t decode(std::span<const std::byte> data, server_request& into, gather_queue&,
                      std::error_code& error) override {
     std::string_view request;
-    const std::size_t used = parse_netstring(as_text(data), max_, request, error);
-    mid_ = used == 0 && !data.empty();
+    const std::size_t used = parse_netstring(as_text(data), in_.max, request, error);
+    in_.mid = used == 0 && !data.empty();
     if (used != 0) {
       into.what = server_request::kind::call;
       into.argument = request;
@@ -95,24 +101,18 @@ class toy_server_codec final : public server_codec {
     return used;
   }
   void encode_reply(std::uint64_t, bool ok, std::string_view body, gather_queue& out) override {
-    bytes_.clear();
-    append_netstring(bytes_, ok ? std::string(body) : "error: " + std::string(body));
-    out.append_bytes(as_bytes(bytes_));
+    append_netstring(out, ok ? std::string(body) : "error: " + std::string(body));
   }
-  bool mid_request() const override { return mid_; }
-  std::size_t max_read_bytes() const override { return max_ + 12; }
+  bool mid_request() const override { return in_.mid; }
+  std::size_t max_read_bytes() const override { return in_.read_bytes(); }
 
  private:
-  std::size_t max_;
-  bool mid_ = false;
-  std::string bytes_;
+  netstring_input in_;
 };
 
 void add_toy(protocol_registry& r) {
   auto netstring = [](std::string_view text, std::uint32_t) {
-    std::string out;
-    append_netstring(out, text);
-    return out;
+    return std::to_string(text.size()) + ":" + std::string(text) + ",";
   };
   r.add({.name = "toy-netstring",
          .summary = "test only: netstrings, \"5:alice,\" -> \"12:hello, alice,\", in order",

@@ -2,6 +2,7 @@
 // Parameters shared by the protocol tests: every registered protocol over every transport, and
 // the exact request/reply bytes of each framing (what a foreign client would send).
 #include <cctype>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -56,6 +57,24 @@ inline std::vector<std::string> protocols_with_wire_bytes() {
   for (const protocol& p : protocol_registry::builtin().all())
     if (p.wire.request) names.push_back(p.name);
   return names;
+}
+
+// A server of the registered `protocol`, listening on a free loopback port, with `max_frame_bytes`
+// (0: the default) and `threads`.
+inline std::unique_ptr<protocol_server> start_server(const std::string& protocol,
+                                                     std::size_t max_frame_bytes = 0,
+                                                     std::size_t threads = 1) {
+  server_config sc;
+  if (max_frame_bytes != 0) sc.max_frame_bytes = max_frame_bytes;
+  sc.threads = threads;
+  return protocol_registry::builtin().find(protocol)->make_server(sc);
+}
+
+// A client of `p` that dials `server` (client_config's defaults otherwise).
+inline std::unique_ptr<protocol_client> client_of(const protocol& p, const protocol_server& server) {
+  client_config cc;
+  cc.connect = server.local_endpoint();
+  return p.make_client(cc);
 }
 
 // A protocol's name as a test's name: "msgpack-rpc" -> "msgpack_rpc".

@@ -18,6 +18,7 @@
 
 #include <asio/thread_pool.hpp>
 
+#include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/service_time.hpp"
 #include "wirebench/transport/connection.hpp"
 
@@ -39,12 +40,8 @@ struct dispatch_settings {
 };
 
 /// The server half of request multiplexing for one connection (see above). Connection thread only.
-class request_dispatcher {
+class request_dispatcher final : public call_runner {
  public:
-  /// Writes one reply on the connection (on its thread). `ok` false: `body` is the error's text.
-  using reply_writer =
-      std::function<void(connection& c, std::uint64_t key, bool ok, std::string&& body)>;
-
   /// `pool` (the server's worker pool) computes the replies; null: the event-loop thread does.
   request_dispatcher(const dispatch_settings& settings, asio::thread_pool* pool, reply_writer write)
       : request_dispatcher(settings, pool, std::move(write), settings.ordered) {}
@@ -54,19 +51,17 @@ class request_dispatcher {
                      bool ordered)
       : settings_(settings), pool_(pool), write_(std::move(write)), ordered_(ordered) {}
 
-  /// Starts one request; `key` is what the reply must carry (request id, msgid).
-  void start(connection& c, std::uint64_t key, std::string_view request);
-  /// A request the protocol answered itself: `bytes`, its whole encoded reply, are sent as they
-  /// are in the request's turn (ordered: after every earlier reply) or at once.
-  void start_answered(connection& c, std::uint64_t key, std::string bytes);
-  /// The reply for `key`, if not yet written, will not be. Cancels are kept only while something
-  /// is in flight (one for a call already answered is dropped when the connection goes idle), so
-  /// a peer cancelling at random cannot grow them without bound on an idle connection.
-  void cancel(std::uint64_t key) {
+  /// call_runner's. start() never refuses a key: a reused one gets two replies, which its client
+  /// matches as it does any reply.
+  std::error_code start(connection& c, std::uint64_t key, std::string_view request) override;
+  void start_answered(connection& c, std::uint64_t key, std::string bytes) override;
+  /// Cancels are kept only while something is in flight (one for a call already answered is
+  /// dropped when the connection goes idle), so a peer cancelling at random cannot grow them
+  /// without bound on an idle connection.
+  void cancel(std::uint64_t key) override {
     if (in_flight_ != 0) canceled_.insert(key);
   }
-  /// Requests started whose replies are not yet back on the connection's thread.
-  std::size_t in_flight() const { return in_flight_; }
+  std::size_t in_flight() const override { return in_flight_; }
 
  private:
   struct ready_reply {

@@ -8,12 +8,14 @@
 // ordered-pipelining (FIFO) peer, to measure head-of-line blocking. A service-time model adds a
 // delay to each request without holding a worker (a timer), as a backend call would. Cancel
 // frames drop the reply of work already started. A graceful stop sends a drain frame on every
-// connection, answers what is in flight, then closes.
+// connection, answers what is in flight, then closes. With a coroutine handler instead
+// (settings::handler), each call is a coroutine: mux_rpc_session.hpp.
 #include <cstddef>
 #include <memory>
 
 #include <asio/thread_pool.hpp>
 
+#include "wirebench/calls/coroutine_runner.hpp"
 #include "wirebench/mux/mux_server_codec.hpp"
 #include "wirebench/server/codec_session.hpp"
 #include "wirebench/transport/server_skeleton.hpp"
@@ -27,7 +29,9 @@ class mux_session : public codec_session {
   struct settings {
     /// The request handler (on a worker thread, or on the event loop without workers), the
     /// service time and the reply order.
-    dispatch_settings dispatch;
+    dispatch_settings dispatch = {};
+    /// Set: each call is this coroutine instead (mux_rpc_session.hpp); `dispatch` is unused.
+    rpc_handler handler = {};
     /// The largest request payload taken and reply payload sent.
     std::size_t max_frame_bytes = 1 << 20;
     /// Requests in flight per connection; past this the server stops reading from that connection
@@ -42,7 +46,15 @@ class mux_session : public codec_session {
   /// On the connection's thread; `workers` is the skeleton's pool (null: none).
   mux_session(const settings& s, asio::thread_pool* workers)
       : codec_session(std::make_unique<mux_server_codec>(s.max_frame_bytes), s.dispatch,
-                      s.max_in_flight, workers) {}
+                      s.max_in_flight, workers, coroutine_calls(s, workers)) {}
+
+ private:
+  static runner_factory coroutine_calls(const settings& s, asio::thread_pool* workers) {
+    if (!s.handler) return {};
+    return [&s, workers](call_runner::reply_writer write) {
+      return std::make_unique<coroutine_runner>(s.handler, workers, std::move(write));
+    };
+  }
 };
 
 /// Listening once constructed: mux_server server(skeleton_config, {.dispatch = {.handler = h}}).

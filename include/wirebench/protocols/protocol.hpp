@@ -180,6 +180,12 @@ struct protocol {
   // Server implementations to choose from with server_config::engine, the default first; empty
   // when there is only one (then an engine name is refused).
   std::vector<std::string> server_engines = {};
+  // The program its server runs when the server is not ours (a real redis-server, from the Debian
+  // package of the same name): `serve` and the tests need it installed. Empty for our servers.
+  std::string server_program = {};
+  // Its server can listen on an abstract Unix socket (endpoint unix:@name); a real redis-server
+  // cannot, and its make_server refuses one.
+  bool abstract_sockets = true;
   // Its client and server share process-wide machinery when both run in one process (gRPC core's
   // pollers and executor), which slows both: benchmarks then run the server as a child process.
   bool own_process_server = false;

@@ -2,7 +2,8 @@
 // The host of every server_codec (codec/server_codec.hpp) on the server skeleton: one connection's
 // session that feeds the codec the bytes read, hands each call to the application through a
 // request_dispatcher (inline, or on the skeleton's worker pool, with the configured service time;
-// replies in request order for an ordered codec or ordered dispatch settings), writes what the
+// replies in request order for an ordered codec or ordered dispatch settings) or another
+// call_runner (mux_rpc_session: a coroutine per call), writes what the
 // codec encodes, counts requests, bounds the calls in flight and relays a graceful stop. A
 // protocol's server is then its codec:
 //
@@ -10,9 +11,11 @@
 //                                                  .dispatch = {.handler = h},
 //                                                  .max_read_bytes = 1 << 20});
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/request_dispatcher.hpp"
 #include "wirebench/codec/server_codec.hpp"
 #include "wirebench/transport/stream_session.hpp"
@@ -39,22 +42,31 @@ class codec_session : public stream_session {
   /// On the connection's thread. `workers`: the skeleton's pool, or null (replies computed inline).
   codec_session(const settings& s, asio::thread_pool* workers)
       : codec_session(s.codecs(), s.dispatch, s.max_in_flight, workers) {}
+  /// Makes the runner of a session's calls, given the writer that encodes a reply with the codec.
+  using runner_factory =
+      std::function<std::unique_ptr<call_runner>(call_runner::reply_writer write)>;
   /// The same with the codec given: for a session type that names its protocol (mux_session).
-  /// `dispatch` outlives the session (it is the server's settings).
+  /// `dispatch` outlives the session (it is the server's settings). With `make_runner`, the
+  /// calls are run by the runner it makes (mux's coroutine handlers), which keeps the codec's
+  /// order, rather than by a request_dispatcher on `dispatch`.
   codec_session(std::unique_ptr<server_codec> codec, const dispatch_settings& dispatch,
-                std::size_t max_in_flight, asio::thread_pool* workers);
+                std::size_t max_in_flight, asio::thread_pool* workers,
+                const runner_factory& make_runner = {});
 
   /// connection_handler's callbacks: on the connection's thread, as connection.hpp says.
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override;
-  void on_close(connection&, std::error_code) override {}
+  void on_close(connection&, std::error_code) override { calls_->connection_closed(); }
   bool mid_frame() const override { return codec_->mid_request(); }
   std::size_t calls_in_flight() const override {
-    return dispatcher_.in_flight() + codec_->replies_in_flight();
+    return calls_->in_flight() + codec_->replies_in_flight();
   }
   bool busy() const override { return calls_in_flight() != 0 || codec_->busy(); }
   /// False at max_in_flight calls in flight: the connection stops reading.
-  bool accepting_input() const override { return dispatcher_.in_flight() < max_in_flight_; }
+  /// (Inline, no call stays in flight: the runner is not asked.)
+  bool accepting_input() const override {
+    return inline_ || calls_->in_flight() < max_in_flight_;
+  }
   void on_drain(connection& c) override;
   void on_last_read(connection& c) override;
   void before_write(connection& c, std::error_code& error) override;
@@ -63,6 +75,9 @@ class codec_session : public stream_session {
   server_codec& codec() { return *codec_; }
 
  private:
+  codec_session(std::unique_ptr<server_codec> codec, const dispatch_settings& dispatch,
+                std::size_t max_in_flight, bool answer_inline);
+  call_runner::reply_writer reply_writer();
   void answer_inline(connection& c);
 
   const dispatch_settings& dispatch_;
@@ -72,7 +87,7 @@ class codec_session : public stream_session {
   const bool ordered_;
   const std::size_t max_in_flight_;
   std::unique_ptr<server_codec> codec_;
-  request_dispatcher dispatcher_;
+  std::unique_ptr<call_runner> calls_;  // a request_dispatcher unless a session type chose
   server_request request_;  // reused by every decode: its answer's buffer stays warm inline
   std::string reply_;       // reused by every inline call
 };

@@ -20,6 +20,7 @@
 #include "wirebench/core/encoded_frame.hpp"
 #include "wirebench/core/gather_queue.hpp"
 #include "wirebench/transport/connection_tracker.hpp"
+#include "wirebench/transport/frame_buffer.hpp"
 
 namespace wirebench {
 
@@ -157,8 +158,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
  private:
   using clock = std::chrono::steady_clock;
   void close_now(std::error_code reason);
-  bool make_room();
-  std::size_t read_into_buffer(std::error_code& ec);
+  std::span<std::byte> room_to_read();
+  std::size_t read_into(std::span<std::byte> room, std::error_code& ec);
   void read_loop();
   void wait_readable();
   void on_read_error(std::error_code ec);
@@ -182,9 +183,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   std::unique_ptr<connection_handler> handler_;
   asio::steady_timer timer_;
 
-  std::vector<std::byte> buffer_;
-  std::size_t begin_ = 0;  // unconsumed bytes are buffer_[begin_, end_)
-  std::size_t end_ = 0;
+  frame_buffer input_;  // the bytes read that the handler has not consumed yet
 
   gather_queue pending_;  // queued, not yet handed to the socket
   gather_queue writing_;  // the batch in the current writev

@@ -2,7 +2,8 @@
 /// \file
 /// The read side's buffer of a framed stream: bytes taken from the stream that the decoder has not
 /// used yet. One per stream, kept across async_read_frame() calls (a read may bring the start of
-/// the next frame). Grows by doubling up to a limit, never past it.
+/// the next frame), and a connection's (connection.hpp). Grows by doubling up to a limit, never
+/// past it.
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -23,9 +24,11 @@ class frame_buffer {
   /// Drops `n` bytes from the front of data().
   void consume(std::size_t n);
 
-  /// Room after data() for the next read: moves data() to the front or grows when that makes
-  /// room. Empty when data() fills the buffer at its limit.
-  std::span<std::byte> prepare();
+  /// Room after data() for the next read: moves data() to the front when less than `min_room`
+  /// is left behind it (a connection asks for a few KiB: a read that brings little costs a
+  /// syscall as dear as one that fills), and grows when it is full. Empty when data() fills the
+  /// buffer at its limit.
+  std::span<std::byte> prepare(std::size_t min_room = 1);
   /// `n` bytes were read into what prepare() returned.
   void commit(std::size_t n) { end_ += n; }
 

@@ -51,6 +51,8 @@ void register_resp_protocols(protocol_registry& registry) {
   registry.add({
       .name = "redis-server",
       .summary = "Reference: a real redis-server on loopback, ECHO \"hello, NAME\" from the resp client",
+      .server_program = "redis-server",
+      .abstract_sockets = false,
       .user_calls = user_call_kind::resp,
       .libraries = resp_libraries,
       .wire = resp_wire(resp::greet_command::echo),

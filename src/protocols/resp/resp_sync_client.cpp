@@ -31,6 +31,7 @@
 #include "hiredis_connect.hpp"
 #include "resp_backend.hpp"
 #include "resp_reply_reader.hpp"
+#include "wirebench/client/redial_backoff.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::resp {
@@ -167,8 +168,7 @@ class sync_client final : public protocol_client {
     // The connection's reply parser; a new one with each connection (a failed call leaves the
     // old one mid-reply).
     std::optional<reply_reader> reader;
-    auto backoff = std::chrono::steady_clock::duration(std::chrono::milliseconds(10));
-    clock::time_point next_dial{};
+    redial_backoff backoff;  // the engine's defaults
     bool ever_connected = false;
     for (;;) {
       job j;
@@ -184,14 +184,13 @@ class sync_client final : public protocol_client {
         continue;
       }
       if (ctx == nullptr) {  // first call, or the last connection failed
-        if (!wait_to_dial(next_dial)) {
+        if (!wait_to_dial(backoff.next_dial())) {
           j.done(errc::connection_closed, {});
           break;
         }
         if ((ctx = connect(i)) == nullptr) {
           connect_failures_.fetch_add(1, std::memory_order_relaxed);
-          next_dial = clock::now() + backoff;
-          backoff = std::min<clock::duration>(backoff * 2, std::chrono::seconds(1));
+          backoff.failed(clock::now());
           if (closing()) {
             j.done(errc::connection_closed, {});
             break;
@@ -206,7 +205,7 @@ class sync_client final : public protocol_client {
         connects_.fetch_add(1, std::memory_order_relaxed);
         if (ever_connected) reconnects_.fetch_add(1, std::memory_order_relaxed);
         ever_connected = true;
-        backoff = std::chrono::milliseconds(10);
+        backoff.succeeded();
       }
       reply_view reply;
       if (const std::error_code ec = call(ctx, *reader, j, reply)) {

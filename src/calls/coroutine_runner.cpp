@@ -1,4 +1,4 @@
-#include "wirebench/mux/mux_rpc_session.hpp"
+#include "wirebench/calls/coroutine_runner.hpp"
 
 #include <exception>
 #include <utility>
@@ -11,7 +11,6 @@
 #include <asio/dispatch.hpp>
 #include <asio/strand.hpp>
 
-#include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
@@ -19,7 +18,7 @@ namespace wirebench {
 // One running call. `signal` and `finished` belong to `executor` (the coroutine's): Asio requires
 // a cancellation slot to be emitted where its operation runs, and `finished` keeps an emit from
 // reaching a coroutine that has already ended. `canceled` belongs to the connection's thread.
-struct mux_rpc_session::call {
+struct coroutine_runner::call {
   asio::any_io_executor executor;
   asio::cancellation_signal signal;
   bool finished = false;
@@ -43,69 +42,44 @@ rpc_reply reply_for(std::exception_ptr failure) {
 
 }  // namespace
 
-mux_rpc_session::mux_rpc_session(const settings& s, asio::thread_pool* workers)
-    : settings_(s), workers_(workers), codec_(s.max_frame_bytes) {}
-
-std::size_t mux_rpc_session::on_data(connection& c, std::span<const std::byte> data,
-                                     std::error_code& error) {
-  using kind = server_request::kind;
-  std::size_t consumed = 0;
-  std::uint64_t requests = 0;
-  // At max_in_flight the rest waits in the buffer: finish() calls work_finished(), which resumes.
-  while (accepting_input()) {
-    request_.what = kind::none;
-    consumed += codec_.decode(data.subspan(consumed), request_, c.outbox(), error);
-    if (request_.what == kind::call) {
-      // A second call with an id still running could not be told apart in its reply.
-      if (calls_.contains(request_.key)) {
-        error = errc::protocol_error;
-        break;
-      }
-      start(c, static_cast<std::uint32_t>(request_.key), std::string(request_.argument));
-      ++requests;
-    } else if (request_.what == kind::cancel) {
-      cancel(static_cast<std::uint32_t>(request_.key));
-    } else if (request_.what == kind::notice) {  // a pong
-      c.outbox().append_bytes(as_bytes(request_.answer));
-    }
-    if (request_.what == kind::none || error) break;
-  }
-  count_requests(requests);
-  c.request_flush();
-  return consumed;
-}
-
 // The coroutine runs on the connection's executor, or on a strand of the worker pool (so that one
 // call's code, and its cancellation, never run on two threads at once). Its end is reported on
 // that same executor (to mark it finished where cancellation is emitted), then handed to the
-// connection's thread, which writes the reply. The shared_ptr to the connection keeps this
-// session alive until then.
-void mux_rpc_session::start(connection& c, std::uint32_t id, std::string request) {
+// connection's thread, which writes the reply. The shared_ptr to the connection keeps its
+// handler, and so this runner, alive until then.
+std::error_code coroutine_runner::start(connection& c, std::uint64_t key, std::string_view request) {
+  if (calls_.contains(key)) return errc::protocol_error;
   auto running = std::make_shared<call>();
   running->executor = workers_ != nullptr
                           ? asio::any_io_executor(asio::make_strand(workers_->get_executor()))
                           : c.executor();
-  calls_.emplace(id, running);
+  calls_.emplace(key, running);
   auto conn = c.shared_from_this();
-  auto ended = [this, conn, id, running](std::exception_ptr failure, rpc_reply reply) mutable {
+  auto ended = [this, conn, key, running](std::exception_ptr failure, rpc_reply reply) mutable {
     running->finished = true;
     if (failure) reply = reply_for(std::move(failure));
-    asio::dispatch(conn->executor(), [this, conn, id, reply = std::move(reply)]() mutable {
-      finish(*conn, id, std::move(reply));
+    asio::dispatch(conn->executor(), [this, conn, key, reply = std::move(reply)]() mutable {
+      finish(*conn, key, std::move(reply));
     });
   };
   // Called inside the coroutine's try block, so a handler that throws before its first
   // suspension (or is not a coroutine at all) is answered like one that throws later.
-  auto body = [handler = &settings_.handler, request = std::move(request)]() mutable {
+  auto body = [handler = &handler_, request = std::string(request)]() mutable {
     return (*handler)(std::move(request));
   };
   asio::co_spawn(running->executor, std::move(body),
                  asio::bind_cancellation_slot(
                      running->signal.slot(), asio::bind_executor(running->executor, std::move(ended))));
+  return {};
 }
 
-void mux_rpc_session::cancel(std::uint32_t id) {
-  const auto it = calls_.find(id);
+// Nothing is owed before it (replies go out as calls end): at once.
+void coroutine_runner::start_answered(connection& c, std::uint64_t, std::string bytes) {
+  c.send({}, std::move(bytes), {});
+}
+
+void coroutine_runner::cancel(std::uint64_t key) {
+  const auto it = calls_.find(key);
   if (it == calls_.end() || it->second->canceled) return;  // ended already, or told twice
   it->second->canceled = true;
   asio::dispatch(it->second->executor, [running = it->second] {
@@ -113,30 +87,22 @@ void mux_rpc_session::cancel(std::uint32_t id) {
   });
 }
 
-void mux_rpc_session::finish(connection& c, std::uint32_t id, rpc_reply reply) {
-  const auto it = calls_.find(id);
+void coroutine_runner::finish(connection& c, std::uint64_t key, rpc_reply reply) {
+  const auto it = calls_.find(key);
   const bool canceled = it->second->canceled;
   calls_.erase(it);
   if (!canceled) {
     const bool ok = !reply.error;
-    codec_.encode_owned_reply(id, ok, ok ? std::move(reply.body) : reply.error_text(), c.outbox());
-    c.request_flush();
+    write_(c, key, ok, ok ? std::move(reply.body) : reply.error_text());
   }
   c.work_finished();  // input paused at max_in_flight, or a drain, may be waiting for this
 }
 
-// The connection is gone: every running call is canceled (its reply would have nowhere to go).
-// They still end through finish(), which then sends nothing.
-void mux_rpc_session::on_close(connection&, std::error_code) {
-  std::vector<std::uint32_t> ids;
-  ids.reserve(calls_.size());
-  for (const auto& [id, running] : calls_) ids.push_back(id);
-  for (const std::uint32_t id : ids) cancel(id);
-}
-
-void mux_rpc_session::on_drain(connection& c) {
-  codec_.going_away(c.outbox());
-  c.request_flush();
+void coroutine_runner::connection_closed() {
+  std::vector<std::uint64_t> keys;
+  keys.reserve(calls_.size());
+  for (const auto& [key, running] : calls_) keys.push_back(key);
+  for (const std::uint64_t key : keys) cancel(key);
 }
 
 }  // namespace wirebench
