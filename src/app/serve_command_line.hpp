@@ -32,6 +32,7 @@ inline server_process_options serve_command_line(const std::string& protocol,
             protocol, "--ready-fd", std::to_string(server_process::ready_fd)};
   for (std::string& flag : to_args(config)) o.argv.push_back(std::move(flag));
   o.name = protocol;
+  o.error_prefix = "wirebench: ";  // main.cpp's, before every message it prints
   o.grace = config.grace;
   return o;
 }

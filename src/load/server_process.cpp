@@ -63,7 +63,8 @@ server_process::server_process(const server_process_options& o) : grace_(o.grace
     stop();
     std::string message = error_output();
     while (!message.empty() && message.back() == '\n') message.pop_back();
-    if (message.starts_with("wirebench: ")) message.erase(0, 11);
+    if (!o.error_prefix.empty() && message.starts_with(o.error_prefix))
+      message.erase(0, o.error_prefix.size());
     throw fail("the " + o.name + " server did not start: " +
                (message.empty() ? "no endpoint within the start timeout" : message));
   }

@@ -23,6 +23,9 @@ struct server_process_options {
   std::vector<std::string> argv;
   // What the server is, in messages: "line" gives "the line server did not start: ...".
   std::string name;
+  // What the server writes before each error message (the CLI's "wirebench: "), dropped when a
+  // start-up failure quotes it.
+  std::string error_prefix;
   // The server's own graceful stop (its config's grace): stop() waits that and 5 s more before
   // it kills the server.
   std::chrono::steady_clock::duration grace = std::chrono::seconds(5);
