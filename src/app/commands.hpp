@@ -2,6 +2,7 @@
 // The wirebench program's subcommands. Each adds itself to the CLI11 app and returns the exit
 // status when run: 0 success, 1 a call failed, 2 a usage or start-up error.
 #include <functional>
+#include <memory>
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +17,7 @@ command_runner add_call_command(CLI::App& app);
 // argc/argv: recorded with the results, so that every figure carries the command that made it.
 command_runner add_run_command(CLI::App& app, int argc, char** argv);
 command_runner add_merge_command(CLI::App& app);
+command_runner add_list_command(CLI::App& app);
 
 // Shared option helpers.
 void add_protocol_option(CLI::App& cmd, std::string& protocol);

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
     return text;
   });
 
-  auto* list = app.add_subcommand("list", "Print the registered protocols");
+  auto list = app::add_list_command(app);
   auto serve = app::add_serve_command(app);
   auto call = app::add_call_command(app);
   auto run = app::add_run_command(app, argc, argv);
@@ -78,11 +78,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (list->parsed()) {
-      for (const auto& p : protocol_registry::builtin().all())
-        std::cout << p.name << "\t" << p.summary << "\n";
-      return 0;
-    }
+    if (app.got_subcommand("list")) return list();
     if (app.got_subcommand("serve")) return serve();
     if (app.got_subcommand("call")) return call();
     if (app.got_subcommand("run")) return run();

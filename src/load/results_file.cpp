@@ -1,7 +1,9 @@
 #include "wirebench/load/results_file.hpp"
 
 #include <iomanip>
+#include <iterator>
 #include <sstream>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -44,37 +46,43 @@ json cpu_json(const cpu_time& c) {
   return {{"user_seconds", c.user_seconds}, {"system_seconds", c.system_seconds}};
 }
 
+// Each user call's own fields, as a result records them.
+json call_fields(const http_call& h) {
+  return {{"method", h.method},
+          {"target", h.target},
+          {"authority", h.authority},
+          {"https", h.https},
+          {"headers", h.headers},
+          {"body", h.body},
+          {"expect_status", h.expect_status},
+          {"expect_body", h.expect_body ? json(*h.expect_body) : json(nullptr)}};
+}
+json call_fields(const resp_call& r) {
+  return {{"args", r.args},
+          {"expect_reply", r.expect_reply ? json(*r.expect_reply) : json(nullptr)}};
+}
+json call_fields(const grpc_call& g) {
+  return {{"method", g.method},
+          {"proto_file", g.proto_file},
+          {"reflect", g.reflect},
+          {"import_paths", g.import_paths},
+          {"request_json", g.request_json}};
+}
+json call_fields(const msgpack_call& m) {
+  return {{"method", m.method}, {"params_json", m.params_json}};
+}
+
 // The user call a point sent, whole, so that a result says what was loaded; null for the greet
 // call.
 json request_json(const std::optional<user_call>& call) {
   if (!call) return nullptr;
-  json j = {{"text", describe(*call)}, {"keyspace", call->keyspace}};
-  if (const http_call* h = call->http()) {
-    j["kind"] = "http";
-    j["method"] = h->method;
-    j["target"] = h->target;
-    j["authority"] = h->authority;
-    j["https"] = h->https;
-    j["headers"] = h->headers;
-    j["body"] = h->body;
-    j["expect_status"] = h->expect_status;
-    j["expect_body"] = h->expect_body ? json(*h->expect_body) : json(nullptr);
-  } else if (const resp_call* r = call->resp()) {
-    j["kind"] = "resp";
-    j["args"] = r->args;
-    j["expect_reply"] = r->expect_reply ? json(*r->expect_reply) : json(nullptr);
-  } else if (const grpc_call* g = call->grpc()) {
-    j["kind"] = "grpc";
-    j["method"] = g->method;
-    j["proto_file"] = g->proto_file;
-    j["reflect"] = g->reflect;
-    j["import_paths"] = g->import_paths;
-    j["request_json"] = g->request_json;
-  } else if (const msgpack_call* m = call->msgpack()) {
-    j["kind"] = "msgpack";
-    j["method"] = m->method;
-    j["params_json"] = m->params_json;
-  }
+  // In the order of user_call::request's alternatives.
+  static constexpr const char* kinds[] = {"http", "resp", "grpc", "msgpack"};
+  static_assert(std::variant_size_v<decltype(call->request)> == std::size(kinds));
+  json j = std::visit([](const auto& c) { return call_fields(c); }, call->request);
+  j["kind"] = kinds[call->request.index()];
+  j["text"] = describe(*call);
+  j["keyspace"] = call->keyspace;
   return j;
 }
 

@@ -3,7 +3,6 @@
 #include <cstring>
 
 #include "wirebench/codec/bytes.hpp"
-#include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/mux_frame.hpp"
 
@@ -15,7 +14,7 @@ class mux_client_codec final : public client_codec {
   mux_client_codec(std::size_t max_frame, reply_order order)
       : max_frame_(max_frame),
         order_(order),
-        decoder_({4, max_frame + mux_header_bytes, oversize_policy::fail}) {}
+        decoder_(max_frame) {}
 
   reply_order order() const override { return order_; }
 
@@ -34,8 +33,9 @@ class mux_client_codec final : public client_codec {
                      std::error_code& error) override {
     std::size_t consumed = 0;
     while (!error) {
-      const auto f = next_mux_frame(decoder_, data, consumed, error);
-      if (!f) break;
+      const auto step = decode_from(decoder_, data, consumed, error);
+      if (step.status != decode_status::frame) break;
+      const mux_frame* f = &step.frame;
       switch (f->type) {
         case mux_frame_type::reply:
           into.replies.push_back({f->id, {}, as_text(f->payload)});
@@ -74,7 +74,7 @@ class mux_client_codec final : public client_codec {
  private:
   std::size_t max_frame_;
   reply_order order_;
-  length_prefix_decoder decoder_;
+  mux_frame_decoder decoder_;
 };
 
 }  // namespace

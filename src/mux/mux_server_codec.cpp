@@ -13,15 +13,16 @@ constexpr std::string_view too_long_text = "frame_too_long";
 
 mux_server_codec::mux_server_codec(std::size_t max_frame_bytes)
     : max_frame_bytes_(max_frame_bytes),
-      decoder_({4, max_frame_bytes + mux_header_bytes, oversize_policy::fail}) {}
+      decoder_(max_frame_bytes) {}
 
 std::size_t mux_server_codec::decode(std::span<const std::byte> data, server_request& into,
                                      gather_queue&, std::error_code& error) {
   std::size_t consumed = 0;
   // Pongs answer nothing and ask nothing: skipped here, so that `none` means "need more bytes".
   for (;;) {
-    const auto f = next_mux_frame(decoder_, data, consumed, error);
-    if (!f) return consumed;
+    const auto step = decode_from(decoder_, data, consumed, error);
+    if (step.status != decode_status::frame) return consumed;
+    const mux_frame* f = &step.frame;
     switch (f->type) {
       case mux_frame_type::request:
         into.what = server_request::kind::call;

@@ -53,8 +53,12 @@ void protocol_registry::add(protocol p) {
     };
   }
   // A setting the protocol does not have is refused, never ignored; a value it refuses, too.
-  p.make_server = [make = std::move(p.make_server), name = p.name,
-                   options = p.server_options](const server_config& c) {
+  p.make_server = [make = std::move(p.make_server), name = p.name, options = p.server_options,
+                   resyncs = p.resyncs_oversize](const server_config& c) {
+    if (c.on_oversize == oversize_policy::resync && !resyncs)
+      throw setting_error("on-oversize", "protocol '" + name +
+                                             "' closes a connection whose request is over the "
+                                             "limit; resync is for the stream framings");
     for (const auto& [flag, value] : c.options) {
       const auto declared = std::find_if(options.begin(), options.end(),
                                          [&](const protocol_option& o) { return o.flag == flag; });

@@ -85,8 +85,8 @@ std::vector<server_flag> make_flags() {
   f.push_back(count_flag("--max-frame", "", &server_config::max_frame_bytes, 1, 1u << 30,
                          "Largest request accepted, in bytes"));
   f.push_back({"--on-oversize", "", "POLICY",
-               "A request over --max-frame: fail (close the connection) or resync (line, "
-               "length-prefixed: reply with an error and go on)",
+               "A request over --max-frame: fail (close the connection) or resync (the stream "
+               "framings: reply with an error and go on)",
                [](server_config& c, std::string_view v) {
                  if (v != "fail" && v != "resync")
                    throw std::invalid_argument("expected fail or resync");

@@ -46,6 +46,16 @@ stop_server() {  # stop_server SIGNAL: the server must exit 0 and say so
 }
 
 check "list names both protocols" bash -c "'$wb' list | grep -q '^line' && '$wb' list | grep -q '^length-prefixed'"
+# list --json: every protocol with the fields scripts/soak reads; the greet bytes a server reads.
+check "list --json carries servers and greet bytes" python3 -c "
+import json, subprocess, sys
+ps = {p['name']: p for p in json.loads(subprocess.check_output([sys.argv[1], 'list', '--json']))}
+assert ps['line']['greet_request_hex'] == b'wirebench\\n'.hex(), ps['line']
+assert ps['http1-close']['server_of'] == 'http1' and ps['http1']['server_of'] is None
+assert ps['resp-sync']['server_of'] == 'resp' and ps['redis-server']['server_program'] == 'redis-server'
+assert ps['http2']['greet_request_hex'] is None and ps['mux']['multiplexed']
+assert all(p['server_of'] in ps for p in ps.values() if p['server_of'])
+" "$wb"
 check "--help exits 0" exit_is 0 "$wb" --help
 check "--version exits 0" exit_is 0 "$wb" --version
 check "--version names the program, the libraries and the I/O path this build waits with" \

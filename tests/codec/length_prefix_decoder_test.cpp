@@ -209,47 +209,29 @@ INSTANTIATE_TEST_SUITE_P(Widths, LengthPrefixWidth, ::testing::Values(1u, 2u, 4u
                          [](const auto& info) { return "width_" + std::to_string(info.param); });
 
 TEST(LengthPrefixDecoder, BigEndian) {
-  {
-    length_prefix_decoder d(cfg(2));
-    std::string buf("\x01\x02", 2);
-    buf += std::string(0x0102, 'b');
+  // Each width's header read most significant byte first; bytes after the frame are left.
+  struct frame_case {
+    std::size_t width;
+    std::string header;
+    std::size_t length;
+    std::string after;
+  };
+  for (const frame_case& c : {frame_case{1, std::string("\xff", 1), 255, ""},
+                              frame_case{2, std::string("\x01\x02", 2), 0x0102, ""},
+                              frame_case{4, std::string("\x00\x00\x01\x00", 4), 256, "extra"},
+                              frame_case{8, std::string("\x00\x00\x00\x00\x00\x00\x01\x01", 8), 257, ""}}) {
+    length_prefix_decoder d(cfg(c.width));
+    const std::string buf = c.header + std::string(c.length, 'b') + c.after;
     const auto r = d.decode(as_bytes(buf));
-    ASSERT_EQ(r.status, decode_status::frame);
-    EXPECT_EQ(r.frame.size(), 0x0102u);
-    EXPECT_EQ(r.consumed, buf.size());
+    ASSERT_EQ(r.status, decode_status::frame) << "width " << c.width;
+    EXPECT_EQ(r.frame.size(), c.length) << "width " << c.width;
+    EXPECT_EQ(r.consumed, c.width + c.length) << "width " << c.width;
   }
-  {
-    length_prefix_decoder d(cfg(4));
-    std::string buf("\x00\x00\x01\x00", 4);
-    buf += std::string(256, 'c') + "extra";
-    const auto r = d.decode(as_bytes(buf));
-    ASSERT_EQ(r.status, decode_status::frame);
-    EXPECT_EQ(r.frame.size(), 256u);
-    EXPECT_EQ(r.consumed, 260u);
-  }
-  {
-    length_prefix_decoder d(cfg(8));
-    std::string buf("\x00\x00\x00\x00\x00\x00\x01\x01", 8);
-    buf += std::string(257, 'd');
-    const auto r = d.decode(as_bytes(buf));
-    ASSERT_EQ(r.status, decode_status::frame);
-    EXPECT_EQ(r.frame.size(), 257u);
-  }
-  {
-    // 0x01000000 with a 4-byte header is 16 MiB, over the default 1 MiB limit: little-endian
-    // reading would see 1.
-    length_prefix_decoder d(cfg(4));
-    const auto r = d.decode(as_bytes(std::string("\x01\x00\x00\x00", 4) + "x"));
-    EXPECT_EQ(r.status, decode_status::too_large);
-  }
-  {
-    length_prefix_decoder d(cfg(1));
-    std::string buf("\xff", 1);
-    buf += std::string(255, 'e');
-    const auto r = d.decode(as_bytes(buf));
-    ASSERT_EQ(r.status, decode_status::frame);
-    EXPECT_EQ(r.frame.size(), 255u);
-  }
+  // 0x01000000 with a 4-byte header is 16 MiB, over the default 1 MiB limit: little-endian
+  // reading would see 1.
+  length_prefix_decoder d(cfg(4));
+  const auto r = d.decode(as_bytes(std::string("\x01\x00\x00\x00", 4) + "x"));
+  EXPECT_EQ(r.status, decode_status::too_large);
 }
 
 TEST(LengthPrefixDecoder, ResyncSingleCallResults) {

@@ -26,8 +26,10 @@ std::vector<std::string> run(http1::parser::kind kind, const http1::limits& limi
   std::vector<std::string> transcript;
   http1::parser parser(kind, limits, keep_headers);
   for (std::string_view read : reads) {
-    const std::error_code ec = parser.parse(as_bytes(read));
-    for (const http1::message& m : parser.messages()) {
+    parser.feed(as_bytes(read));
+    std::error_code ec;
+    while (const http1::message* at = parser.next(ec)) {
+      const http1::message& m = *at;
       if (m.headers.size() > limits.max_headers || m.body.size() > limits.max_body_bytes)
         fuzz::fail(target, "a message with " + std::to_string(m.headers.size()) + " headers and " +
                                std::to_string(m.body.size()) + " body bytes");
@@ -39,7 +41,7 @@ std::vector<std::string> run(http1::parser::kind kind, const http1::limits& limi
       line += " body='" + fuzz::printable(m.body) + "'";
       transcript.push_back(std::move(line));
     }
-    parser.release_messages();
+    parser.release();
     if (ec) {
       const int status = parser.error_status();
       if ((status != 400 && status != 413 && status != 431) || parser.error_reason().empty())

@@ -1,7 +1,7 @@
-// libFuzzer target for the mux frame (what our mux server and client read): next_mux_frame over a
+// libFuzzer target for the mux frame (what our mux server and client read): mux_frame_decoder over a
 // stream of length-prefixed frames. Input: [limit][pattern][seed] then the stream.
-//   limit:   the largest frame payload (0..127, or (limit & 0x7f) * 61 when the top bit is set),
-//            mux header included, as a mux peer configures its decoder
+//   limit:   the largest frame payload after the mux header (0..127, or (limit & 0x7f) * 61 when
+//            the top bit is set), as a mux peer configures its decoder
 //   pattern, seed: how the stream is cut into reads for the second run (split_feeder.hpp)
 // Each read is appended to the unconsumed bytes, which are decoded until more are needed, as a
 // connection does. Checked: consumed never exceeds the bytes given; every frame, encoded again
@@ -23,7 +23,7 @@ constexpr const char* target = "mux_frame";
 
 std::vector<std::string> run(std::size_t limit, const std::vector<std::string_view>& reads) {
   std::vector<std::string> transcript;
-  length_prefix_decoder decoder({4, limit, oversize_policy::fail});
+  mux_frame_decoder decoder(limit);
   std::string pending;
   for (std::string_view read : reads) {
     pending.append(read);
@@ -31,7 +31,8 @@ std::vector<std::string> run(std::size_t limit, const std::vector<std::string_vi
     for (;;) {
       const std::size_t before = consumed;
       std::error_code error;
-      const auto frame = next_mux_frame(decoder, as_bytes(pending), consumed, error);
+      const auto step = decode_from(decoder, as_bytes(pending), consumed, error);
+      const auto* frame = step.status == decode_status::frame ? &step.frame : nullptr;
       if (consumed > pending.size())
         fuzz::fail(target, "consumed " + std::to_string(consumed) + " of " +
                                std::to_string(pending.size()) + " bytes");

@@ -32,23 +32,23 @@ std::vector<std::string> run(const resp::request_limits& limits,
   for (std::string_view read : reads) {
     pending.append(read);
     for (;;) {
-      const auto r = parser.parse(as_bytes(pending));
+      const auto r = parser.decode(as_bytes(pending));
       if (r.consumed > pending.size())
         fuzz::fail(target, "consumed " + std::to_string(r.consumed) + " of " +
                                std::to_string(pending.size()) + " bytes");
-      if (r.what == resp::request_parser::status::error) {
+      if (r.status == decode_status::corrupt || r.status == decode_status::too_large) {
         transcript.push_back("error " + parser.error().message() + ": " +
                              std::string(parser.error_message()));
         return transcript;
       }
-      if (r.what == resp::request_parser::status::need_more) {
+      if (r.status == decode_status::need_more) {
         pending.erase(0, r.consumed);
         if (pending.size() >= limits.max_query_bytes)
           fuzz::fail(target, std::to_string(pending.size()) +
                                  " unconsumed bytes waiting, over the query bound");
         break;
       }
-      const auto& args = parser.args();
+      const auto args = r.frame;
       // Multibulk arguments are views into the caller's bytes; inline ones live in the parser,
       // and have no element bound but their line's.
       const bool multibulk = !args.empty() && args[0].data() >= pending.data() &&

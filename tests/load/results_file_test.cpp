@@ -8,18 +8,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "started_run.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
 namespace {
 
 run_record sample_run() {
-  run_record run;
-  run.command_line = "wirebench run --protocol line";
-  run.started_at = "2026-11-21T10:00:00Z";
-  run.machine = describe_machine();
+  run_record run = test::started_run("wirebench run --protocol line", "2026-11-21T10:00:00Z",
+                                     {{"nghttp2", "1.52.0"}, {"grpc", "1.51.1"}});
   run.machine.cpu_model = "Test CPU, 2 cores \"fast\"";  // a comma and quotes, for the CSV
-  run.libraries = {{"nghttp2", "1.52.0"}, {"grpc", "1.51.1"}};
   point_result point;
   point.parameters.protocol = "line";
   point.parameters.load = "uniform";

@@ -8,17 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "started_run.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
 namespace {
 
 run_record sample_run() {
-  run_record run;
-  run.command_line = "wirebench run --protocol http1 --url http://h/x";
-  run.started_at = "2026-11-23T10:00:00Z";
-  run.machine = describe_machine();
-  run.libraries = {{"grpc", "1.51.1"}, {"nghttp2", "1.52.0"}};
+  run_record run = test::started_run("wirebench run --protocol http1 --url http://h/x",
+                                     "2026-11-23T10:00:00Z", {{"grpc", "1.51.1"}, {"nghttp2", "1.52.0"}});
   for (int p = 0; p < 2; ++p) {
     point_result point;
     point.parameters.protocol = p == 0 ? "http1" : "resp";

@@ -166,8 +166,12 @@ TEST_P(bad_input, connections_past_the_cap_are_closed_and_counted) {
   expect_good_client_served();
 }
 
-// The stream framings: the servers that honour server_config::on_oversize.
-INSTANTIATE_TEST_SUITE_P(all, bad_input, ::testing::Values("line", "length-prefixed"),
+// The stream framings: the servers that honour server_config::on_oversize (each protocol's own
+// bad input is tested with it: resp_test, http1_test, http2_test, mux and msgpack-rpc's tests).
+INSTANTIATE_TEST_SUITE_P(all, bad_input,
+                         ::testing::ValuesIn(test::protocols_where([](const protocol& p) {
+                           return p.resyncs_oversize;
+                         })),
                          [](const auto& info) { return test::test_name_for(info.param); });
 
 }  // namespace

@@ -22,17 +22,23 @@ using namespace std::chrono_literals;
 
 TEST(http1_parser, a_response_without_length_ends_with_the_stream) {
   http1::parser p(http1::parser::kind::response);
-  ASSERT_FALSE(p.parse(as_bytes(std::string_view("HTTP/1.0 200 OK\r\nX: y\r\n\r\nhello, "))));
-  ASSERT_FALSE(p.parse(as_bytes(std::string_view("world"))));
-  EXPECT_TRUE(p.messages().empty());
+  std::error_code error;
+  p.feed(as_bytes(std::string_view("HTTP/1.0 200 OK\r\nX: y\r\n\r\nhello, ")));
+  p.feed(as_bytes(std::string_view("world")));
+  EXPECT_EQ(p.next(error), nullptr);
   EXPECT_TRUE(p.mid_message());
   ASSERT_TRUE(p.finish());
-  ASSERT_EQ(p.messages().size(), 1u);
-  EXPECT_EQ(p.messages()[0].body, "hello, world");
-  EXPECT_FALSE(p.messages()[0].keep_alive);
+  const http1::message* m = p.next(error);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->body, "hello, world");
+  EXPECT_FALSE(m->keep_alive);
+  EXPECT_EQ(p.next(error), nullptr);
+  EXPECT_FALSE(error);
 
   http1::parser cut(http1::parser::kind::response);
-  ASSERT_FALSE(cut.parse(as_bytes(std::string_view("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nhel"))));
+  cut.feed(as_bytes(std::string_view("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nhel")));
+  EXPECT_EQ(cut.next(error), nullptr);
+  EXPECT_FALSE(error);
   EXPECT_FALSE(cut.finish()) << "a declared length the end cut short is not a response";
 }
 

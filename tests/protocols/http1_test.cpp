@@ -26,9 +26,10 @@ std::vector<http1::message> parse_split(std::string_view input, std::size_t piec
   http1::parser p(http1::parser::kind::request);
   std::vector<http1::message> out;
   for (std::size_t i = 0; i < input.size(); i += piece) {
-    auto ec = p.parse(as_bytes(input.substr(i, piece)));
-    for (const auto& m : p.messages()) out.push_back(m);
-    p.release_messages();  // a message still arriving must survive this
+    p.feed(as_bytes(input.substr(i, piece)));
+    std::error_code ec;
+    while (const http1::message* m = p.next(ec)) out.push_back(*m);
+    p.release();  // a message still arriving must survive this
     if (ec) {
       if (error) *error = ec;
       break;
@@ -57,11 +58,58 @@ TEST(http1_parser, same_messages_whatever_the_split) {
   }
 }
 
+// The feed_decoder contract: release() gives back only what next() handed out; messages not yet
+// handed out, and one still arriving, are kept, and a handed-out message stays valid while more
+// bytes are fed.
+TEST(http1_parser, release_keeps_what_was_not_handed_out) {
+  http1::parser p(http1::parser::kind::request);
+  std::error_code error;
+  const std::string two = "GET /greet?name=a HTTP/1.1\r\n\r\nGET /greet?name=b HTTP/1.1\r\n\r\n";
+  p.feed(as_bytes(two + "GET /greet?name=c HTTP/1.1\r\nX: "));
+  const http1::message* a = p.next(error);
+  ASSERT_NE(a, nullptr);
+  p.feed(as_bytes(std::string_view("1\r\n\r\n")));  // c completes; a must stay where it is
+  for (int i = 0; i < 64; ++i) p.feed(as_bytes(std::string_view("GET / HTTP/1.1\r\n\r\n")));
+  EXPECT_EQ(a->target, "/greet?name=a");
+  EXPECT_EQ(p.ready(), 66u);
+  p.release();
+  const http1::message* b = p.next(error);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->target, "/greet?name=b");
+  p.feed(as_bytes(std::string_view("GET /greet?name=d HTTP/1.1\r\nX")));  // d still arriving
+  p.release();
+  const http1::message* c = p.next(error);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->target, "/greet?name=c");
+  EXPECT_EQ(c->header("X"), "1");
+  for (int i = 0; i < 64; ++i) ASSERT_NE(p.next(error), nullptr);
+  EXPECT_EQ(p.next(error), nullptr);
+  p.release();
+  p.feed(as_bytes(std::string_view(": 2\r\n\r\n")));
+  const http1::message* d = p.next(error);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->target, "/greet?name=d");
+  EXPECT_EQ(d->header("X"), "2");
+  EXPECT_FALSE(error);
+  // An error comes after the messages before it, then on every call.
+  p.feed(as_bytes(std::string_view("GET /e HTTP/1.1\r\n\r\nGARBAGE\r\n\r\n")));
+  ASSERT_NE(p.next(error), nullptr);
+  EXPECT_FALSE(error);
+  EXPECT_EQ(p.next(error), nullptr);
+  EXPECT_EQ(error, errc::protocol_error);
+  error.clear();
+  EXPECT_EQ(p.next(error), nullptr);
+  EXPECT_EQ(error, errc::protocol_error);
+}
+
 TEST(http1_parser, limits_give_431_and_413_and_garbage_400) {
   http1::limits l{256, 4, 16};
   auto status_of = [&](const std::string& input) {
     http1::parser p(http1::parser::kind::request, l);
-    auto ec = p.parse(as_bytes(input));
+    p.feed(as_bytes(input));
+    std::error_code ec;
+    while (p.next(ec)) {
+    }
     return ec ? p.error_status() : 200;
   };
   EXPECT_EQ(status_of("GET /" + std::string(300, 'a') + " HTTP/1.1\r\n\r\n"), 431);

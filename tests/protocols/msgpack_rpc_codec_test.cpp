@@ -20,12 +20,12 @@ TEST(msgpack_rpc_stream_decoder, a_message_cut_in_two_is_mid_message_until_its_l
   stream_decoder decoder;
   std::error_code error;
   // The array header and its first three elements, each complete: [1, 7, nil, ...
-  ASSERT_FALSE(decoder.feed(as_bytes(std::string_view(message).substr(0, 4))));
+  decoder.feed(as_bytes(std::string_view(message).substr(0, 4)));
   EXPECT_FALSE(decoder.next(error));
   EXPECT_FALSE(error);
   // The unpacker has parsed all it was given: the message is pending though no byte is unparsed.
   EXPECT_TRUE(decoder.mid_message());
-  ASSERT_FALSE(decoder.feed(as_bytes(std::string_view(message).substr(4))));
+  decoder.feed(as_bytes(std::string_view(message).substr(4)));
   auto handle = decoder.next(error);
   ASSERT_TRUE(handle);
   const auto reply = as_response(handle->get());
@@ -43,11 +43,11 @@ TEST(msgpack_rpc_stream_decoder, a_message_over_the_bound_is_refused_whole_or_in
     stream_decoder decoder(small);
     std::error_code error;
     std::optional<msgpack::object_handle> got;
-    ASSERT_FALSE(decoder.feed(as_bytes(std::string_view(message).substr(0, first))));
+    decoder.feed(as_bytes(std::string_view(message).substr(0, first)));
     got = decoder.next(error);
     if (!error && !got) {
-      error = decoder.feed(as_bytes(std::string_view(message).substr(first)));
-      if (!error) got = decoder.next(error);
+      decoder.feed(as_bytes(std::string_view(message).substr(first)));
+      got = decoder.next(error);
     }
     EXPECT_FALSE(got) << "first read " << first;
     EXPECT_EQ(error, errc::frame_too_long) << "first read " << first;
@@ -57,7 +57,7 @@ TEST(msgpack_rpc_stream_decoder, a_message_over_the_bound_is_refused_whole_or_in
   exact.max_buffered = message.size();
   stream_decoder decoder(exact);
   std::error_code error;
-  ASSERT_FALSE(decoder.feed(as_bytes(message)));
+  decoder.feed(as_bytes(message));
   EXPECT_TRUE(decoder.next(error));
   EXPECT_FALSE(error);
 }

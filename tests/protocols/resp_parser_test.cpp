@@ -32,17 +32,17 @@ outcome feed(std::string_view input, const std::vector<std::size_t>& cuts, reque
   std::string buffer;
   auto drain = [&] {
     while (!p.failed()) {
-      const auto r = p.parse(bytes(buffer));
+      const auto r = p.decode(bytes(buffer));
       if (r.consumed > buffer.size()) o.violation = "consumed more than available";
-      if (r.what == request_parser::status::command) {
+      if (r.status == decode_status::frame) {
         std::string e;
-        for (auto a : p.args()) e += "[" + std::string(a) + "]";
+        for (auto a : r.frame) e += "[" + std::string(a) + "]";
         o.events.push_back(e);
-      } else if (r.what == request_parser::status::error) {
+      } else if (r.status != decode_status::need_more) {
         o.events.push_back("error: " + std::string(p.error_message()));
       }
       buffer.erase(0, std::min(r.consumed, buffer.size()));
-      if (r.what != request_parser::status::command) return;
+      if (r.status != decode_status::frame) return;
     }
   };
   std::size_t at = 0;
@@ -159,7 +159,7 @@ TEST(resp_parser, the_query_bound_closes_without_a_reply) {
   const outcome o = parse_all_ways("*2\r\n$4\r\nECHO\r\n$7\r\n1234567\r\n", l);
   EXPECT_EQ(o.events, events{"error: "});
   request_parser p(l);
-  p.parse(bytes(std::string(fits.size() + 1, 'x')));
+  p.decode(bytes(std::string(fits.size() + 1, 'x')));
   EXPECT_EQ(p.error(), errc::frame_too_long);
   EXPECT_EQ(p.error_message(), "");
 }
@@ -172,11 +172,11 @@ TEST(resp_parser, declared_counts_and_lengths_are_never_allocated) {
   const std::size_t before = mallinfo2().uordblks;
   request_parser p(l);
   std::string in = "*1048576\r\n$1000000000\r\nabc";  // ...but only what arrives is held
-  auto r = p.parse(bytes(in));
+  auto r = p.decode(bytes(in));
   in += std::string(4096, 'x');
-  r = p.parse(bytes(in));
+  r = p.decode(bytes(in));
   const std::size_t after = mallinfo2().uordblks;
-  EXPECT_EQ(r.what, request_parser::status::need_more);
+  EXPECT_EQ(r.status, decode_status::need_more);
   EXPECT_EQ(r.consumed, 0u);
   EXPECT_TRUE(p.mid_command());
   EXPECT_LT(after > before ? after - before : 0, std::size_t{256} * 1024);

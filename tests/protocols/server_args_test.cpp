@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
@@ -154,6 +155,25 @@ TEST(server_args, a_protocols_own_setting_is_taken_by_it_and_refused_by_the_othe
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("--max-streams 2147483648: expected a whole number"),
               std::string::npos) << e.what();
+  }
+}
+
+// Resync is honoured by the stream framings (protocol::resyncs_oversize) and refused by the rest,
+// never ignored: their servers would close where the user asked to go on.
+TEST(server_args, resync_is_taken_by_the_stream_framings_and_refused_by_the_others) {
+  const std::vector<std::string> args = {"--listen", "tcp://127.0.0.1:0", "--on-oversize", "resync"};
+  const server_config c = from_args(args);
+  for (const protocol& p : protocol_registry::builtin().all()) {
+    if (p.resyncs_oversize) {
+      EXPECT_NE(p.make_server(c), nullptr) << p.name;
+      continue;
+    }
+    try {
+      p.make_server(c);
+      ADD_FAILURE() << p.name << " took --on-oversize resync";
+    } catch (const setting_error& e) {
+      EXPECT_EQ(e.setting(), "on-oversize") << p.name;
+    }
   }
 }
 

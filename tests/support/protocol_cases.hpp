@@ -51,12 +51,18 @@ inline std::string frame_for(const std::string& protocol, const std::string& pay
   return type == 1 ? p->wire.request(payload, id) : p->wire.reply(payload, id);
 }
 
-// Every registered protocol whose bytes a test can write by hand (protocol::wire).
-inline std::vector<std::string> protocols_with_wire_bytes() {
+// Every registered protocol for which `wanted(protocol)` is true, by name.
+template <class Predicate>
+std::vector<std::string> protocols_where(Predicate wanted) {
   std::vector<std::string> names;
   for (const protocol& p : protocol_registry::builtin().all())
-    if (p.wire.request) names.push_back(p.name);
+    if (wanted(p)) names.push_back(p.name);
   return names;
+}
+
+// Every registered protocol whose bytes a test can write by hand (protocol::wire).
+inline std::vector<std::string> protocols_with_wire_bytes() {
+  return protocols_where([](const protocol& p) { return static_cast<bool>(p.wire.request); });
 }
 
 // A server of the registered `protocol`, listening on a free loopback port, with `max_frame_bytes`

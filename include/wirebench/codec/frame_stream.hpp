@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/gather_queue.hpp"
@@ -17,18 +18,13 @@ namespace wirebench {
 /// Hands `on_frame(text)` every whole frame `decoder` finds in `data`, in order, until it needs
 /// more bytes or fails (`error`: frame_too_long or corrupt_frame). Returns the bytes consumed;
 /// each text is a view into `data`, valid until the caller drops them.
-template <class Decoder, class OnFrame>
+template <frame_decoder Decoder, class OnFrame>
 std::size_t decode_frames(Decoder& decoder, std::span<const std::byte> data, std::error_code& error,
                           OnFrame&& on_frame) {
   std::size_t consumed = 0;
   for (;;) {
-    const decode_result r = decoder.decode(data.subspan(consumed));
-    consumed += r.consumed;
-    if (r.status == decode_status::need_more) return consumed;
-    if (r.status != decode_status::frame) {
-      error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
-      return consumed;
-    }
+    const decode_result r = decode_from(decoder, data, consumed, error);
+    if (r.status != decode_status::frame) return consumed;
     on_frame(as_text(r.frame));
   }
 }

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/core/decode_result.hpp"
+#include "wirebench/core/error.hpp"
 
 namespace wirebench {
 
@@ -49,6 +51,10 @@ class length_prefix_decoder {
   bool mid_frame() const { return skip_remaining_ > 0; }
   /// True once the decoder reported a fatal error (it then keeps reporting it).
   bool failed() const { return failed_ != decode_status::need_more; }
+  /// After too_large or corrupt: frame_too_long or corrupt_frame (see frame_decoder.hpp).
+  std::error_code error() const {
+    return failed_ == decode_status::corrupt ? errc::corrupt_frame : errc::frame_too_long;
+  }
   /// The configuration it was made with.
   const length_prefix_config& config() const { return config_; }
 
@@ -59,5 +65,7 @@ class length_prefix_decoder {
   std::uint64_t skip_remaining_ = 0;               // resync: payload bytes still to discard
   decode_status failed_ = decode_status::need_more;  // sticky error status once failed
 };
+
+static_assert(frame_decoder<length_prefix_decoder>);
 
 }  // namespace wirebench

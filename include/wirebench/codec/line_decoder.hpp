@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <system_error>
 
+#include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/core/decode_result.hpp"
+#include "wirebench/core/error.hpp"
 
 namespace wirebench {
 
@@ -37,6 +39,8 @@ class line_decoder {
   bool mid_frame() const { return scanned_ > 0 || discarding_; }
   /// True once the decoder reported a fatal too_large (fail policy; it then keeps reporting it).
   bool failed() const { return failed_; }
+  /// After too_large: frame_too_long (a line has no other error; see frame_decoder.hpp).
+  std::error_code error() const { return errc::frame_too_long; }
   /// The configuration it was made with.
   const line_decoder_config& config() const { return config_; }
 
@@ -46,5 +50,7 @@ class line_decoder {
   bool discarding_ = false;   // resync: dropping an oversize line up to its '\n'
   bool failed_ = false;
 };
+
+static_assert(frame_decoder<line_decoder>);
 
 }  // namespace wirebench

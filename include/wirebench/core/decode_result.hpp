@@ -1,7 +1,8 @@
 #pragma once
-// The result every sans-IO decoder returns. Decoders are fed the *unconsumed* bytes of a stream:
-// the caller drops `consumed` bytes from the front before the next call and may append new bytes
-// at the end. A frame is a view into the caller's buffer, valid until the caller changes it.
+// The result every zero-copy decoder returns (core/frame_decoder.hpp: line, length-prefixed, mux
+// frames, RESP requests). Decoders are fed the *unconsumed* bytes of a stream: the caller drops
+// `consumed` bytes from the front before the next call and may append new bytes at the end. A
+// frame is a view into the caller's buffer, valid until the caller changes it.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -23,13 +24,18 @@ enum class oversize_policy : std::uint8_t {
 };
 
 /// One decoder step: what was found, how many bytes to drop, and the frame if one was found.
-struct decode_result {
+/// `Frame` is what the decoder finds: a payload's bytes, a mux frame, a RESP command's arguments.
+template <class Frame>
+struct decode_step {
   /// need_more, frame, too_large or corrupt.
   decode_status status = decode_status::need_more;
   /// Bytes to drop from the front of the data before the next decode().
   std::size_t consumed = 0;
-  /// With status frame: the frame's payload, a view into the caller's buffer.
-  std::span<const std::byte> frame{};
+  /// With status frame: what was found, viewing the caller's buffer.
+  Frame frame{};
 };
+
+/// The step of the byte framings (newline, length-prefixed): the frame is the payload's bytes.
+using decode_result = decode_step<std::span<const std::byte>>;
 
 }  // namespace wirebench

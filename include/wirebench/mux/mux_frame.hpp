@@ -5,7 +5,7 @@
 //   offset 1  id       u32  big-endian request id (0 for ping/pong/drain)
 //   offset 5  payload  the rest (request body, reply body, or error text)
 //
-// Sans-IO: parse_mux_frame() reads a view; encode_mux_frame() makes the length and the header a
+// Sans-IO: mux_frame_decoder finds frames in a stream and parse_mux_frame() reads one, as views; encode_mux_frame() makes the length and the header a
 // gather buffer in front of the caller's payload (write_mux_header() writes them in place).
 // docs/PROTOCOLS.md has a hex example.
 #include <array>
@@ -15,6 +15,7 @@
 #include <span>
 #include <system_error>
 
+#include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/encoded_frame.hpp"
 #include "wirebench/core/error.hpp"
@@ -47,7 +48,7 @@ struct mux_frame {
 
 /// Parses a length-prefixed frame's payload. nullopt when it is shorter than the header or the type
 /// is unknown (the stream is then broken: errc::protocol_error).
-/// Inline, with next_mux_frame: both run once per frame on the client's and the server's path.
+/// Inline, with mux_frame_decoder: both run once per frame on the client's and the server's path.
 inline std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame) {
   if (frame.size() < mux_header_bytes) return std::nullopt;
   const auto type = std::to_integer<std::uint8_t>(frame[0]);
@@ -59,23 +60,41 @@ inline std::optional<mux_frame> parse_mux_frame(std::span<const std::byte> frame
   return mux_frame{static_cast<mux_frame_type>(type), id, frame.subspan(mux_header_bytes)};
 }
 
-/// The next mux frame in a stream of length-prefixed frames (`data` is every unconsumed byte;
-/// `consumed` advances past what was used). nullopt when more bytes are needed, or on a broken
-/// stream with `error` set: frame_too_long, corrupt_frame, or protocol_error (not a mux frame).
-inline std::optional<mux_frame> next_mux_frame(length_prefix_decoder& decoder,
-                                               std::span<const std::byte> data,
-                                               std::size_t& consumed, std::error_code& error) {
-  const decode_result r = decoder.decode(data.subspan(consumed));
-  consumed += r.consumed;
-  if (r.status == decode_status::need_more) return std::nullopt;
-  if (r.status != decode_status::frame) {
-    error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
-    return std::nullopt;
+/// The mux frames in a stream of 4-byte length-prefixed frames: a zero-copy frame_decoder
+/// (core/frame_decoder.hpp), one per stream. too_large: a payload over the limit; corrupt: a
+/// length that cannot be (corrupt_frame) or a payload that is not a mux frame (protocol_error).
+/// Either way the stream is lost: the decoder keeps failing. Inline: it runs once per frame on the
+/// client's and the server's path.
+class mux_frame_decoder {
+ public:
+  /// Frames whose payload (after the mux header) is over max_payload_bytes are too_large.
+  explicit mux_frame_decoder(std::size_t max_payload_bytes)
+      : frames_({4, max_payload_bytes + mux_header_bytes, oversize_policy::fail}) {}
+
+  /// The next frame in `data`, every unconsumed byte of the stream (see decode_result.hpp).
+  decode_step<mux_frame> decode(std::span<const std::byte> data) {
+    if (not_mux_) return {decode_status::corrupt, 0, {}};
+    const decode_result r = frames_.decode(data);
+    if (r.status != decode_status::frame) return {r.status, r.consumed, {}};
+    if (const auto f = parse_mux_frame(r.frame)) return {decode_status::frame, r.consumed, *f};
+    not_mux_ = true;
+    return {decode_status::corrupt, r.consumed, {}};
   }
-  auto f = parse_mux_frame(r.frame);
-  if (!f) error = errc::protocol_error;
-  return f;
-}
+  /// After too_large or corrupt: frame_too_long, corrupt_frame or protocol_error.
+  std::error_code error() const {
+    return not_mux_ ? make_error_code(errc::protocol_error) : frames_.error();
+  }
+  /// True once it failed (it then keeps failing).
+  bool failed() const { return not_mux_ || frames_.failed(); }
+  /// As length_prefix_decoder's: a partial frame is unconsumed bytes, which the caller sees.
+  bool mid_frame() const { return frames_.mid_frame(); }
+
+ private:
+  length_prefix_decoder frames_;
+  bool not_mux_ = false;  // a length-prefixed frame that was not a mux frame
+};
+
+static_assert(frame_decoder<mux_frame_decoder>);
 
 /// The 9 bytes before a payload of `payload_size` (at most UINT32_MAX - mux_header_bytes): the
 /// 4-byte length, then the mux header. For encoders that write a frame in place.

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <string>
 
-#include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/server_codec.hpp"
 #include "wirebench/mux/mux_frame.hpp"
 
@@ -31,7 +30,7 @@ class mux_server_codec final : public server_codec {
 
  private:
   std::size_t max_frame_bytes_;
-  length_prefix_decoder decoder_;
+  mux_frame_decoder decoder_;
 };
 
 }  // namespace wirebench

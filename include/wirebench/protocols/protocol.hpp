@@ -173,6 +173,10 @@ struct greet_wire {
 struct protocol {
   std::string name;
   std::string summary;
+  // The protocol whose server this entry runs, when the two differ only in their clients
+  // (http1-close: http1's server); empty for an entry with a server of its own. Tools that need
+  // each server once (scripts/soak, through `wirebench list --json`) skip such entries.
+  std::string server_of = {};
   // Calls in flight share one connection, answered in any order (ids or streams). The load
   // generator then puts every worker on one connection by default; otherwise (FIFO protocols)
   // it opens one connection per worker unless asked to pipeline (--depth).
@@ -186,6 +190,10 @@ struct protocol {
   // Its server can listen on an abstract Unix socket (endpoint unix:@name); a real redis-server
   // cannot, and its make_server refuses one.
   bool abstract_sockets = true;
+  // Its server honours server_config::on_oversize: under resync, a request over the limit gets
+  // an error reply and the stream goes on (the stream framings). Others close the connection, and
+  // the registry's make_server refuses resync for them rather than ignore it.
+  bool resyncs_oversize = false;
   // Its client and server share process-wide machinery when both run in one process (gRPC core's
   // pollers and executor), which slows both: benchmarks then run the server as a child process.
   bool own_process_server = false;

@@ -41,6 +41,7 @@
 #include <asio/post.hpp>
 #include <asio/use_awaitable.hpp>
 
+#include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/transport/frame_buffer.hpp"
@@ -58,7 +59,7 @@ struct frame_step {
 };
 
 /// Decodes what `buffer` holds (see frame_step).
-template <class Decoder>
+template <frame_decoder Decoder>
 frame_step decode_frame(frame_buffer& buffer, Decoder& decoder) {
   const decode_result r = decoder.decode(buffer.data());
   switch (r.status) {
@@ -67,9 +68,9 @@ frame_step decode_frame(frame_buffer& buffer, Decoder& decoder) {
       return {{}, r.frame, false};
     case decode_status::too_large:
       buffer.consume(r.consumed);  // resync: the frame's bytes so far; fail: nothing
-      return {errc::frame_too_long, {}, false};
+      return {decoder.error(), {}, false};
     case decode_status::corrupt:
-      return {errc::corrupt_frame, {}, false};
+      return {decoder.error(), {}, false};
     case decode_status::need_more:
       break;
   }

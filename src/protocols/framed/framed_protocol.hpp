@@ -1,6 +1,6 @@
 #pragma once
 // The registry entry of a greet protocol on a stream framing (line, length-prefixed): its client
-// and server codecs, TLS, and calls pipelined up to 1024 deep per connection by default (depth
+// and server codecs, TLS, oversize requests answered and skipped when asked (resync), and calls pipelined up to 1024 deep per connection by default (depth
 // sets it; the load generator uses 1 per caller). Framing: see framed_server_codec.hpp.
 #include <string>
 
@@ -15,6 +15,7 @@ protocol framed_protocol(std::string name, std::string summary, greet_wire wire)
   return {
       .name = std::move(name),
       .summary = std::move(summary),
+      .resyncs_oversize = true,
       .tls = true,
       .engine_depth = 1024,
       .wire = std::move(wire),

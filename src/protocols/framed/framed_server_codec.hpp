@@ -37,7 +37,7 @@ class framed_server_codec final : public server_codec {
       into.answer.clear();
       append_frame(into.answer, "error: frame_too_long");
     } else if (r.status != decode_status::need_more) {
-      error = r.status == decode_status::too_large ? errc::frame_too_long : errc::corrupt_frame;
+      error = decoder_.error();
     }
     return r.consumed;
   }

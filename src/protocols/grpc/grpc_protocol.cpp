@@ -51,12 +51,16 @@ void register_grpc_protocols(protocol_registry& registry) {
       grpc_backend::make_call_client);
   unary.user_calls = user_call_kind::grpc;  // any method, from its .proto
   registry.add(std::move(unary));
-  registry.add(grpc_entry(
+  protocol stream = grpc_entry(
       "grpc-stream", "gRPC bidi stream Echo.GreetStream: one request per message, matched by id",
-      [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); }));
-  registry.add(grpc_entry(
+      [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); });
+  stream.server_of = "grpc";
+  registry.add(std::move(stream));
+  protocol batch = grpc_entry(
       "grpc-batch", "gRPC bidi stream Echo.GreetBatchStream: up to 10 requests per message, by id",
-      [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); }));
+      [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); });
+  batch.server_of = "grpc";
+  registry.add(std::move(batch));
 }
 
 const protocol_registration registered{70, register_grpc_protocols};

@@ -58,8 +58,8 @@ class http1_client_codec final : public client_codec {
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
     begin_decode();
-    error = parser_.parse(data);
-    take_responses(into);
+    parser_.feed(data);
+    take_responses(into, error);
     return data.size();  // the parser copies what it keeps
   }
 
@@ -73,7 +73,8 @@ class http1_client_codec final : public client_codec {
       into.rest_not_processed = idempotent_;
       return;
     }
-    if (clean && parser_.finish()) take_responses(into);
+    std::error_code ignored;  // finish() true: no error is behind the message it completed
+    if (clean && parser_.finish()) take_responses(into, ignored);
   }
 
   bool mid_reply() const override { return parser_.mid_message(); }
@@ -81,13 +82,14 @@ class http1_client_codec final : public client_codec {
 
  private:
   void begin_decode() {
-    parser_.release_messages();  // the bodies handed out by the last decode are done with
+    parser_.release();  // the bodies handed out by the last decode are done with
     storage_.clear();
     texts_used_ = 0;
   }
   // The parser's complete responses as replies, up to one that ends the connection.
-  void take_responses(decoded& into) {
-    for (message& m : parser_.messages()) {
+  void take_responses(decoded& into, std::error_code& error) {
+    while (message* m_at = parser_.next(error)) {
+      message& m = *m_at;
       if (call_) {
         const auto [ec, text] = http::judge_response(*call_->http(), m.status, m.body, next_text());
         into.replies.push_back({0, ec, text});

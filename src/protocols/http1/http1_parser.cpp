@@ -135,32 +135,38 @@ int parser::on_message_complete(llhttp_t* p) {
   return 0;
 }
 
-void parser::release_messages() {
-  // A message still arriving moves to the front, where the next ones are counted from.
-  if (in_message_ && count_ != 0) {
-    std::swap(done_[0], done_[count_]);
-    current_ = &done_[0];
-  }
-  count_ = 0;
+void parser::release() {
+  // What is not handed out yet, and a message still arriving, move to the front; the released
+  // messages go behind them, their storage kept for the next ones.
+  const std::size_t kept_end = count_ + (in_message_ ? 1 : 0);
+  std::rotate(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(handed_),
+              done_.begin() + static_cast<std::ptrdiff_t>(kept_end));
+  count_ -= handed_;
+  handed_ = 0;
+  if (in_message_) current_ = &done_[count_];
 }
 
 bool parser::finish() {
   return error_status_ == 0 && llhttp_finish(&llhttp_) == HPE_OK;
 }
 
-std::error_code parser::parse(std::span<const std::byte> data) {
-  if (error_status_ != 0) return error_status_ == 400 ? errc::protocol_error : errc::frame_too_long;
-  // Nothing to parse; and llhttp computes `data + len` even then, which is undefined for the null
-  // pointer an empty span may carry (found by fuzz_http1_parser under UBSan).
-  if (data.empty()) return {};
+message* parser::next(std::error_code& error) {
+  if (handed_ < count_) return &done_[handed_++];
+  if (error_status_ != 0) error = error_status_ == 400 ? errc::protocol_error : errc::frame_too_long;
+  return nullptr;
+}
+
+void parser::feed(std::span<const std::byte> data) {
+  // Nothing to parse (or the stream failed already); and llhttp computes `data + len` even for
+  // no bytes, which is undefined for the null pointer an empty span may carry (found by
+  // fuzz_http1_parser under UBSan).
+  if (data.empty() || error_status_ != 0) return;
   const llhttp_errno_t err =
       llhttp_execute(&llhttp_, reinterpret_cast<const char*>(data.data()), data.size());
-  if (err == HPE_OK) return {};
-  if (error_status_ == 0) {  // llhttp's own error (a callback of ours sets its status first)
+  if (err != HPE_OK && error_status_ == 0) {  // llhttp's own error (ours set their status first)
     error_status_ = 400;
     error_reason_ = llhttp_get_error_reason(&llhttp_) ? llhttp_get_error_reason(&llhttp_) : "bad request";
   }
-  return error_status_ == 400 ? errc::protocol_error : errc::frame_too_long;
 }
 
 }  // namespace wirebench::http1

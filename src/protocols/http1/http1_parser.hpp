@@ -1,12 +1,14 @@
 #pragma once
 // HTTP/1.1 messages (RFC 9112), sans-IO, over llhttp: one parser object runs across pipelined
-// messages and reads split at any byte; complete messages accumulate in messages() until
-// release_messages(), and their storage (strings' capacity) is reused for the next ones, so a
-// steady stream of messages allocates nothing. Limits are checked
-// as bytes arrive (never from a declared length): header bytes and header count -> 431, body
-// bytes -> 413 (a Content-Length over the limit is refused as soon as the headers end), anything
-// malformed -> 400. After an error the stream is lost; the server answers and closes.
+// messages and reads split at any byte. A feed_decoder (core/feed_decoder.hpp): complete
+// messages are handed out by next() and kept until release(), and their storage (strings'
+// capacity) is reused for the next ones, so a steady stream of messages allocates nothing.
+// Limits are checked as bytes arrive (never from a declared length): header bytes and header
+// count -> 431, body bytes -> 413 (a Content-Length over the limit is refused as soon as the
+// headers end), anything malformed -> 400. After an error the stream is lost; the server answers
+// and closes.
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,6 +17,8 @@
 #include <vector>
 
 #include <llhttp.h>
+
+#include "wirebench/core/feed_decoder.hpp"
 
 namespace wirebench::http1 {
 
@@ -45,17 +49,20 @@ class parser {
   parser(const parser&) = delete;
   parser& operator=(const parser&) = delete;
 
-  // Parses all of `data`; each complete message is added to messages(). On error returns
-  // errc::protocol_error (400), errc::frame_too_long (413 or 431; see error_status()); the
-  // messages completed before the error are kept.
-  std::error_code parse(std::span<const std::byte> data);
+  // Parses all of `data` (llhttp keeps what it needs of a message, in the message).
+  void feed(std::span<const std::byte> data);
+  // The next complete message, valid until release(); null when none is complete yet. After the
+  // messages before it: a stream error, as `error` (protocol_error for 400, frame_too_long for
+  // 413 or 431; see error_status()), and again on every later call.
+  message* next(std::error_code& error);
+  // Complete messages next() has not handed out yet.
+  std::size_t ready() const { return count_ - handed_; }
+  // The messages next() handed out are done with; a message still arriving is kept.
+  void release();
   // The peer ended the stream: a message delimited by that end (a response with neither
-  // Content-Length nor chunking) is complete now, in messages(). False when the end cut a message
+  // Content-Length nor chunking) is complete now, for next(). False when the end cut a message
   // short (or the stream had failed already).
   bool finish();
-  // The messages completed since the last release_messages(), in order; valid until then.
-  std::span<message> messages() { return {done_.data(), count_}; }
-  void release_messages();
   // The status a server answers the error with: 400, 413 or 431.
   int error_status() const { return error_status_; }
   std::string_view error_reason() const { return error_reason_; }
@@ -83,8 +90,11 @@ class parser {
   bool keep_headers_;
   llhttp_settings_t settings_;
   llhttp_t llhttp_;
-  std::vector<message> done_;  // [0, count_) complete; done_[count_] is being parsed
+  // [0, count_) complete; done_[count_] is being parsed. A deque: growing it leaves the messages
+  // handed out where they are, valid until release() as the contract says.
+  std::deque<message> done_;
   std::size_t count_ = 0;
+  std::size_t handed_ = 0;     // [0, handed_) handed out by next(), until release()
   message* current_ = nullptr;
   std::size_t header_count_ = 0;
   std::size_t header_bytes_ = 0;
@@ -95,5 +105,7 @@ class parser {
   int error_status_ = 0;
   std::string error_reason_;
 };
+
+static_assert(feed_decoder<parser>);
 
 }  // namespace wirebench::http1

@@ -47,10 +47,12 @@ void register_http1_protocol(protocol_registry& registry) {
       http1::connection_use::persistent));
   // A client that opens a connection per call, as HTTP/1.0-style clients do: what a round trip
   // costs when every call pays a TCP handshake (issue 19's network comparison).
-  registry.add(http1_entry(
+  protocol close = http1_entry(
       "http1-close",
       "HTTP/1.1 as http1, but a connection per call: every request says Connection: close",
-      http1::connection_use::one_per_call));
+      http1::connection_use::one_per_call);
+  close.server_of = "http1";
+  registry.add(std::move(close));
 }
 
 const protocol_registration registered{50, register_http1_protocol};

@@ -41,22 +41,20 @@ class server_codec_impl final : public server_codec {
 
   bool ordered() const override { return true; }
 
-  // The parser copies what it keeps: each read is parsed whole, and its messages handed out one
-  // per call.
+  // The parser copies what it keeps: each read is parsed whole, once every message of the last
+  // one has been handed out, and its messages handed out one per call.
   std::size_t decode(std::span<const std::byte> data, server_request& into, gather_queue& out,
                      std::error_code& error) override {
     std::size_t consumed = 0;
-    if (next_ == parser_.messages().size() && !data.empty() && !parse_error_) {
-      parser_.release_messages();
-      next_ = 0;
-      parse_error_ = parser_.parse(data);
+    if (parser_.ready() == 0 && !data.empty()) {
+      parser_.release();
+      parser_.feed(data);
       consumed = data.size();
-      last_of_read_ = parser_.messages().size();
-      if (!parse_error_ && parser_.take_continue()) continue_due_ = true;
+      if (parser_.take_continue()) continue_due_ = true;
     }
-    if (next_ < parser_.messages().size()) {
-      take(parser_.messages()[next_++], into, error);
-    } else if (parse_error_) {
+    if (message* m = parser_.next(error)) {
+      take(*m, into, error);
+    } else if (error) {
       // After the answers to the requests before it: the error's, and the close.
       answer_.status = parser_.error_status();
       answer_.body.assign("{\"error\":\"").append(parser_.error_reason()).append("\"}");
@@ -64,7 +62,6 @@ class server_codec_impl final : public server_codec {
       into.what = server_request::kind::notice;
       into.answer.clear();
       append_response(into.answer, answer_, false);
-      error = std::exchange(parse_error_, {});
     } else if (continue_due_) {
       continue_due_ = false;
       into.what = server_request::kind::notice;
@@ -97,7 +94,7 @@ class server_codec_impl final : public server_codec {
   };
 
   void take(message& m, server_request& into, std::error_code& error) {
-    const bool last_before_stop = closing_ && next_ == last_of_read_;
+    const bool last_before_stop = closing_ && parser_.ready() == 0;
     const bool keep_alive = m.keep_alive && !last_before_stop;
     if (http::greet_call(m.method, m.target, m.body, max_name_, name_, answer_)) {
       into.what = server_request::kind::call;
@@ -110,14 +107,11 @@ class server_codec_impl final : public server_codec {
     }
     if (!m.keep_alive) error = errc::peer_closed;  // the client asked to close: answer, then close
     else if (last_before_stop) error = errc::shutting_down;  // nothing after Connection: close
-    if (error) next_ = parser_.messages().size();  // requests after it are not answered
+    // Either way the session closes: requests after it are not answered.
   }
 
   std::size_t max_name_;          // the longest greet name taken: the request limit
   parser parser_;
-  std::size_t next_ = 0;          // the next of parser_.messages() to hand out
-  std::size_t last_of_read_ = 0;  // how many messages the last read completed
-  std::error_code parse_error_;   // the stream broke after the messages before it
   bool continue_due_ = false;     // 100 Continue, once the answers before it are handed out
   bool closing_ = false;
   std::deque<owed> owed_;         // calls handed out and not yet answered, oldest first

@@ -92,7 +92,7 @@ class rpc_client_codec final : public client_codec {
                      std::error_code& error) override {
     held_.clear();  // the replies handed out by the last decode are done with
     texts_.clear();
-    if ((error = decoder_.feed(data))) return data.size();
+    decoder_.feed(data);
     while (auto message = decoder_.next(error)) {
       const msgpack::object& o = message->get();
       if (type_of(o) == message_type::notification) continue;

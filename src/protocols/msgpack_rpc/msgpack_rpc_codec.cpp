@@ -13,12 +13,11 @@ stream_decoder::stream_decoder(limits l)
 
 // Not bounded here: complete messages may wait in the unpacker while the server is at its
 // in-flight cap (reading pauses then), and next() bounds each message, complete or not.
-std::error_code stream_decoder::feed(std::span<const std::byte> bytes) {
-  if (bytes.empty()) return {};
+void stream_decoder::feed(std::span<const std::byte> bytes) {
+  if (bytes.empty()) return;
   unpacker_.reserve_buffer(bytes.size());
   std::memcpy(unpacker_.buffer(), bytes.data(), bytes.size());
   unpacker_.buffer_consumed(bytes.size());
-  return {};
 }
 
 std::optional<msgpack::object_handle> stream_decoder::next(std::error_code& error) {
@@ -77,39 +76,46 @@ std::optional<response> as_response(const msgpack::object& o) {
   return response{*id, f[2], f[3]};
 }
 
+namespace {
+
+// A string in one call (msgpack's packer takes its header and its body in two).
+void pack_text(msgpack::packer<string_writer>& pk, std::string_view text) {
+  pk.pack_str(static_cast<std::uint32_t>(text.size()));
+  pk.pack_str_body(text.data(), static_cast<std::uint32_t>(text.size()));
+}
+
+// A request's or a response's array and its first two fields, [type, msgid, ...].
+void pack_start(msgpack::packer<string_writer>& pk, message_type type, std::uint32_t msgid) {
+  pk.pack_array(4);
+  pk.pack_uint8(static_cast<std::uint8_t>(type));
+  pk.pack_uint32(msgid);
+}
+
+}  // namespace
+
 void append_request(std::string& out, std::uint32_t msgid, std::string_view method,
                     std::string_view single_string_param) {
   string_writer w{out};
   msgpack::packer<string_writer> pk(w);
-  pk.pack_array(4);
-  pk.pack_uint8(0);
-  pk.pack_uint32(msgid);
-  pk.pack_str(static_cast<std::uint32_t>(method.size()));
-  pk.pack_str_body(method.data(), static_cast<std::uint32_t>(method.size()));
+  pack_start(pk, message_type::request, msgid);
+  pack_text(pk, method);
   pk.pack_array(1);
-  pk.pack_str(static_cast<std::uint32_t>(single_string_param.size()));
-  pk.pack_str_body(single_string_param.data(), static_cast<std::uint32_t>(single_string_param.size()));
+  pack_text(pk, single_string_param);
 }
 
 void append_response(std::string& out, std::uint32_t msgid, std::string_view result) {
   string_writer w{out};
   msgpack::packer<string_writer> pk(w);
-  pk.pack_array(4);
-  pk.pack_uint8(1);
-  pk.pack_uint32(msgid);
+  pack_start(pk, message_type::response, msgid);
   pk.pack_nil();
-  pk.pack_str(static_cast<std::uint32_t>(result.size()));
-  pk.pack_str_body(result.data(), static_cast<std::uint32_t>(result.size()));
+  pack_text(pk, result);
 }
 
 void append_error_response(std::string& out, std::uint32_t msgid, std::string_view error) {
   string_writer w{out};
   msgpack::packer<string_writer> pk(w);
-  pk.pack_array(4);
-  pk.pack_uint8(1);
-  pk.pack_uint32(msgid);
-  pk.pack_str(static_cast<std::uint32_t>(error.size()));
-  pk.pack_str_body(error.data(), static_cast<std::uint32_t>(error.size()));
+  pack_start(pk, message_type::response, msgid);
+  pack_text(pk, error);
   pk.pack_nil();
 }
 

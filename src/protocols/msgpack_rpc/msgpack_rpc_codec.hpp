@@ -16,6 +16,8 @@
 
 #include <msgpack.hpp>
 
+#include "wirebench/core/feed_decoder.hpp"
+
 namespace wirebench::msgpack_rpc {
 
 struct limits {
@@ -31,12 +33,16 @@ struct limits {
 class stream_decoder {
  public:
   explicit stream_decoder(limits l = {});
-  // Takes a copy of `bytes` (the unpacker owns its buffer); next() then bounds each message.
-  std::error_code feed(std::span<const std::byte> bytes);
+  // A feed_decoder (core/feed_decoder.hpp). feed() takes a copy of `bytes` (the unpacker owns
+  // its buffer); next() then bounds each message.
+  void feed(std::span<const std::byte> bytes);
   // The next complete message, nullopt when more bytes are needed, or an error: protocol_error
   // (not msgpack) or frame_too_long (a count or length over the limits, or a message of more
   // than max_buffered bytes, complete or not). After an error the stream is lost.
   std::optional<msgpack::object_handle> next(std::error_code& error);
+  // Nothing to give back: each handle next() returns owns its zone and keeps the unpacker's
+  // buffer it views alive (msgpack counts the references).
+  void release() {}
   // Parsed in part counts too (the unpacker may have parsed every byte it was given).
   bool mid_message() const { return unpacker_.message_size() != 0; }
 
@@ -44,6 +50,8 @@ class stream_decoder {
   limits limits_;
   msgpack::unpacker unpacker_;
 };
+
+static_assert(feed_decoder<stream_decoder>);
 
 enum class message_type : std::uint8_t { request = 0, response = 1, notification = 2 };
 

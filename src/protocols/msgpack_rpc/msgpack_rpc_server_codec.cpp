@@ -18,7 +18,7 @@ class greet_server_codec final : public server_codec {
   // points into the message kept in `current_`, valid until the next decode().
   std::size_t decode(std::span<const std::byte> data, server_request& into, gather_queue&,
                      std::error_code& error) override {
-    if (!data.empty() && (error = decoder_.feed(data))) return data.size();
+    decoder_.feed(data);
     for (;;) {
       auto message = decoder_.next(error);
       if (!message) return data.size();

@@ -76,9 +76,9 @@ class resp_client_codec final : public client_codec {
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
     reader_.release();  // the replies handed out by the last decode are done with
-    error = reader_.feed(data);
-    reply_view r;
-    while (!error && reader_.next(r, error)) {
+    reader_.feed(data);
+    while (const auto got = reader_.next(error)) {
+      const reply_view& r = *got;
       if (call_)
         into.replies.push_back(judge_reply(*call_->resp(), r));
       else if (r.kind == reply_kind::string)

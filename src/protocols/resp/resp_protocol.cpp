@@ -43,6 +43,7 @@ void register_resp_protocols(protocol_registry& registry) {
   registry.add({
       .name = "resp-sync",
       .summary = "RESP2 server as resp; client: blocking hiredis, one connection and thread per worker",
+      .server_of = "resp",
       .libraries = resp_libraries,
       .wire = resp_wire(resp::greet_command::greet),
       .make_client = resp::make_sync_client,

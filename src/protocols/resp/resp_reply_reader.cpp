@@ -101,14 +101,17 @@ void reply_reader::recycle(value* v) {
   free_.push_back(v);
 }
 
-std::error_code reply_reader::feed(std::span<const std::byte> data) {
-  if (data.empty()) return {};
+void reply_reader::feed(std::span<const std::byte> data) {
+  if (data.empty() || feed_failed_) return;
   if (redisReaderFeed(reader_, reinterpret_cast<const char*>(data.data()), data.size()) != REDIS_OK)
-    return errc::protocol_error;
-  return {};
+    feed_failed_ = true;
 }
 
-bool reply_reader::next(reply_view& out, std::error_code& error) {
+std::optional<reply_view> reply_reader::next(std::error_code& error) {
+  if (feed_failed_) {
+    error = errc::protocol_error;
+    return std::nullopt;
+  }
   // A reply is bounded by its bytes, however they arrived: those hiredis has parsed of it (an
   // array's first elements, across calls) plus those it has not. Measured as what is left to
   // read, which holds across hiredis's compaction of its buffer.
@@ -119,23 +122,21 @@ bool reply_reader::next(reply_view& out, std::error_code& error) {
   parsed_ += unread_before - unread;
   if (status != REDIS_OK) {
     error = errc::protocol_error;
-    return false;
+    return std::nullopt;
   }
   if (got == nullptr) {
     // What is left is one unfinished reply: bounded by bytes received, whatever it declared.
     if (parsed_ + unread > max_reply_bytes_) error = errc::frame_too_long;
-    return false;
+    return std::nullopt;
   }
   auto* v = static_cast<value*>(got);
   if (std::exchange(parsed_, 0) > max_reply_bytes_) {  // it arrived whole, but is too big
     recycle(v);
     error = errc::frame_too_long;
-    return false;
+    return std::nullopt;
   }
   handed_out_.push_back(v);
-  out.kind = v->kind;
-  out.text = v->text;
-  return true;
+  return reply_view{v->kind, v->text};
 }
 
 void reply_reader::release() {

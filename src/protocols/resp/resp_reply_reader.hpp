@@ -8,11 +8,14 @@
 // strings' capacity, so a steady stream of replies allocates nothing.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <vector>
+
+#include "wirebench/core/feed_decoder.hpp"
 
 struct redisReader;
 
@@ -33,12 +36,14 @@ class reply_reader {
   reply_reader(const reply_reader&) = delete;
   reply_reader& operator=(const reply_reader&) = delete;
 
-  // Copies `data` into hiredis's buffer. A reply of more than max_reply_bytes (framing included)
-  // is refused by next(), complete or not, however its bytes arrived.
-  std::error_code feed(std::span<const std::byte> data);
-  // The next complete reply into `out`: true if there was one. Sets `error` on malformed input
-  // (protocol_error) or a reply over the bound (frame_too_long); the stream is then lost.
-  bool next(reply_view& out, std::error_code& error);
+  // A feed_decoder (core/feed_decoder.hpp). feed() copies `data` into hiredis's buffer. A reply
+  // of more than max_reply_bytes (framing included) is refused by next(), complete or not,
+  // however its bytes arrived.
+  void feed(std::span<const std::byte> data);
+  // The next complete reply, valid until release(); empty when none is complete yet. Sets `error`
+  // on malformed input (protocol_error) or a reply over the bound (frame_too_long): the stream is
+  // then lost.
+  std::optional<reply_view> next(std::error_code& error);
   // The replies handed out by next() are done with: their storage is reused.
   void release();
   bool mid_reply() const;
@@ -52,11 +57,14 @@ class reply_reader {
 
   std::size_t max_reply_bytes_;
   std::size_t max_elements_;
+  bool feed_failed_ = false;  // hiredis could not take bytes (out of memory): the stream is lost
   std::size_t parsed_ = 0;  // bytes of the reply in progress that hiredis has parsed
   redisReader* reader_ = nullptr;
   std::vector<std::unique_ptr<value>> values_;  // every object made
   std::vector<value*> free_;
   std::vector<value*> handed_out_;  // roots returned by next(), until release()
 };
+
+static_assert(feed_decoder<reply_reader>);
 
 }  // namespace wirebench::resp

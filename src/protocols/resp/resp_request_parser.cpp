@@ -108,16 +108,20 @@ bool split_inline_args(std::string_view line, std::string& storage, std::vector<
 request_parser::result request_parser::fail(std::string message) {
   error_ = errc::protocol_error;
   error_message_ = std::move(message);
-  return {status::error, 0};
+  return failure();
 }
 
-request_parser::result request_parser::parse(std::span<const std::byte> data) {
-  if (failed()) return {status::error, 0};
+request_parser::result request_parser::failure() const {
+  return {error_ == errc::frame_too_long ? decode_status::too_large : decode_status::corrupt, 0, {}};
+}
+
+request_parser::result request_parser::decode(std::span<const std::byte> data) {
+  if (failed()) return failure();
   std::string_view in(reinterpret_cast<const char*>(data.data()), data.size());
   std::size_t start = 0;
   for (;;) {
     if (state_ == state::idle) {
-      if (start == in.size()) return {status::need_more, start};
+      if (start == in.size()) return {decode_status::need_more, start, {}};
       state_ = in[start] == '*' ? state::multibulk_count : state::inline_line;
       scanned_ = line_ = 0;
     }
@@ -125,8 +129,7 @@ request_parser::result request_parser::parse(std::span<const std::byte> data) {
     // the stream is split, the same bytes give the same outcome.
     const std::string_view view = in.substr(0, start + std::min(in.size() - start, limits_.max_query_bytes));
     const result r = state_ == state::inline_line ? parse_inline(view, start) : parse_multibulk(view, start);
-    if (r.what == status::error) return r;
-    if (r.what == status::command) return r;
+    if (r.status != decode_status::need_more) return r;  // a command, or an error
     if (r.consumed != 0) {  // a command with no arguments (empty line, `*0`): skipped, as Redis does
       state_ = state::idle;
       start = r.consumed;
@@ -135,9 +138,9 @@ request_parser::result request_parser::parse(std::span<const std::byte> data) {
     if (view.size() - start >= limits_.max_query_bytes) {
       error_ = errc::frame_too_long;  // Redis closes such a client without a reply
       error_message_.clear();
-      return {status::error, 0};
+      return failure();
     }
-    return {status::need_more, start};
+    return {decode_status::need_more, start, {}};
   }
 }
 
@@ -148,7 +151,7 @@ request_parser::result request_parser::parse_inline(std::string_view in, std::si
   if (hit == nullptr) {
     scanned_ = in.size() - start;
     if (scanned_ > limits_.max_inline_bytes) return fail("Protocol error: too big inline request");
-    return {status::need_more, 0};
+    return {decode_status::need_more, 0, {}};
   }
   const std::size_t nl = static_cast<std::size_t>(static_cast<const char*>(hit) - in.data());
   if (nl - start > limits_.max_inline_bytes) return fail("Protocol error: too big inline request");
@@ -158,7 +161,7 @@ request_parser::result request_parser::parse_inline(std::string_view in, std::si
   std::vector<std::size_t> ends;
   if (!split_inline_args(line, inline_storage_, ends))
     return fail("Protocol error: unbalanced quotes in request");
-  if (ends.empty()) return {status::need_more, nl + 1};
+  if (ends.empty()) return {decode_status::need_more, nl + 1, {}};
   args_.clear();
   std::size_t at = 0;
   for (std::size_t end : ends) {
@@ -186,14 +189,14 @@ request_parser::result request_parser::parse_multibulk(std::string_view in, std:
     switch (state_) {
       case state::multibulk_count: {
         const std::size_t e = find_header_end(in, start, "Protocol error: too big mbulk count string");
-        if (failed()) return {status::error, 0};
-        if (e == npos) return {status::need_more, 0};
+        if (failed()) return failure();
+        if (e == npos) return {decode_status::need_more, 0, {}};
         std::int64_t n = 0;
         const std::size_t digits = start + line_ + 1;
         if (!parse_redis_integer(in.substr(digits, e - digits), n) ||
             n > static_cast<std::int64_t>(limits_.max_multibulk_elements))
           return fail("Protocol error: invalid multibulk length");
-        if (n <= 0) return {status::need_more, e + 2};
+        if (n <= 0) return {decode_status::need_more, e + 2, {}};
         remaining_ = n;
         spans_.clear();  // grows with arguments received, never sized from n
         line_ = scanned_ = e + 2 - start;
@@ -201,12 +204,12 @@ request_parser::result request_parser::parse_multibulk(std::string_view in, std:
         break;
       }
       case state::bulk_header: {
-        if (start + line_ >= in.size()) return {status::need_more, 0};
+        if (start + line_ >= in.size()) return {decode_status::need_more, 0, {}};
         if (const char c = in[start + line_]; c != '$')
           return fail(std::string("Protocol error: expected '$', got '") + c + "'");
         const std::size_t e = find_header_end(in, start, "Protocol error: too big bulk count string");
-        if (failed()) return {status::error, 0};
-        if (e == npos) return {status::need_more, 0};
+        if (failed()) return failure();
+        if (e == npos) return {decode_status::need_more, 0, {}};
         std::int64_t n = 0;
         const std::size_t digits = start + line_ + 1;
         if (!parse_redis_integer(in.substr(digits, e - digits), n) || n < 0 ||
@@ -219,7 +222,7 @@ request_parser::result request_parser::parse_multibulk(std::string_view in, std:
       }
       case state::bulk_data: {
         // Like Redis, the two bytes after the data are skipped unchecked.
-        if (in.size() - start - line_ < bulk_len_ + 2) return {status::need_more, 0};
+        if (in.size() - start - line_ < bulk_len_ + 2) return {decode_status::need_more, 0, {}};
         spans_.emplace_back(line_, bulk_len_);
         line_ = scanned_ = line_ + bulk_len_ + 2;
         if (--remaining_ > 0) {
@@ -231,7 +234,7 @@ request_parser::result request_parser::parse_multibulk(std::string_view in, std:
         return finish(start + line_);
       }
       default:
-        return {status::need_more, 0};
+        return {decode_status::need_more, 0, {}};
     }
   }
 }
@@ -239,7 +242,7 @@ request_parser::result request_parser::parse_multibulk(std::string_view in, std:
 request_parser::result request_parser::finish(std::size_t end) {
   state_ = state::idle;
   scanned_ = line_ = 0;
-  return {status::command, end};
+  return {decode_status::frame, end, args_};
 }
 
 }  // namespace wirebench::resp

@@ -1,16 +1,17 @@
 #pragma once
 // RESP2 requests, sans-IO, as a Redis server reads them (networking.c): multibulk
 // (`*N\r\n$len\r\narg\r\n...`) and inline commands (one line, space-separated, with Redis's
-// quoting). Fed the *unconsumed* bytes of a stream: after `command` the caller uses args() and
-// then drops `consumed` bytes; after `need_more` it drops `consumed` bytes (empty lines and `*0`
-// are skipped that way) and calls again with the same bytes plus whatever arrived. The parser
+// quoting). A zero-copy frame_decoder (core/frame_decoder.hpp) fed the *unconsumed* bytes of a
+// stream: after `frame` (a command) the caller uses its arguments and then drops `consumed`
+// bytes; after `need_more` it drops `consumed` bytes (empty lines and `*0` are skipped that way)
+// and calls again with the same bytes plus whatever arrived. The parser
 // remembers how far it got, so no byte is scanned twice. Multibulk arguments are views into the
 // caller's bytes (no copy); inline ones, which need unescaping, live in the parser.
 //
 // Limits are checked against bytes received, never against a length or count the peer declared:
 // a declared `*1000000000` or `$1000000000` is refused or waited on, never allocated.
-// After an error the stream is lost: the parser keeps failing; the server replies
-// `-ERR <error_message()>` and closes.
+// After an error (corrupt: protocol_error; too_large: the query bound, frame_too_long) the stream
+// is lost: the parser keeps failing; the server replies `-ERR <error_message()>` and closes.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -18,6 +19,9 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+
+#include "wirebench/core/frame_decoder.hpp"
+#include "wirebench/core/decode_result.hpp"
 
 namespace wirebench::resp {
 
@@ -30,17 +34,12 @@ struct request_limits {
 
 class request_parser {
  public:
-  enum class status : std::uint8_t { need_more, command, error };
-  struct result {
-    status what = status::need_more;
-    std::size_t consumed = 0;
-  };
+  /// A step: with status frame, the command's arguments (valid until the caller drops its bytes).
+  using result = decode_step<std::span<const std::string_view>>;
 
   explicit request_parser(request_limits limits = {}) : limits_(limits) {}
 
-  result parse(std::span<const std::byte> data);
-  // The arguments of the command just returned: valid until the caller drops its bytes.
-  const std::vector<std::string_view>& args() const { return args_; }
+  result decode(std::span<const std::byte> data);
   // After an error: Redis's text ("Protocol error: invalid bulk length") and our code
   // (errc::protocol_error, or errc::frame_too_long for the query-buffer bound, which Redis
   // answers with no reply at all: error_message() is then empty).
@@ -54,6 +53,7 @@ class request_parser {
   enum class state : std::uint8_t { idle, inline_line, multibulk_count, bulk_header, bulk_data };
 
   result fail(std::string message);
+  result failure() const;  // the step that reports error_
   result parse_inline(std::string_view in, std::size_t start);
   result parse_multibulk(std::string_view in, std::size_t start);
   // Finds the '\r' that ends the header line at line_ (relative to `start`); npos: not yet.
@@ -73,6 +73,8 @@ class request_parser {
   std::string error_message_;
   std::error_code error_;
 };
+
+static_assert(frame_decoder<request_parser>);
 
 // Redis's string2ll: an optional '-', no leading zeros, no '+', no spaces, within int64.
 bool parse_redis_integer(std::string_view text, std::int64_t& value);

@@ -18,7 +18,7 @@ namespace wirebench::resp {
 namespace {
 
 // GREET name, in any case: the one command that is the application's.
-bool is_greet_call(const std::vector<std::string_view>& args) {
+bool is_greet_call(std::span<const std::string_view> args) {
   constexpr std::string_view greet = "GREET";
   return args.size() == 2 && args[0].size() == greet.size() &&
          std::equal(greet.begin(), greet.end(), args[0].begin(),
@@ -35,12 +35,11 @@ class server_codec_impl final : public server_codec {
   std::size_t decode(std::span<const std::byte> data, server_request& into, gather_queue&,
                      std::error_code& error) override {
     std::size_t used = 0;
+    request_parser::result r;
     for (;;) {  // need_more may consume (empty lines, *0): go on with what is left
-      const auto r = parser_.parse(data.subspan(used));
-      used += r.consumed;
-      if (r.what == request_parser::status::command) break;
-      if (r.what == request_parser::status::error) {
-        error = parser_.error();
+      r = decode_from(parser_, data, used, error);
+      if (r.status == decode_status::frame) break;
+      if (error) {
         if (parser_.error_message().empty()) return data.size();
         into.what = server_request::kind::notice;  // bytes that are no command
         into.answer.clear();
@@ -49,7 +48,7 @@ class server_codec_impl final : public server_codec {
       }
       if (r.consumed == 0 || used == data.size()) return used;
     }
-    const auto& args = parser_.args();
+    const auto args = r.frame;
     if (is_greet_call(args)) {
       into.what = server_request::kind::call;
       into.argument = args[1];

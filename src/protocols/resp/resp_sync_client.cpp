@@ -236,7 +236,8 @@ class sync_client final : public protocol_client {
       if (redisBufferWrite(ctx, &written) != REDIS_OK) return io_error();
     bool lowered = false;
     std::error_code error;
-    while (!reader.next(reply, error)) {
+    std::optional<reply_view> got;
+    while (!(got = reader.next(error))) {
       if (error) return error;
       const auto left = j.deadline - clock::now();
       if (left <= clock::duration::zero()) return errc::timeout;
@@ -247,7 +248,7 @@ class sync_client final : public protocol_client {
       std::byte buf[16 * 1024];
       const ssize_t n = ::recv(ctx->fd, buf, sizeof buf, 0);
       if (n > 0) {
-        if (const std::error_code ec = reader.feed({buf, static_cast<std::size_t>(n)})) return ec;
+        reader.feed({buf, static_cast<std::size_t>(n)});
       } else if (n == 0) {
         return errc::connection_closed;
       } else if (errno != EINTR) {
@@ -255,6 +256,7 @@ class sync_client final : public protocol_client {
       }
     }
     if (lowered) set_io_timeout(ctx, config_.reply_timeout);
+    reply = *got;
     return {};
   }
 
