@@ -27,6 +27,8 @@ std::error_code request_dispatcher::start(connection& c, std::uint64_t key,
       deliver(c, seq, std::move(reply));
       return {};
     }
+    ++running_[key];
+    reply.ran = true;
     auto conn = c.shared_from_this();
     auto timer = std::make_shared<asio::steady_timer>(c.executor(), delay);
     timer->async_wait([this, conn, seq, timer, r = std::move(reply)](std::error_code) mutable {
@@ -34,9 +36,11 @@ std::error_code request_dispatcher::start(connection& c, std::uint64_t key,
     });
     return {};
   }
+  ++running_[key];
   auto conn = c.shared_from_this();
   asio::post(*pool_, [this, conn, seq, key, req = std::string(request)] {
     ready_reply reply = compute(req, key);
+    reply.ran = true;
     thread_local std::mt19937_64 rng{std::random_device{}()};
     const auto delay = settings_.service_time.sample(rng);
     if (delay.count() == 0 || settings_.service_time.holds_thread()) {
@@ -67,6 +71,10 @@ void request_dispatcher::finish(const std::shared_ptr<connection>& conn, std::ui
 
 void request_dispatcher::deliver(connection& c, std::uint64_t seq, ready_reply reply) {
   --in_flight_;
+  if (reply.ran) {
+    const auto running = running_.find(reply.key);
+    if (--running->second == 0) running_.erase(running);
+  }
   if (!ordered_) {
     write(c, std::move(reply));
   } else {
@@ -77,7 +85,6 @@ void request_dispatcher::deliver(connection& c, std::uint64_t seq, ready_reply r
       ++next_to_write_;
     }
   }
-  if (in_flight_ == 0) canceled_.clear();  // none of them names a reply still to come
   c.work_finished();  // a drain may have been waiting for this
 }
 

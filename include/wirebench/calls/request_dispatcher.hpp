@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <asio/thread_pool.hpp>
@@ -55,11 +56,11 @@ class request_dispatcher final : public call_runner {
   /// matches as it does any reply.
   std::error_code start(connection& c, std::uint64_t key, std::string_view request) override;
   void start_answered(connection& c, std::uint64_t key, std::string bytes) override;
-  /// Cancels are kept only while something is in flight (one for a call already answered is
-  /// dropped when the connection goes idle), so a peer cancelling at random cannot grow them
-  /// without bound on an idle connection.
+  /// Kept only for a call still running (on a worker or a service-time timer): one for a call
+  /// already answered, or never made, would drop the reply of a later call with that key, and
+  /// a peer cancelling at random could grow them without bound. Each is used up by its reply.
   void cancel(std::uint64_t key) override {
-    if (in_flight_ != 0) canceled_.insert(key);
+    if (running_.contains(key)) canceled_.insert(key);
   }
   std::size_t in_flight() const override { return in_flight_; }
 
@@ -69,6 +70,7 @@ class request_dispatcher final : public call_runner {
     bool ok;
     std::string body;
     bool encoded = false;  // start_answered: `body` is the reply's bytes
+    bool ran = false;      // counted in running_ until delivered
   };
   ready_reply compute(std::string_view request, std::uint64_t key) const;
   void finish(const std::shared_ptr<connection>& conn, std::uint64_t seq, ready_reply reply);
@@ -83,7 +85,10 @@ class request_dispatcher final : public call_runner {
   std::uint64_t next_seq_ = 0;
   std::uint64_t next_to_write_ = 0;
   std::map<std::uint64_t, ready_reply> held_;  // ordered: replies waiting for earlier ones
-  std::unordered_set<std::uint64_t> canceled_;
+  // Keys of the calls running off the read path (workers, timers), with how many share each; the
+  // inline path, done before the next request is read, is never in it, and pays nothing for it.
+  std::unordered_map<std::uint64_t, std::uint32_t> running_;
+  std::unordered_set<std::uint64_t> canceled_;  // keys in running_ whose reply is dropped
   std::mt19937_64 rng_{std::random_device{}()};  // service times sampled inline
 };
 
