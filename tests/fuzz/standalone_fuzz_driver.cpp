@@ -3,7 +3,7 @@
 // then every file named on the command line (a directory means each regular file in it, so a
 // libFuzzer corpus or crash file can be replayed).
 //
-//   driver [-runs=N] [-seed=S] [-max_len=L] [FILE_OR_DIR...]
+//   driver [-runs=N] [-max_total_time=SECONDS] [-seed=S] [-max_len=L] [FILE_OR_DIR...]
 //
 // Half of the random inputs are uniform bytes; the others draw from a small palette of byte values
 // (always including 0x00, 0x01, '\n', '\r' and 0xff) so that delimiters and small big-endian
@@ -13,8 +13,9 @@
 // bug by aborting (or a sanitizer by ending the process): the input is saved to
 // ./crash-<program> for replay.
 #include <algorithm>
-#include <csignal>
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -128,13 +129,16 @@ void mutate(std::vector<std::uint8_t>& input, std::mt19937_64& rng, std::size_t 
 }  // namespace
 
 int main(int argc, char** argv) {
-  unsigned long long runs = 20000, seed = 1, max_len = 4096;
+  unsigned long long runs = 0, seed = 1, max_len = 4096, max_total_time = 0;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (flag(arg, "-runs=", runs) || flag(arg, "-seed=", seed) || flag(arg, "-max_len=", max_len)) continue;
+    if (flag(arg, "-runs=", runs) || flag(arg, "-seed=", seed) || flag(arg, "-max_len=", max_len) ||
+        flag(arg, "-max_total_time=", max_total_time))
+      continue;
     if (arg == "-h" || arg == "--help") {
-      std::printf("usage: %s [-runs=N] [-seed=S] [-max_len=L] [FILE_OR_DIR...]\n", argv[0]);
+      std::printf("usage: %s [-runs=N] [-max_total_time=SECONDS] [-seed=S] [-max_len=L] "
+                  "[FILE_OR_DIR...]\n", argv[0]);
       return 0;
     }
     if (!arg.empty() && arg[0] == '-') {
@@ -166,7 +170,12 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(seed);
   std::vector<std::uint8_t> input;
   unsigned long long mutated = 0;
-  for (unsigned long long run = 0; run < runs; ++run) {
+  // -max_total_time, as libFuzzer's: a campaign of so many seconds (then -runs is only a cap).
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(max_total_time);
+  if (runs == 0) runs = max_total_time != 0 ? ~0ull : 20000;  // unset: 20000, or the time's
+  unsigned long long run = 0;
+  for (; run < runs; ++run) {
+    if (max_total_time != 0 && run % 1024 == 0 && std::chrono::steady_clock::now() >= until) break;
     if (!seeds.empty() && rng() % 2 == 0) {
       input = seeds[rng() % seeds.size()];
       mutate(input, rng, max_len);
@@ -189,7 +198,7 @@ int main(int argc, char** argv) {
     run_one(input);
   }
   std::fprintf(stderr, "%llu inputs, %llu of them edited seeds (seed %llu, up to %llu bytes): ok\n",
-               runs, mutated, seed, max_len);
+               run, mutated, seed, max_len);
 
   for (std::size_t i = 0; i < files.size(); ++i) {
     std::fprintf(stderr, "running %s (%zu bytes)\n", files[i].c_str(), seeds[i].size());
