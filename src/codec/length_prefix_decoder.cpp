@@ -11,6 +11,9 @@ void length_prefix_config::validate() const {
   if (header_bytes != 1 && header_bytes != 2 && header_bytes != 4 && header_bytes != 8)
     throw std::invalid_argument("length_prefix_config.header_bytes must be 1, 2, 4 or 8, not " +
                                 std::to_string(header_bytes));
+  if (lead_bytes > 8)
+    throw std::invalid_argument("length_prefix_config.lead_bytes must be 0 to 8, not " +
+                                std::to_string(lead_bytes));
 }
 
 length_prefix_decoder::length_prefix_decoder(length_prefix_config config) : config_(config) {
@@ -29,11 +32,11 @@ decode_result length_prefix_decoder::decode_any(std::span<const std::byte> data)
     if (skip_remaining_ > 0) return {decode_status::need_more, dropped, {}};
   }
 
-  const std::size_t header = config_.header_bytes;
+  const std::size_t header = config_.lead_bytes + config_.header_bytes;
   if (data.size() < header) return {decode_status::need_more, dropped, {}};
 
   std::uint64_t length = 0;
-  for (std::size_t i = 0; i < header; ++i)
+  for (std::size_t i = config_.lead_bytes; i < header; ++i)
     length = (length << 8) | std::to_integer<std::uint64_t>(data[i]);
 
   constexpr std::uint64_t max_representable =

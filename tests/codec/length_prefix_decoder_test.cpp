@@ -1,6 +1,7 @@
 // length_prefix_decoder: header widths, big-endian lengths, limits checked from the header alone,
 // oversize policies, corrupt lengths, and independence from how the stream is split.
 #include "wirebench/codec/length_prefix_decoder.hpp"
+#include "wirebench/codec/length_prefix_encoder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -322,6 +323,40 @@ TEST(LengthPrefixDecoder, MidFrameOnlyWhileSkipping) {
   EXPECT_TRUE(d.mid_frame());
   EXPECT_EQ(d.decode(as_bytes("e")).consumed, 1u);
   EXPECT_FALSE(d.mid_frame());
+}
+
+// A header with a lead byte before the length (gRPC's message: a compressed flag, then 4 bytes):
+// the lead comes back with the frame, on the fast path and the general one (split reads), and
+// the encoder writes it as a zero for the caller to set.
+TEST(LengthPrefixDecoder, LeadBytesBeforeTheLengthComeBackWithTheFrame) {
+  length_prefix_config c = cfg(4, 16);
+  c.lead_bytes = 1;
+  const std::string stream = std::string("\x01\x00\x00\x00\x03", 5) + "abc" +
+                             std::string("\x00\x00\x00\x00\x00", 5) +
+                             std::string("\x07\x00\x00\x00\x11", 5);  // 17 > 16
+  length_prefix_decoder d(c);
+  std::span<const std::byte> data = as_bytes(stream);
+  auto r = d.decode(data);
+  ASSERT_EQ(r.status, decode_status::frame);
+  EXPECT_EQ(as_text(r.frame), "abc");
+  EXPECT_EQ(r.consumed, 8u);
+  ASSERT_EQ(d.lead_of(r).size(), 1u);
+  EXPECT_EQ(d.lead_of(r)[0], std::byte{1});
+  data = data.subspan(r.consumed);
+  r = d.decode(data.first(4));  // the general path: not all of the header yet
+  EXPECT_EQ(r.status, decode_status::need_more);
+  r = d.decode(data);
+  ASSERT_EQ(r.status, decode_status::frame);
+  EXPECT_EQ(r.frame.size(), 0u);
+  EXPECT_EQ(d.lead_of(r)[0], std::byte{0});
+  EXPECT_EQ(d.decode(data.subspan(r.consumed)).status, decode_status::too_large);
+  EXPECT_EQ(d.error(), errc::frame_too_long);
+
+  encoded_frame f;
+  ASSERT_FALSE(length_prefix_encoder(c).encode(as_bytes(std::string_view("abc")), f));
+  EXPECT_EQ(as_text(f.prefix()), std::string("\x00\x00\x00\x00\x03", 5));
+  c.lead_bytes = 9;
+  EXPECT_THROW(c.validate(), std::invalid_argument);
 }
 
 TEST(LengthPrefixDecoder, RandomStreamsMatchTheModel) {

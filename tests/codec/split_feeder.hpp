@@ -112,10 +112,11 @@ inline std::vector<event> line_model(const line_decoder_config& c, std::string_v
 inline std::vector<event> length_prefix_model(const length_prefix_config& c, std::string_view in) {
   std::vector<event> out;
   std::size_t pos = 0;
-  const std::size_t w = c.header_bytes;
+  const std::size_t w = c.lead_bytes + c.header_bytes;  // lead bytes (any value), then the length
   while (in.size() - pos >= w) {
     std::uint64_t len = 0;
-    for (std::size_t i = 0; i < w; ++i) len = (len << 8) | static_cast<unsigned char>(in[pos + i]);
+    for (std::size_t i = c.lead_bytes; i < w; ++i)
+      len = (len << 8) | static_cast<unsigned char>(in[pos + i]);
     if (len >= (std::uint64_t{1} << 63)) {
       out.push_back(corrupt_event());
       return out;

@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "codec/split_feeder.hpp"
+#include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/encoded_frame.hpp"
+#include "wirebench/core/frame_decoder.hpp"
 
 namespace wirebench::fuzz {
 
@@ -126,6 +129,57 @@ void expect_same_whole_and_cut(const char* target, std::string_view stream, std:
                                std::uint8_t seed, Run&& run) {
   const auto reads = cut(stream, pattern, seed);
   expect_same(target, run(whole(stream)), run(reads), reads.size());
+}
+
+// A frame_decoder over `reads` as a stream's reader drives it: each read appended to the
+// unconsumed bytes, decoded until more are needed. `describe(frame, bytes)` checks each frame
+// (`bytes`: what it was read from) and returns its transcript line; the last line is the error
+// or "end, N bytes unconsumed". Fails when a step consumes more than it was given.
+template <class Decoder, class Describe>
+std::vector<std::string> decode_reads(const char* target, Decoder& decoder,
+                                      const std::vector<std::string_view>& reads,
+                                      Describe&& describe) {
+  std::vector<std::string> transcript;
+  std::string pending;
+  for (std::string_view read : reads) {
+    pending.append(read);
+    std::size_t consumed = 0;
+    for (;;) {
+      const std::size_t before = consumed;
+      std::error_code error;
+      const auto step = decode_from(decoder, as_bytes(pending), consumed, error);
+      if (consumed > pending.size())
+        fail(target, "consumed " + std::to_string(consumed) + " of " +
+                         std::to_string(pending.size()) + " bytes");
+      if (error) {
+        transcript.push_back("error " + error.message());
+        return transcript;
+      }
+      if (step.status != decode_status::frame) break;
+      transcript.push_back(describe(step.frame, std::string_view(pending).substr(before, consumed - before)));
+    }
+    pending.erase(0, consumed);
+  }
+  transcript.push_back("end, " + std::to_string(pending.size()) + " bytes unconsumed");
+  return transcript;
+}
+
+// An encoded frame's bytes, gathered (to compare with what a frame was read from).
+inline std::string gathered(const encoded_frame& frame) {
+  std::string bytes;
+  for (const auto part : frame.buffers()) bytes += as_text(part);
+  return bytes;
+}
+
+// The whole entry of a framing target whose input is [limit][pattern][seed] then the stream:
+// `run(limit, reads)` over the stream whole and cut, the two transcripts the same.
+template <class Run>
+int run_limited_stream(const char* target, const std::uint8_t* data, std::size_t size, Run&& run) {
+  const input in(data, size, 3);
+  const std::size_t limit = frame_limit(in.setting(0));
+  expect_same_whole_and_cut(target, in.stream(), in.setting(1), in.setting(2),
+                            [&](const auto& reads) { return run(limit, reads); });
+  return 0;
 }
 
 }  // namespace wirebench::fuzz

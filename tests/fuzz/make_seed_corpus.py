@@ -29,6 +29,20 @@ write("length_prefix_decoder", "frames",
 write("length_prefix_decoder", "resync",
       bytes([0x08, 0x06, PATTERN, SEED]) + struct.pack(">I", 20) + b"x" * 20 + struct.pack(">I", 2) + b"ok")
 
+# length_prefix_decoder with a lead byte before a 4-byte length (flags bit 3): gRPC's messages.
+write("length_prefix_decoder", "lead_byte",
+      bytes([0x90, 0x0a, PATTERN, SEED]) + b"".join(b"\x00" + struct.pack(">I", len(g)) + g for g in greetings(3)))
+
+# ---- grpc_message: [limit][pattern][seed] stream -------------------------------------------------
+def grpc_message(payload, compressed=False):
+    return bytes([1 if compressed else 0]) + struct.pack(">I", len(payload)) + payload
+
+
+write("grpc_message", "messages", bytes([0x90, PATTERN, SEED]) + grpc_message(b"\x0a\x02n1") +
+      grpc_message(b"") + grpc_message(b"\x1f\x8b\x08\x00", compressed=True) + grpc_message(b"\x0a\x02n2"))
+write("grpc_message", "too_long_and_bad_flag", bytes([0x08, PATTERN, SEED]) + grpc_message(b"ok") +
+      grpc_message(b"much too long a message") + b"\x02\x00\x00\x00\x01x")
+
 # ---- mux_frame: [limit][pattern][seed] stream ---------------------------------------------------
 def mux(kind, ident, payload=b""):
     return struct.pack(">IBI", len(payload) + 5, kind, ident) + payload

@@ -21,7 +21,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
-#include "../../src/protocols/grpc/grpc_backend.hpp"
+#include "../../src/protocols/grpcpp/grpc_backend.hpp"
 #include "proto/echo.grpc.pb.h"
 #include "support/concurrent_calls.hpp"
 #include "support/sync_call.hpp"
