@@ -84,8 +84,6 @@ class mux_frame_decoder {
   std::error_code error() const {
     return not_mux_ ? make_error_code(errc::protocol_error) : frames_.error();
   }
-  /// True once it failed (it then keeps failing).
-  bool failed() const { return not_mux_ || frames_.failed(); }
   /// As length_prefix_decoder's: a partial frame is unconsumed bytes, which the caller sees.
   bool mid_frame() const { return frames_.mid_frame(); }
 
