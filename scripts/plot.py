@@ -26,8 +26,8 @@ FAMILIES = [
     ("framed", "-", [("line", "#1f77b4", "o"), ("length-prefixed", "#17becf", "s"),
                      ("mux", "#393b79", "^"), ("msgpack-rpc", "#9467bd", "D")]),
     ("HTTP", "--", [("http1", "#2ca02c", "o"), ("http2", "#8c9f1b", "s")]),
-    ("gRPC", "-.", [("grpc", "#ff7f0e", "o"), ("grpc-stream", "#8c564b", "s"),
-                    ("grpc-batch", "#d4a017", "^")]),
+    ("gRPC", "-.", [("grpc", "#ff7f0e", "o"), ("grpcpp", "#c45a00", "v"),
+                    ("grpcpp-stream", "#8c564b", "s"), ("grpcpp-batch", "#d4a017", "^")]),
     ("RESP", ":", [("resp", "#d62728", "o"), ("resp-sync", "#e377c2", "s"),
                    ("redis-server", "#7f2020", "^")]),
 ]

@@ -163,13 +163,17 @@ def main(out):
     workers_table("Workers against one server: µs per request per worker, and req/s "
                   "(http1: connection per worker; http1-new: connection per call; http2: one connection; "
                   "http2-tls: the same over TLS)", ["http1", "http1-new", "http2", "http2-tls"])
-    workers_table("gRPC on one channel: unary calls, a bidi stream with one request per message (by id), "
-                  f"and with up to 10 per message (server: a child process, "
-                  f"{grpc_ctx.get('server_threads', '-')} thread(s))", ["grpc", "grpc-stream", "grpc-batch"])
-    g = {v: by_variant.get(v, {}).get(16) for v in ("grpc", "grpc-stream", "grpc-batch")}
-    if g["grpc"] and g["grpc-stream"] and g["grpc-batch"]:
-        text.append(f"gRPC at 16 workers on one channel: stream/unary {g['grpc-stream']['rps'] / g['grpc']['rps']:.2f}x, "
-                    f"batch/unary {g['grpc-batch']['rps'] / g['grpc']['rps']:.2f}x requests/s\n")
+    workers_table("gRPC on one connection: ours (grpc: unary calls on our HTTP/2) beside grpc++ "
+                  "(grpcpp: unary calls; grpcpp-stream: a bidi stream with one request per message, by id; "
+                  "grpcpp-batch: up to 10 per message; its server a child process, "
+                  f"{grpc_ctx.get('server_threads', '-')} thread(s))",
+                  ["grpc", "grpcpp", "grpcpp-stream", "grpcpp-batch"])
+    g = {v: by_variant.get(v, {}).get(16) for v in ("grpc", "grpcpp", "grpcpp-stream", "grpcpp-batch")}
+    if g["grpc"] and g["grpcpp"]:
+        text.append(f"gRPC unary at 16 workers: ours/grpc++ {g['grpc']['rps'] / g['grpcpp']['rps']:.2f}x requests/s\n")
+    if g["grpcpp"] and g["grpcpp-stream"] and g["grpcpp-batch"]:
+        text.append(f"grpc++ at 16 workers on one channel: stream/unary {g['grpcpp-stream']['rps'] / g['grpcpp']['rps']:.2f}x, "
+                    f"batch/unary {g['grpcpp-batch']['rps'] / g['grpcpp']['rps']:.2f}x requests/s\n")
 
     report = "\n".join(text)
     print(report)
@@ -256,8 +260,9 @@ def plot(out, micro, sizes, by_model, by_variant):
         labels = {"http1": "HTTP/1.1, connection per worker", "http1-new": "HTTP/1.1, connection per call",
                   "http2": "HTTP/2, streams on one connection",
                   "http2-tls": "HTTP/2 over TLS, streams on one connection",
-                  "grpc": "gRPC unary, one channel", "grpc-stream": "gRPC bidi stream, by id",
-                  "grpc-batch": "gRPC bidi stream, 10 per message"}
+                  "grpc": "gRPC unary on our HTTP/2, one connection",
+                  "grpcpp": "grpc++ unary, one channel", "grpcpp-stream": "grpc++ bidi stream, by id",
+                  "grpcpp-batch": "grpc++ bidi stream, 10 per message"}
         for v, by_w in sorted(by_variant.items()):
             ws = sorted(w for w in by_w if by_w[w]["rps"])
             axes[0].plot(ws, [1e6 / by_w[w]["rps"] for w in ws], marker="o", label=labels.get(v, v))

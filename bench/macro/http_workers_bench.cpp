@@ -34,9 +34,11 @@ constexpr variant variants[] = {{"http1", "http1", true, false, false},
                                 {"http1-new", "http1-close", false, false, false},
                                 {"http2", "http2", true, true, false},
                                 {"http2-tls", "http2", true, true, true}};
+// Ours (gRPC on our HTTP/2) beside grpc++, the reference, on the same load.
 constexpr variant grpc_variants[] = {{"grpc", "grpc", true, true, false},
-                                     {"grpc-stream", "grpc-stream", true, true, false},
-                                     {"grpc-batch", "grpc-batch", true, true, false}};
+                                     {"grpcpp", "grpcpp", true, true, false},
+                                     {"grpcpp-stream", "grpcpp-stream", true, true, false},
+                                     {"grpcpp-batch", "grpcpp-batch", true, true, false}};
 
 void http_workers(benchmark::State& state, const variant& v, std::size_t workers) {
   const placement where = placement::from_env();

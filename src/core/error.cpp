@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "wirebench/core/status_error.hpp"
+#include "wirebench/core/named_error_category.hpp"
 
 namespace wirebench {
 namespace {
@@ -61,7 +61,8 @@ std::string_view error_name(const std::error_code& ec) {
     auto v = static_cast<std::size_t>(ec.value());
     if (v < std::size(entries)) return entries[v].name;
   }
-  if (const int status = unexpected_status_of(ec)) return status_error_name(status);
+  if (const auto* named = dynamic_cast<const named_error_category*>(&ec.category()))
+    return named->code_name(ec.value());
   // errno values, from the standard's system category or standalone Asio's own ("asio.system"),
   // which compares equal to no std::errc.
   const std::string_view category = ec.category().name();

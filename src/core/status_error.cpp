@@ -3,15 +3,18 @@
 #include <array>
 #include <string>
 
+#include "wirebench/core/named_error_category.hpp"
+
 namespace wirebench {
 namespace {
 
-class category final : public std::error_category {
+class category final : public named_error_category {
  public:
   const char* name() const noexcept override { return "wirebench.status"; }
   std::string message(int value) const override {
     return "unexpected status " + std::to_string(value);
   }
+  std::string_view code_name(int value) const noexcept override { return status_error_name(value); }
 };
 
 }  // namespace

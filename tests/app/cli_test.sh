@@ -141,7 +141,7 @@ check "run pinned to a CPU that is not there says which exist" one_line_error "t
 if [ -n "${WIREBENCH_TEST_WITHOUT_GRPC:-}" ]; then
   echo "cli_test: the gRPC checks are skipped (ThreadSanitizer build)" >&2
 else
-  check "run a gRPC server on each engine" exit_is 0 "$wb" run --protocol grpc-stream \
+  check "run a gRPC server on each engine" exit_is 0 "$wb" run --protocol grpcpp-stream \
     --server-engine callback --server-threads 2 "${quick[@]}" --out "$work/engine.json"
   check "run records the engine in JSON" json_has "$work/engine.json" \
     "d['points'][0]['parameters']['server_engine'] == 'callback' and d['points'][0]['summary']['outcomes']['ok'] > 0"
@@ -149,10 +149,10 @@ else
   check "a gRPC client process runs gRPC's poll poller, and says so" json_has "$work/engine.json" \
     "d['libraries']['grpc-poller'] == 'poll'"
   check "run with the user's GRPC_POLL_STRATEGY" exit_is 0 env GRPC_POLL_STRATEGY=epoll1 "$wb" run \
-    --protocol grpc "${quick[@]}" --out "$work/epoll1.json"
+    --protocol grpcpp "${quick[@]}" --out "$work/epoll1.json"
   check "the user's GRPC_POLL_STRATEGY wins" json_has "$work/epoll1.json" \
     "d['libraries']['grpc-poller'] == 'epoll1' and d['points'][0]['summary']['outcomes']['ok'] > 0"
-  check "serve grpc with its default engine" start_server grpc "tcp://127.0.0.1:0"
+  check "serve grpc with its default engine" start_server grpcpp "tcp://127.0.0.1:0"
   check "serve names the default engine, cq" grep -q 'with 2 thread(s) on the cq engine' "$work/serve.log"
   check "serve grpc stops cleanly" stop_server TERM
 fi
@@ -160,12 +160,12 @@ check "run records no engine for a protocol with one server" json_has "$work/run
   "d['points'][0]['parameters']['server_engine'] == ''"
 check "a run without gRPC never starts it" json_has "$work/run.json" \
   "'grpc-poller' not in d['libraries']"
-check "run with an engine a protocol lacks exits 2" exit_is 2 "$wb" run --protocol grpc,line --server-engine cq
+check "run with an engine a protocol lacks exits 2" exit_is 2 "$wb" run --protocol grpcpp,line --server-engine cq
 check "run with an engine a protocol lacks names it" one_line_error "server-engine cq: line has one server implementation"
-check "run --connect with an engine exits 2" exit_is 2 "$wb" run --protocol grpc --connect tcp://127.0.0.1:1 --server-engine cq
+check "run --connect with an engine exits 2" exit_is 2 "$wb" run --protocol grpcpp --connect tcp://127.0.0.1:1 --server-engine cq
 check "run --connect with an engine says where engines are chosen" one_line_error "wirebench serve --engine"
-check "serve with an unknown engine exits 2" exit_is 2 "$wb" serve --protocol grpc --engine fast
-check "serve with an unknown engine lists the engines" one_line_error "engine fast: grpc offers cq, callback"
+check "serve with an unknown engine exits 2" exit_is 2 "$wb" serve --protocol grpcpp --engine fast
+check "serve with an unknown engine lists the engines" one_line_error "engine fast: grpcpp offers cq, callback"
 check "run --connect needs one protocol" exit_is 2 "$wb" run --protocol line,mux --connect tcp://127.0.0.1:1
 check "serve for run --connect" start_server mux "tcp://127.0.0.1:0"
 check "run --connect loads a server started elsewhere" exit_is 0 "$wb" run --protocol mux \
@@ -204,22 +204,22 @@ check "params that are not an array exit 2" exit_is 2 "$wb" run -p msgpack-rpc -
 check "... and say what they must be" one_line_error "MessagePack-RPC params are a JSON array"
 # gRPC user calls: any unary method from its .proto, the request as JSON (-d).
 echo_proto="$(cd "$(dirname "$0")/../.." && pwd)/proto/echo.proto"
-check "--call without --proto exits 2" exit_is 2 "$wb" run -p grpc --call wirebench.echo.Echo/Get
+check "--call without --proto exits 2" exit_is 2 "$wb" run -p grpcpp --call wirebench.echo.Echo/Get
 check "--call without --proto says so" one_line_error "give the .proto that defines it"
-check "--proto without --call exits 2" exit_is 2 "$wb" run -p grpc --proto "$echo_proto"
+check "--proto without --call exits 2" exit_is 2 "$wb" run -p grpcpp --proto "$echo_proto"
 check "--call on http1 exits 2" exit_is 2 "$wb" run -p http1 --call wirebench.echo.Echo/Get --proto "$echo_proto"
 check "--call on http1 says what http1 sends" one_line_error "protocol 'http1' sends an HTTP request"
-check "a request that is not the method's message exits 2 before the run" exit_is 2 "$wb" run -p grpc \
+check "a request that is not the method's message exits 2 before the run" exit_is 2 "$wb" run -p grpcpp \
   --call wirebench.echo.Echo/Get --proto "$echo_proto" -d '{"nope": 1}'
 check "... and names the message" one_line_error "not a wirebench.echo.EchoRequest"
-check "run a gRPC method from its .proto" exit_is 0 "$wb" run -p grpc --call wirebench.echo.Echo/Greet \
+check "run a gRPC method from its .proto" exit_is 0 "$wb" run -p grpcpp --call wirebench.echo.Echo/Greet \
   --proto "$echo_proto" -d '{"name": "dyn"}' --workers 4 "${quick[@]}" --out "$work/grpc-call.json"
-check "run a gRPC method found by reflection (no .proto)" exit_is 0 "$wb" run -p grpc \
+check "run a gRPC method found by reflection (no .proto)" exit_is 0 "$wb" run -p grpcpp \
   --call wirebench.echo.Echo/Greet --reflect -d '{"name": "r"}' --workers 2 "${quick[@]}" \
   --out "$work/grpc-reflect.json"
 check "every call by reflection succeeded" json_has "$work/grpc-reflect.json" \
   "d['points'][0]['summary']['outcomes']['ok'] > 0 and not d['points'][0]['summary']['errors'] and d['points'][0]['parameters']['request']['reflect']"
-check "run a server-streaming gRPC method (a stream per call)" exit_is 0 "$wb" run -p grpc \
+check "run a server-streaming gRPC method (a stream per call)" exit_is 0 "$wb" run -p grpcpp \
   --call wirebench.echo.Echo/Expand --proto "$echo_proto" -d '{"text": "a b"}' --workers 4 \
   "${quick[@]}" --out "$work/grpc-stream-call.json"
 check "every streaming call succeeded" json_has "$work/grpc-stream-call.json" \

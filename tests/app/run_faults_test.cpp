@@ -102,7 +102,7 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   if (what == fault::never_listening) {
     EXPECT_EQ(status, 1) << err;
     EXPECT_NE(err.find("no connection to " + where + " could be made"), std::string::npos) << err;
-    if (!protocol.starts_with("grpc")) {
+    if (!protocol.starts_with("grpcpp")) {
       EXPECT_LE(took, 2500ms) << "noticed late:\n" << err;
     }
     EXPECT_NE(err.find("no results"), std::string::npos) << err;

@@ -1,6 +1,6 @@
 // libFuzzer target for every client codec on the client engine (line, length-prefixed, mux,
-// msgpack-rpc, http1, http2, resp, redis-server: the registry's client_codecs), fed what a lying
-// server might send. Input: [protocol][flags][pattern][seed] then the server's bytes.
+// msgpack-rpc, http1, http2, grpc, resp, redis-server: the registry's client_codecs), fed what a
+// lying server might send. Input: [protocol][flags][pattern][seed] then the server's bytes.
 //   protocol: which codec (modulo how many there are)
 //   flags:    bits 0-2 calls encoded first (ids 1..n), bit 3 a 64-byte reply limit (else 4 KiB),
 //             bit 4 HTTP/1.1 Connection: close, bit 5 a user call where the protocol takes one
@@ -11,8 +11,8 @@
 // max_read_bytes(), as a connection's does. Checked: consumed never exceeds the bytes given,
 // every reply body lies within the limit (plus framing the codec may keep), and the replies,
 // whether the server went away, whether and where the connection failed, and the final
-// mid_reply() are the same whether the bytes came in one read or many (for HTTP/2: the replies
-// before the first failure only, see below). Any failure aborts.
+// mid_reply() are the same whether the bytes came in one read or many (for a codec whose failures
+// depend on the cut, HTTP/2's: the replies before the first failure only, see below). Any failure aborts.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -102,11 +102,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto whole = run(make, calls, config.max_frame_bytes, fuzz::whole(in.stream()));
   const auto reads = fuzz::cut(in.stream(), in.setting(2), in.setting(3));
   auto cut = run(make, calls, config.max_frame_bytes, reads);
-  if (p.name == "http2") {
+  if (make()->failures_depend_on_reads()) {
     // nghttp2 itself answers some broken input by how it was read: a bad header block read in
     // pieces is a stream error (RST_STREAM), read with the bad frame behind it a connection error
-    // (GOAWAY). So for HTTP/2 the runs must agree only up to the first failure of any kind.
-    // The went-away line too: it comes at the end, after the failure one run may not reach.
+    // (GOAWAY). So for HTTP/2 (http2, grpc) the runs must agree only up to the first failure of
+    // any kind. The went-away line too: it comes at the end, after the failure one run may not
+    // reach.
     const auto replies_before_failure = [](std::vector<std::string> t) {
       t = fuzz::until_first_failure(std::move(t));
       std::erase_if(t, [](const std::string& line) { return !line.starts_with("reply"); });

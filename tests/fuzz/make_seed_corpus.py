@@ -106,18 +106,33 @@ codec_seed(4, "http1", b"".join(b"HTTP/1.1 200 OK\r\nContent-Type: application/j
 def h2_frame(kind, flags, stream, payload=b""):
     return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
 
+def hpack_literal(name_index, value):  # without indexing, the name from the static table
+    index = bytes([name_index]) if name_index < 15 else bytes([15, name_index - 15])  # 4-bit prefix
+    return index + bytes([len(value)]) + value
+
 settings = h2_frame(4, 0, 0, struct.pack(">HI", 3, 100)) + h2_frame(4, 1, 0)
 codec_seed(6, "http2", settings + h2_frame(1, 4, 1, b"\x88") + h2_frame(0, 1, 1, json[0])
            + h2_frame(1, 5, 3, b"\x88") + h2_frame(3, 0, 5, struct.pack(">I", 7))   # RST_STREAM REFUSED
            + h2_frame(6, 0, 0, b"pingping") + h2_frame(7, 0, 0, struct.pack(">II", 3, 0)))  # GOAWAY
-for index, name in ((7, "resp"), (8, "redis_server")):
+def pb_string(field, value):  # a protobuf length-delimited field (values under 128 bytes)
+    return bytes([field << 3 | 2, len(value)]) + value
+
+# gRPC: HEADERS (:status 200, content-type literal), one GreetReply message, trailers; then a
+# Trailers-Only UNIMPLEMENTED, and a response without grpc-status.
+grpc_ok = h2_frame(1, 4, 1, b"\x88" + hpack_literal(31, b"application/grpc")) \
+    + h2_frame(0, 0, 1, grpc_message(pb_string(2, b"hello, n1"))) \
+    + h2_frame(1, 5, 1, b"\x00\x0bgrpc-status\x010")
+grpc_err = h2_frame(1, 5, 3, b"\x88\x00\x0bgrpc-status\x0212\x00\x0cgrpc-message\x04no%21")
+codec_seed(7, "grpc", settings + grpc_ok + grpc_err + h2_frame(1, 4, 5, b"\x88")
+           + h2_frame(0, 1, 5, grpc_message(b"\xff")))
+for index, name in ((8, "resp"), (9, "redis_server")):
     codec_seed(index, name, b"$9\r\nhello, n1\r\n-ERR no\r\n+OK\r\n:1\r\n*1\r\n$9\r\nhello, n3\r\n")
 
 # ---- server_codec: [protocol][flags][pattern][seed] client bytes --------------------------------
 # The protocols with a server codec, in registry order: a seed's first byte is its place here.
 SERVER_CODECS = [
-    "line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http1-close", "http2", "resp",
-    "resp-sync"]
+    "line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http1-close", "http2", "grpc",
+    "resp", "resp-sync"]
 # flags 0x18: a 64-byte limit, oversize requests answered with an error (resync).
 def server_seed(protocol, name, stream, flags=0):
     write("server_codec", name, bytes([SERVER_CODECS.index(protocol), flags, PATTERN, SEED]) + stream)
@@ -148,9 +163,6 @@ server_seed("resp", "resp", b"*2\r\n$5\r\nGREET\r\n$3\r\nbob\r\n\r\nPING\r\n*1\r
 server_seed("resp", "resp_errors", b"GREET a\r\n*2\r\n$5\r\nGREET\r\n$x\r\n", 0x08)
 
 # ---- h2_server_session: [flags][pattern][seed] client bytes after the preface -------------------
-def hpack_literal(name_index, value):  # without indexing, the name from the static table
-    return bytes([name_index, len(value)]) + value
-
 def h2_get(stream, path, flags=5):
     block = b"\x82\x86" + hpack_literal(4, path) + hpack_literal(1, b"localhost")
     return h2_frame(1, flags, stream, block)
@@ -173,3 +185,17 @@ server_seed("http2", "http2", h2_preface + client_settings
             + h2_frame(1, 4, 5, post_block) + h2_frame(0, 1, 5, b'{"name":"bob"}')
             + h2_get(7, b"/greet?name=x", flags=4) + h2_frame(3, 0, 7, struct.pack(">I", 8))
             + h2_get(9, b"/greet?name=" + b"z" * 70))
+# gRPC: Greet, an unknown method, Echo.Get, a bad flag, a compressed message, a timeout, too large.
+def grpc_post(stream, path, extra=b""):
+    block = (b"\x83\x86" + hpack_literal(4, path) + hpack_literal(1, b"localhost")
+             + hpack_literal(31, b"application/grpc") + b"\x00\x02te\x08trailers" + extra)
+    return h2_frame(1, 4, stream, block)
+echo = b"/wirebench.echo.Echo/"
+server_seed("grpc", "grpc", h2_preface + client_settings
+            + grpc_post(1, echo + b"Greet") + h2_frame(0, 1, 1, grpc_message(pb_string(2, b"ada")))
+            + grpc_post(3, echo + b"Nope") + h2_frame(0, 1, 3, grpc_message(b""))
+            + grpc_post(5, echo + b"Get") + h2_frame(0, 1, 5, grpc_message(pb_string(1, b"hi")))
+            + grpc_post(7, echo + b"Greet") + h2_frame(0, 1, 7, b"\x02\x00\x00\x00\x00")
+            + grpc_post(9, echo + b"Collect") + h2_frame(0, 1, 9, grpc_message(b"x", True))
+            + grpc_post(11, echo + b"Greet", b"\x00\x0cgrpc-timeout\x021S")
+            + h2_frame(0, 1, 11, grpc_message(pb_string(2, b"z" * 70))))

@@ -1,4 +1,4 @@
-// The gRPC server under a descriptor flood (issue 16 item 1): `wirebench serve -p grpc` runs with
+// The gRPC server under a descriptor flood (issue 16 item 1): `wirebench serve -p grpcpp` runs with
 // 256 descriptors (prlimit), 400 connections are opened and held, then closed; a call made after
 // that must be served. gRPC core's own acceptor gave up for good after one EMFILE, and every later
 // call timed out; the server now accepts on our listener, which waits and retries. And a
@@ -38,7 +38,7 @@ TEST_P(grpc_descriptor_flood, the_server_accepts_again_once_descriptors_are_free
   if (test::raise_fd_limit() < 600) GTEST_SKIP() << "needs 600 file descriptors (ulimit -n)";
   const int port = test::free_loopback_port();
   const endpoint where = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
-  test::child_process server({"prlimit", "--nofile=256:256", WIREBENCH_CLI, "serve", "-p", "grpc",
+  test::child_process server({"prlimit", "--nofile=256:256", WIREBENCH_CLI, "serve", "-p", "grpcpp",
                               "--engine", GetParam(), "-l", where.to_string()});
   ASSERT_TRUE(test::wait_for_listener(port));
 
@@ -57,7 +57,7 @@ TEST_P(grpc_descriptor_flood, the_server_accepts_again_once_descriptors_are_free
   const auto give_up = std::chrono::steady_clock::now() + 10s;
   test::call_result result;
   for (;;) {
-    auto client = protocol_registry::builtin().find("grpc")->make_client(cc);
+    auto client = protocol_registry::builtin().find("grpcpp")->make_client(cc);
     result = test::greet_sync(*client, "after the flood", 15s);
     client->close();
     if (result.ec != errc::connect_failed || std::chrono::steady_clock::now() > give_up) break;
@@ -74,7 +74,7 @@ TEST_P(grpc_descriptor_flood, a_connection_that_never_speaks_is_closed_after_the
   server_config sc;
   sc.engine = GetParam();
   sc.idle_timeout = 300ms;
-  auto server = protocol_registry::builtin().find("grpc")->make_server(sc);
+  auto server = protocol_registry::builtin().find("grpcpp")->make_server(sc);
   test::raw_socket silent(server->local_endpoint());
   ASSERT_TRUE(silent.ok());
   EXPECT_TRUE(silent.closed_by_peer_within(10s));

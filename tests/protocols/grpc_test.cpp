@@ -43,7 +43,7 @@ server_config on_engine(const std::string& engine) {
 class grpc_echo : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    server_ = protocol_registry::builtin().find("grpc")->make_server(on_engine(GetParam()));
+    server_ = protocol_registry::builtin().find("grpcpp")->make_server(on_engine(GetParam()));
     stub_ = pb::Echo::NewStub(grpc::CreateChannel(grpc_backend::grpc_address(server_->local_endpoint()),
                                                   grpc::InsecureChannelCredentials()));
   }
@@ -122,7 +122,7 @@ INSTANTIATE_TEST_SUITE_P(engines, grpc_echo, ::testing::Values("cq", "callback")
                          [](const auto& info) { return std::string(info.param); });
 
 TEST(grpc_server, the_engines_are_registered_cq_first_and_an_unknown_one_is_refused) {
-  const protocol* p = protocol_registry::builtin().find("grpc-stream");
+  const protocol* p = protocol_registry::builtin().find("grpcpp-stream");
   EXPECT_EQ(p->server_engines, (std::vector<std::string>{"cq", "callback"}));
   EXPECT_THROW(p->make_server(on_engine("threads")), std::invalid_argument);
 }
@@ -163,13 +163,13 @@ std::size_t still_running(const std::map<std::string, std::string>& threads) {
 TEST(grpc_server, the_cq_engine_drains_one_queue_per_thread_asked_for) {
   server_config c = on_engine("cq");
   c.threads = 3;
-  auto server = protocol_registry::builtin().find("grpc")->make_server(c);
+  auto server = protocol_registry::builtin().find("grpcpp")->make_server(c);
   const auto pollers = threads_named("grpc-cq-");
   EXPECT_EQ(names_of(pollers), (std::set<std::string>{"grpc-cq-0", "grpc-cq-1", "grpc-cq-2"}));
   client_config cc;
   cc.connect = server->local_endpoint();
   cc.connections = 3;  // gRPC gives each connection to one of the queues
-  auto client = protocol_registry::builtin().find("grpc")->make_client(cc);
+  auto client = protocol_registry::builtin().find("grpcpp")->make_client(cc);
   test::expect_each_call_completes_once(*client, 3, 300);
   client->close();
   server->stop();
@@ -185,7 +185,7 @@ class grpc_engine_stop : public ::testing::TestWithParam<std::string> {};
 TEST_P(grpc_engine_stop, a_stop_under_open_streams_cancels_them_after_the_grace) {
   server_config c = on_engine(GetParam());
   c.grace = 100ms;
-  auto server = protocol_registry::builtin().find("grpc-stream")->make_server(c);
+  auto server = protocol_registry::builtin().find("grpcpp-stream")->make_server(c);
   auto stub = pb::Echo::NewStub(grpc::CreateChannel(
       grpc_backend::grpc_address(server->local_endpoint()), grpc::InsecureChannelCredentials()));
   std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
@@ -263,7 +263,7 @@ class cutting_service final : public pb::Echo::CallbackService {
 TEST(grpc_stream, a_stream_cut_by_the_server_fails_every_pending_call_once) {
   cutting_service service(50);
   loopback_server server(service);
-  auto client = protocol_registry::builtin().find("grpc-stream")->make_client(server.client());
+  auto client = protocol_registry::builtin().find("grpcpp-stream")->make_client(server.client());
   constexpr int n = 200;
   std::vector<std::atomic<int>> completions(n);
   std::atomic<int> closed{0}, done{0};
@@ -287,8 +287,8 @@ class grpc_clients : public ::testing::TestWithParam<std::string> {};
 TEST_P(grpc_clients, batching_and_one_per_message_agree_under_load) {
   server_config c = on_engine(GetParam());
   c.threads = 2;
-  auto server = protocol_registry::builtin().find("grpc-batch")->make_server(c);
-  for (const char* name : {"grpc", "grpc-stream", "grpc-batch"}) {
+  auto server = protocol_registry::builtin().find("grpcpp-batch")->make_server(c);
+  for (const char* name : {"grpcpp", "grpcpp-stream", "grpcpp-batch"}) {
     client_config cc;
     cc.connect = server->local_endpoint();
     cc.connections = 2;
@@ -306,8 +306,8 @@ INSTANTIATE_TEST_SUITE_P(engines, grpc_clients, ::testing::Values("cq", "callbac
 // still full, and it was rejected (a third of the calls at 64 workers, depth 32); a caller now
 // keeps to its lane's stream, as the load driver asks.
 TEST(grpc_stream, callers_that_fit_the_streams_are_never_rejected) {
-  auto server = protocol_registry::builtin().find("grpc")->make_server({});
-  for (const char* name : {"grpc-stream", "grpc-batch"}) {
+  auto server = protocol_registry::builtin().find("grpcpp")->make_server({});
+  for (const char* name : {"grpcpp-stream", "grpcpp-batch"}) {
     SCOPED_TRACE(name);
     client_config cc;
     cc.connect = server->local_endpoint();
@@ -345,7 +345,7 @@ std::string current_thread_name() {
 class grpc_client_threads : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(grpc_client_threads, calls_complete_on_the_clients_threads_and_chains_stay_on_one) {
-  auto server = protocol_registry::builtin().find("grpc")->make_server({});
+  auto server = protocol_registry::builtin().find("grpcpp")->make_server({});
   client_config cc;
   cc.connect = server->local_endpoint();
   cc.threads = 2;
@@ -383,7 +383,7 @@ TEST_P(grpc_client_threads, calls_complete_on_the_clients_threads_and_chains_sta
 }
 
 INSTANTIATE_TEST_SUITE_P(clients, grpc_client_threads,
-                         ::testing::Values("grpc", "grpc-stream", "grpc-batch"),
+                         ::testing::Values("grpcpp", "grpcpp-stream", "grpcpp-batch"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
@@ -444,7 +444,7 @@ TEST(grpc_batch, calls_made_by_one_replys_completions_go_out_in_one_message) {
   constexpr int callers = 5, rounds = 3;
   gathering_service service(callers);
   loopback_server server(service);
-  auto client = protocol_registry::builtin().find("grpc-batch")->make_client(server.client());
+  auto client = protocol_registry::builtin().find("grpcpp-batch")->make_client(server.client());
   std::atomic<int> ok{0}, finished{0};
   std::function<void(int, int)> issue = [&](int c, int round) {
     client->async_greet("b" + std::to_string(c), [&, c, round](std::error_code ec,

@@ -26,7 +26,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const protocol& grpc() { return *protocol_registry::builtin().find("grpc"); }
+const protocol& grpc() { return *protocol_registry::builtin().find("grpcpp"); }
 
 client_config calling(const endpoint& where, const std::string& method, const std::string& json,
                       const std::string& proto = WIREBENCH_ECHO_PROTO) {

@@ -6,6 +6,10 @@ Run by grpc_user_call_test.cpp:
                                until killed
   grpcio_peer.py reflect PORT  lists the services our server names by reflection
                                (grpc.reflection.v1alpha), one per line
+  grpcio_peer.py call PORT METHOD NAME [TIMEOUT]
+                               calls /wirebench.echo.Echo/METHOD once with GreetRequest{name}
+                               (or EchoRequest{text}: field 2 or 1 by METHOD), and prints the
+                               status code's name, then the reply's string field (or the details)
 
 No generated code: the methods take and give bytes. Their requests and replies are both one
 string in field 1 (EchoRequest and EchoResponse), so the server answers a request with its own
@@ -74,5 +78,25 @@ def reflect(port):
                             print(name.decode())
 
 
+def call(port, method, name, timeout=10.0):
+    field = 2 if method.startswith("Greet") else 1
+    request = bytes([field << 3 | 2, len(name)]) + name.encode()
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = channel.unary_unary(f"/wirebench.echo.Echo/{method}")
+        try:
+            reply = stub(request, timeout=timeout)
+        except grpc.RpcError as e:
+            print(e.code().name)
+            print(e.details())
+            return
+        print("OK")
+        for number, value in fields(reply):
+            if number == field:
+                print(value.decode())
+
+
 if __name__ == "__main__":
-    {"serve": serve, "reflect": reflect}[sys.argv[1]](int(sys.argv[2]))
+    if sys.argv[1] == "call":
+        call(int(sys.argv[2]), sys.argv[3], sys.argv[4], *(float(t) for t in sys.argv[5:6]))
+    else:
+        {"serve": serve, "reflect": reflect}[sys.argv[1]](int(sys.argv[2]))

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nghttp2/nghttp2.h>
 
+#include "support/h2_frames.hpp"
 #include "support/h2_greet_session.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
@@ -19,30 +20,7 @@ namespace wirebench::http2 {
 namespace {
 
 using test::greet_session;
-
-constexpr std::string_view preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
-constexpr std::uint8_t type_data = 0, type_headers = 1, type_settings = 4, type_goaway = 7;
-constexpr std::uint8_t end_stream = 0x1, end_headers = 0x4, ack = 0x1;
-
-void put32(std::string& out, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
-}
-
-std::string frame(std::uint8_t type, std::uint8_t flags, std::uint32_t stream_id,
-                  std::string_view payload) {
-  std::string f;
-  put32(f, static_cast<std::uint32_t>(payload.size()) << 8 | type);  // 24-bit length, then type
-  f.push_back(static_cast<char>(flags));
-  put32(f, stream_id);
-  f.append(payload);
-  return f;
-}
-
-// A literal header field without indexing (HPACK §6.2.2), the name from the static table.
-std::string literal(std::uint8_t name_index, std::string_view value) {
-  std::string b{static_cast<char>(name_index), static_cast<char>(value.size())};  // < 127 bytes
-  return b.append(value);
-}
+using namespace test::h2;
 
 // GET `path` on `stream_id`, the whole request in one HEADERS frame.
 std::string get(std::uint32_t stream_id, std::string_view path,
@@ -50,72 +28,6 @@ std::string get(std::uint32_t stream_id, std::string_view path,
   // :method GET (static 2), :scheme http (static 6), :path (name 4), :authority (name 1)
   const std::string block = "\x82\x86" + literal(4, path) + literal(1, "localhost");
   return frame(type_headers, flags, stream_id, block);
-}
-
-// The client's opening: preface and an empty SETTINGS.
-std::string opening() { return std::string(preface) + frame(type_settings, 0, 0, ""); }
-
-struct parsed_frame {
-  std::uint8_t type, flags;
-  std::uint32_t stream_id;
-  std::string payload;
-  std::string bytes;  // the whole frame, header included
-};
-
-std::uint32_t get32(std::string_view b) {
-  std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v = v << 8 | static_cast<std::uint8_t>(b[i]);
-  return v;
-}
-
-std::vector<parsed_frame> frames_of(std::string_view out) {
-  std::vector<parsed_frame> frames;
-  while (out.size() >= 9) {
-    const std::uint32_t length = get32(out) >> 8;
-    EXPECT_LE(9 + length, out.size()) << "a truncated frame";
-    if (9 + length > out.size()) break;
-    frames.push_back({static_cast<std::uint8_t>(out[3]), static_cast<std::uint8_t>(out[4]),
-                      get32(out.substr(5)) & 0x7fffffff, std::string(out.substr(9, length)),
-                      std::string(out.substr(0, 9 + length))});
-    out.remove_prefix(9 + length);
-  }
-  EXPECT_TRUE(out.empty()) << "bytes after the last frame";
-  return frames;
-}
-
-const parsed_frame* find(const std::vector<parsed_frame>&& frames, std::uint8_t type) = delete;
-const parsed_frame* find(const std::vector<parsed_frame>& frames, std::uint8_t type) {
-  for (const parsed_frame& f : frames)
-    if (f.type == type) return &f;
-  return nullptr;
-}
-
-// A header block decoded with nghttp2's HPACK decoder (a new one: the block must not refer to
-// entries an earlier block added), as (name, value) pairs in order.
-using header_list = std::vector<std::pair<std::string, std::string>>;
-header_list decode_headers(std::string_view block) {
-  nghttp2_hd_inflater* inflater = nullptr;
-  EXPECT_EQ(nghttp2_hd_inflate_new(&inflater), 0);
-  header_list out;
-  auto* in = reinterpret_cast<const std::uint8_t*>(block.data());
-  std::size_t left = block.size();
-  for (;;) {
-    nghttp2_nv nv;
-    int flags = 0;
-    const auto n = nghttp2_hd_inflate_hd2(inflater, &nv, &flags, in, left, 1);
-    if (n < 0) {
-      ADD_FAILURE() << "bad header block";
-      break;
-    }
-    in += n;
-    left -= static_cast<std::size_t>(n);
-    if ((flags & NGHTTP2_HD_INFLATE_EMIT) != 0)
-      out.emplace_back(std::string(reinterpret_cast<const char*>(nv.name), nv.namelen),
-                       std::string(reinterpret_cast<const char*>(nv.value), nv.valuelen));
-    if ((flags & NGHTTP2_HD_INFLATE_FINAL) != 0) break;
-  }
-  nghttp2_hd_inflate_del(inflater);
-  return out;
 }
 
 // The headers without date, after checking it is there and an IMF-fixdate (29 characters, GMT).
@@ -145,13 +57,6 @@ std::string output_of(greet_session& s) {
   return out;
 }
 
-// GOAWAY (RFC 9113 §6.8) with no debug data: last stream id, then the error code.
-std::string goaway(std::uint32_t last_stream_id, std::uint32_t error_code) {
-  std::string payload;
-  put32(payload, last_stream_id);
-  put32(payload, error_code);
-  return frame(type_goaway, 0, 0, payload);
-}
 
 TEST(http2_server_session, a_get_greet_is_answered_the_same_in_any_split) {
   const std::string request = opening() + get(1, "/greet?name=ada%20lovelace");
@@ -305,7 +210,7 @@ TEST(http2_server_session, only_the_latest_skipped_runs_are_remembered) {
   // Opens 3, 7, 11...: each skips one id (1, 5, 9...), one run more than is remembered.
   std::string input = opening();
   std::uint32_t id = 3;
-  for (std::size_t run = 0; run <= server_session::max_skipped_runs; ++run, id += 4)
+  for (std::size_t run = 0; run <= server_core::max_skipped_runs; ++run, id += 4)
     input += get(id, "/greet?name=x", end_headers);  // left open: no reply to send meanwhile
   greet_session s({});
   ASSERT_FALSE(feed(s, input, 4096));
@@ -379,7 +284,9 @@ TEST(http2_server_session, a_call_reset_after_its_request_ended_is_taken_and_its
       replies_on_1 += f.stream_id == 1 && (f.type == type_headers || f.type == type_data);
       data_on_3 += f.stream_id == 3 && f.type == type_data;
     }
-    if (step == input.size()) EXPECT_EQ(replies_on_1, 0u) << "reset before its reply was made";
+    if (step == input.size()) {
+      EXPECT_EQ(replies_on_1, 0u) << "reset before its reply was made";
+    }
     EXPECT_EQ(data_on_3, 1u) << "step " << step;
   }
 }

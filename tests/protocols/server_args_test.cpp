@@ -150,8 +150,8 @@ TEST(server_args, a_protocols_own_setting_is_taken_by_it_and_refused_by_the_othe
   server_config wide = c;
   wide.options["--max-streams"] = "2147483648";  // http2 allows 2^31; grpc++ takes an int
   try {
-    registry.find("grpc")->make_server(wide);
-    ADD_FAILURE() << "grpc took 2^31 streams";
+    registry.find("grpcpp")->make_server(wide);
+    ADD_FAILURE() << "grpcpp took 2^31 streams";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("--max-streams 2147483648: expected a whole number"),
               std::string::npos) << e.what();

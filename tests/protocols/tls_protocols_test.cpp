@@ -125,7 +125,7 @@ TEST_P(over_tls, a_cleartext_client_and_garbage_are_closed_and_others_still_serv
     EXPECT_TRUE(s.closed_by_peer_within(5s));
   }
   // gRPC's server keeps no close reasons (server_stats); its connections are its own.
-  if (!GetParam().starts_with("grpc")) {
+  if (!GetParam().starts_with("grpcpp")) {
     EXPECT_GE(closed_for("tls_failed"), 1u);
   }
   // A cleartext request: the server fails it as a bad record once it has five bytes, a record

@@ -109,6 +109,10 @@ class client_codec {
   virtual std::string failure() const { return {}; }
   /// The read buffer's bound: the largest reply plus its framing.
   virtual std::size_t max_read_bytes() const = 0;
+  /// True when how broken input fails depends on how it was cut into reads (nghttp2: a bad
+  /// header block read in pieces is a stream error, read with the bad frame behind it a
+  /// connection error): a fuzzer then compares two cuts' replies only up to the first failure.
+  virtual bool failures_depend_on_reads() const { return false; }
 };
 
 /// Makes a new connection's codec: one client's, which may share what that client set up once

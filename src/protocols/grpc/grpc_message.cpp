@@ -18,4 +18,9 @@ std::error_code encode_grpc_message(std::span<const std::byte> bytes, bool compr
   return {};
 }
 
+void append_grpc_prefix(std::size_t size, bool compressed, std::string& out) {
+  out.push_back(compressed ? '\1' : '\0');
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((size >> shift) & 0xff));
+}
+
 }  // namespace wirebench::grpc_wire

@@ -5,6 +5,7 @@
 // Sans-IO, zero-copy: a frame_decoder (core/frame_decoder.hpp) over a stream's unconsumed bytes.
 #include <cstddef>
 #include <span>
+#include <string>
 #include <system_error>
 
 #include "wirebench/codec/length_prefix_decoder.hpp"
@@ -57,5 +58,9 @@ static_assert(frame_decoder<grpc_message_decoder>);
 /// frame_too_long when `bytes` is over `max_message_bytes` (the peer's receive limit).
 std::error_code encode_grpc_message(std::span<const std::byte> bytes, bool compressed,
                                     std::size_t max_message_bytes, encoded_frame& out);
+
+/// Appends the 5-byte prefix of a message of `size` bytes (under 4 GiB) to `out`: for a message
+/// serialized into a string right after it.
+void append_grpc_prefix(std::size_t size, bool compressed, std::string& out);
 
 }  // namespace wirebench::grpc_wire

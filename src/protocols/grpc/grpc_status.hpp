@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace wirebench::grpc_wire {
 
@@ -30,6 +31,13 @@ enum class status_code : std::uint8_t {
   data_loss = 15,
   unauthenticated = 16,
 };
+
+/// The category of a call that ended with a status other than OK: a code's value is the status,
+/// its count's name status_NAME (status_UNIMPLEMENTED), its message "gRPC status NAME".
+const std::error_category& grpc_status_category() noexcept;
+inline std::error_code status_error(status_code code) noexcept {
+  return {static_cast<int>(code), grpc_status_category()};
+}
 
 /// "OK", "CANCELLED", ... "UNAUTHENTICATED": the names in doc/statuscodes.md.
 std::string_view status_name(status_code code);

@@ -1,6 +1,7 @@
-// `grpc`, `grpc-stream`, `grpc-batch`: the greet call over gRPC (grpc++, protobuf; HTTP/2
-// underneath), as unary rpcs, as id-multiplexed messages on a bidirectional stream, and as the
-// same with up to 10 requests per message. One server (the Echo service) answers all three.
+// `grpcpp`, `grpcpp-stream`, `grpcpp-batch`: the greet call over gRPC through grpc++ (and
+// protobuf), the reference implementation beside ours (`grpc`, ../grpc), as redis-server is for
+// RESP: as unary rpcs, as id-multiplexed messages on a bidirectional stream, and as the same with
+// up to 10 requests per message. One server (the Echo service) answers all three.
 #include <google/protobuf/stubs/common.h>
 #include <grpcpp/grpcpp.h>
 
@@ -13,7 +14,7 @@ namespace {
 
 std::vector<std::pair<std::string, std::string>> grpc_libraries() {
   std::vector<std::pair<std::string, std::string>> versions = {
-      {"grpc", grpc::Version()},
+      {"grpc++", grpc::Version()},
       {"protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)}};
   // Not a version, but it sets what its client costs (grpc_client_polling.cpp): known once
   // gRPC has started in this process.
@@ -47,19 +48,19 @@ protocol grpc_entry(std::string name, std::string summary,
 
 void register_grpc_protocols(protocol_registry& registry) {
   protocol unary = grpc_entry(
-      "grpc", "gRPC unary: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
+      "grpcpp", "gRPC unary through grpc++: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
       grpc_backend::make_call_client);
   unary.user_calls = user_call_kind::grpc;  // any method, from its .proto
   registry.add(std::move(unary));
   protocol stream = grpc_entry(
-      "grpc-stream", "gRPC bidi stream Echo.GreetStream: one request per message, matched by id",
+      "grpcpp-stream", "gRPC bidi stream through grpc++, Echo.GreetStream: one request per message, matched by id",
       [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); });
-  stream.server_of = "grpc";
+  stream.server_of = "grpcpp";
   registry.add(std::move(stream));
   protocol batch = grpc_entry(
-      "grpc-batch", "gRPC bidi stream Echo.GreetBatchStream: up to 10 requests per message, by id",
+      "grpcpp-batch", "gRPC bidi stream through grpc++, Echo.GreetBatchStream: up to 10 requests per message, by id",
       [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); });
-  batch.server_of = "grpc";
+  batch.server_of = "grpcpp";
   registry.add(std::move(batch));
 }
 

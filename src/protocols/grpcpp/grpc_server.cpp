@@ -29,7 +29,7 @@ namespace {
 std::unique_ptr<grpc_engine> make_engine(const server_config& c) {
   if (c.engine.empty() || c.engine == "cq") return make_cq_engine(c.threads, c.cpus);
   if (c.engine == "callback") return make_callback_engine();
-  throw std::invalid_argument("grpc: unknown server engine '" + c.engine + "' (cq, callback)");
+  throw std::invalid_argument("grpcpp: unknown server engine '" + c.engine + "' (cq, callback)");
 }
 
 class server final : public protocol_server {
@@ -62,7 +62,7 @@ class server final : public protocol_server {
     if (!server_ || (c.tls.enabled && c.listen.is_tcp() && tls_port == 0)) {
       if (server_) server_->Shutdown();
       engine_->stop();
-      throw std::runtime_error("grpc: cannot start a server for " + c.listen.to_string());
+      throw std::runtime_error("grpcpp: cannot start a server for " + c.listen.to_string());
     }
     engine_->start();
     if (c.tls.enabled) {

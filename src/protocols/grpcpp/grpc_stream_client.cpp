@@ -1,6 +1,6 @@
-// `grpc-stream` and `grpc-batch`: request-response over one long-lived bidirectional stream per
+// `grpcpp-stream` and `grpcpp-batch`: request-response over one long-lived bidirectional stream per
 // channel, matched by request id with the mux client's pending table (the same ids, deadlines,
-// late-reply accounting). grpc-stream sends one request per message (GreetStream); grpc-batch
+// late-reply accounting). grpcpp-stream sends one request per message (GreetStream); grpcpp-batch
 // sends everything queued while the previous write was in flight, up to `batch` requests per
 // message (GreetBatchStream), which is what batching buys when one write at a time is allowed.
 //
@@ -155,7 +155,7 @@ class stream_channel final : public cq_call {
         complete_replies();
         read_next();
         // The completions may make the next calls at once: hold the writes until they all have,
-        // so that grpc-batch sends those calls in one message (380k calls/s, 129k without).
+        // so that grpcpp-batch sends those calls in one message (380k calls/s, 129k without).
         corked_ = true;
         run_ready(lock);
         lock.lock();

@@ -2,6 +2,7 @@
 // The http2 backend's server and client, built by its registry entry (h2_protocol.cpp).
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "wirebench/codec/server_codec.hpp"
@@ -20,6 +21,13 @@ inline constexpr std::uint64_t max_window_bytes = (1u << 31) - 1;
 std::vector<protocol_option> server_options();
 // Lets `calls` streams in at once on a connection (protocol::fit_server_to_load).
 void fit_server_to_load(server_config& config, std::size_t calls);
+
+struct server_session_config;
+// The HTTP/2 settings of `config` (its options), and its body limit (max_frame_bytes).
+server_session_config session_config(const server_config& config);
+
+// ":authority" for a connection to `where` ("localhost" over a Unix socket).
+std::string authority_for(const endpoint& where);
 
 server_codec_factory server_codecs(const server_config& config);
 client_codec_factory client_codecs(const client_config& config);

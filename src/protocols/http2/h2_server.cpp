@@ -1,5 +1,5 @@
 // HTTP/2 server (RFC 9113), cleartext with prior knowledge (h2c) or over TLS with ALPN h2: our
-// sans-IO server_session (nghttp2 and the greet routes) as the server codec, its settings from the
+// sans-IO rest_session (nghttp2 and the greet routes) as the server codec, its settings from the
 // protocol's own options. SETTINGS_MAX_CONCURRENT_STREAMS and the windows are configurable; a
 // graceful stop sends a shutdown notice, answers what the client had sent, then a GOAWAY naming
 // the last stream taken.
@@ -8,11 +8,9 @@
 #include <string>
 
 #include "h2_backend.hpp"
-#include "h2_server_session.hpp"
+#include "h2_rest_session.hpp"
 
 namespace wirebench::http2 {
-namespace {
-
 server_session_config session_config(const server_config& c) {
   const server_session_config defaults;
   auto window = [&](std::string_view flag) {
@@ -24,8 +22,6 @@ server_session_config session_config(const server_config& c) {
           .connection_window_bytes = window("--connection-window"),
           .max_body_bytes = c.max_frame_bytes};
 }
-
-}  // namespace
 
 std::vector<protocol_option> server_options() {
   return {count_option("--max-streams", 1, max_streams,
@@ -42,7 +38,7 @@ void fit_server_to_load(server_config& config, std::size_t calls) {
 }
 
 server_codec_factory server_codecs(const server_config& config) {
-  return [settings = session_config(config)] { return std::make_unique<server_session>(settings); };
+  return [settings = session_config(config)] { return std::make_unique<rest_session>(settings); };
 }
 
 }  // namespace wirebench::http2

@@ -24,10 +24,32 @@ struct callbacks_deleter {
 };
 using callbacks_ptr = std::unique_ptr<nghttp2_session_callbacks, callbacks_deleter>;
 
+// The callbacks a session is made with (null: none).
+struct session_callbacks {
+  nghttp2_on_begin_frame_callback begin_frame = nullptr;
+  nghttp2_on_begin_headers_callback begin_headers = nullptr;
+  nghttp2_on_header_callback header = nullptr;
+  nghttp2_on_data_chunk_recv_callback data_chunk = nullptr;
+  nghttp2_on_frame_recv_callback frame_recv = nullptr;
+  nghttp2_on_frame_send_callback frame_send = nullptr;
+  nghttp2_on_stream_close_callback stream_close = nullptr;
+};
+
+// A new server or client session with these callbacks, `user` their user data.
+session_ptr new_session(bool server, const session_callbacks& callbacks, void* user);
+
 inline nghttp2_nv header(std::string_view name, std::string_view value) {
   return {reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
           reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
           NGHTTP2_NV_FLAG_NONE};
+}
+
+// A header whose name and value outlive the stream (literals, the stream's record, the codec):
+// nghttp2 references them instead of copying.
+inline nghttp2_nv static_header(std::string_view name, std::string_view value) {
+  nghttp2_nv h = header(name, value);
+  h.flags = NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE;
+  return h;
 }
 
 // Calls sink(std::span<const std::byte>) with each run of bytes nghttp2 has to send, until it has

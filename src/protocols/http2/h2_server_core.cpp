@@ -1,23 +1,21 @@
-#include "h2_server_session.hpp"
+#include "h2_server_core.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 
-#include "../http_common/http_date.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::http2 {
 
 // Every callback runs inside nghttp2_session_mem_recv (from receive()) or mem_send (from send()),
-// on the caller's thread; `user` is the server_session. Name, value and data pointers belong to
+// on the caller's thread; `user` is the server_core. Name, value and data pointers belong to
 // nghttp2 and are valid only during the call.
-struct server_session::callbacks {
-  static server_session& self(void* user) { return *static_cast<server_session*>(user); }
+struct server_core::callbacks {
+  static server_core& self(void* user) { return *static_cast<server_core*>(user); }
   // The record of a request stream (set when its HEADERS began), or null for any other stream.
-  static stream* record(nghttp2_session* session, std::int32_t stream_id) {
-    return static_cast<stream*>(nghttp2_session_get_stream_user_data(session, stream_id));
+  static server_stream* record(nghttp2_session* session, std::int32_t stream_id) {
+    return static_cast<server_stream*>(nghttp2_session_get_stream_user_data(session, stream_id));
   }
   // The callbacks that allocate run `f` here: an exception must not unwind through nghttp2's C
   // frames, so it fails the session instead (mem_recv then returns an error).
@@ -45,30 +43,27 @@ struct server_session::callbacks {
     });
   }
   static int on_header(nghttp2_session* session, const nghttp2_frame* frame, const uint8_t* name,
-                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void*) {
+                       size_t namelen, const uint8_t* value, size_t valuelen, uint8_t, void* user) {
     return guarded([&] {
-      stream* st = record(session, frame->hd.stream_id);
+      server_stream* st = record(session, frame->hd.stream_id);
       if (st == nullptr) return 0;
       const std::string_view n(reinterpret_cast<const char*>(name), namelen);
       const std::string_view v(reinterpret_cast<const char*>(value), valuelen);
       if (n == ":method") st->method = v;
       else if (n == ":path") st->path = v;
+      else self(user).request_header(*st, n, v);
       return 0;
     });
   }
   static int on_data_chunk(nghttp2_session* session, uint8_t, int32_t stream_id, const uint8_t* data,
                            size_t len, void* user) {
     return guarded([&] {
-      stream* st = record(session, stream_id);
+      server_stream* st = record(session, stream_id);
       if (st == nullptr || st->answered) return 0;
       if (st->body.size() + len > self(user).max_body_) {
+        self(user).body_too_large(stream_id, *st);
         st->answered_early = true;
-        http::api_response& answer = self(user).answer_;
-        answer.status = 413;
-        answer.body.assign("{\"error\":\"body too large\"}");
-        answer.send_body = true;
-        self(user).respond(stream_id, *st, answer);
-        self(user).ended_.push_back({stream_id, false, {}});
+        self(user).hand_out_answered(stream_id);
         return 0;
       }
       st->body.append(reinterpret_cast<const char*>(data), len);
@@ -80,7 +75,7 @@ struct server_session::callbacks {
     return guarded([&] {
       if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
           (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
-        stream* st = record(session, frame->hd.stream_id);
+        server_stream* st = record(session, frame->hd.stream_id);
         if (st != nullptr && !st->answered) self(user).request_ended(frame->hd.stream_id, *st);
       }
       return 0;
@@ -95,43 +90,51 @@ struct server_session::callbacks {
       return 0;
     // Every response ends here; the usual one, to a request the client ended, needs no lookup.
     if (nghttp2_session_get_stream_remote_close(session, frame->hd.stream_id) != 0) return 0;
-    const stream* st = record(session, frame->hd.stream_id);
+    const server_stream* st = record(session, frame->hd.stream_id);
     if (st != nullptr && st->answered_early)
       nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id, NGHTTP2_NO_ERROR);
     return 0;
   }
   // The stream is closed (reply sent, reset, or session ending): its record goes back to the pool.
   static int on_stream_close(nghttp2_session* session, int32_t stream_id, uint32_t, void* user) {
-    if (stream* st = record(session, stream_id)) self(user).close_stream(st);
+    if (server_stream* st = record(session, stream_id)) self(user).close_stream(st);
     return 0;
   }
-  // From mem_send: the next piece of a response body, copied out of the stream that owns it.
-  static ssize_t read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t length, uint32_t* flags,
-                           nghttp2_data_source* source, void*) {
-    auto* st = static_cast<stream*>(source->ptr);
+  // From mem_send: the next piece of a response body, copied out of the stream that owns it;
+  // after its last byte, the trailers (nghttp2 lets them be submitted from here).
+  static ssize_t read_body(nghttp2_session* session, int32_t stream_id, uint8_t* buf,
+                           size_t length, uint32_t* flags, nghttp2_data_source* source, void*) {
+    auto* st = static_cast<server_stream*>(source->ptr);
     const std::size_t n = std::min(length, st->response.size() - st->sent);
     std::memcpy(buf, st->response.data() + st->sent, n);
     st->sent += n;
-    if (st->sent == st->response.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+    if (st->sent != st->response.size()) return static_cast<ssize_t>(n);
+    *flags |= NGHTTP2_DATA_FLAG_EOF;
+    if (!st->trailers.empty()) {
+      constexpr std::size_t most = 8;
+      nghttp2_nv nv[most];
+      const std::size_t count = std::min(st->trailers.size(), most);
+      for (std::size_t i = 0; i < count; ++i)
+        nv[i] = header(st->trailers[i].first, st->trailers[i].second);
+      if (nghttp2_submit_trailer(session, stream_id, nv, count) == 0)
+        *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
+    }
     return static_cast<ssize_t>(n);
   }
 };
 
-server_session::server_session(const server_session_config& config)
-    : max_body_(config.max_body_bytes) {
-  nghttp2_session_callbacks* cb = nullptr;
-  nghttp2_session_callbacks_new(&cb);
-  callbacks_ptr owned(cb);
-  nghttp2_session_callbacks_set_on_begin_frame_callback(cb, &callbacks::on_begin_frame);
-  nghttp2_session_callbacks_set_on_begin_headers_callback(cb, &callbacks::on_begin_headers);
-  nghttp2_session_callbacks_set_on_header_callback(cb, &callbacks::on_header);
-  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, &callbacks::on_data_chunk);
-  nghttp2_session_callbacks_set_on_frame_recv_callback(cb, &callbacks::on_frame_recv);
-  nghttp2_session_callbacks_set_on_frame_send_callback(cb, &callbacks::on_frame_send);
-  nghttp2_session_callbacks_set_on_stream_close_callback(cb, &callbacks::on_stream_close);
-  nghttp2_session* s = nullptr;
-  nghttp2_session_server_new(&s, cb, this);
-  session_.reset(s);
+server_core::server_core(const server_session_config& config)
+    : session_(new_session(true,
+                           {.begin_frame = &callbacks::on_begin_frame,
+                            .begin_headers = &callbacks::on_begin_headers,
+                            .header = &callbacks::on_header,
+                            .data_chunk = &callbacks::on_data_chunk,
+                            .frame_recv = &callbacks::on_frame_recv,
+                            .frame_send = &callbacks::on_frame_send,
+                            .stream_close = &callbacks::on_stream_close},
+                           this)),
+      max_body_(config.max_body_bytes) {
+  nghttp2_session* s = session_.get();
   std::vector<nghttp2_settings_entry> settings{
       {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, config.max_concurrent_streams}};
   if (config.stream_window_bytes != 0)
@@ -142,10 +145,23 @@ server_session::server_session(const server_session_config& config)
                                           static_cast<int32_t>(config.connection_window_bytes));
 }
 
-server_session::~server_session() = default;
+server_core::~server_core() = default;
 
-std::size_t server_session::decode(std::span<const std::byte> data, server_request& into,
-                                   gather_queue& out, std::error_code& error) {
+void server_stream::reset() {
+  // Strings longer than this are freed, not kept: a few large bodies must not pin their memory
+  // on every connection that once saw one.
+  constexpr std::size_t max_kept_capacity = 4096;
+  for (std::string* s : {&method, &path, &body, &response}) {
+    if (s->capacity() > max_kept_capacity) std::string().swap(*s);
+    s->clear();
+  }
+  trailers.clear();
+  sent = 0;
+  answered = answered_early = false;
+}
+
+std::size_t server_core::decode(std::span<const std::byte> data, server_request& into,
+                                gather_queue& out, std::error_code& error) {
   if (!data.empty()) {
     error = receive(data);
     // The peer has said goodbye (or nghttp2 ended the session): what is left to say goes now, and
@@ -163,7 +179,7 @@ std::size_t server_session::decode(std::span<const std::byte> data, server_reque
   ended_request& r = ended_[next_ended_++];
   into.key = static_cast<std::uint64_t>(r.stream_id);
   if (r.call) {
-    handed_out_.swap(r.name);  // valid until the next decode(); both buffers reused
+    handed_out_.swap(r.argument);  // valid until the next decode(); both buffers reused
     into.what = server_request::kind::call;
     into.argument = handed_out_;
   } else {  // its response is submitted already
@@ -173,67 +189,52 @@ std::size_t server_session::decode(std::span<const std::byte> data, server_reque
   return data.size();
 }
 
-void server_session::encode_reply(std::uint64_t key, bool ok, std::string_view body,
-                                  gather_queue&) {
-  const auto stream_id = static_cast<std::int32_t>(key);
-  stream* st = callbacks::record(session_.get(), stream_id);
-  if (st == nullptr || st->answered) return;  // reset by the client while the call was out
-  answer_.send_body = st->method != "HEAD";
-  http::call_response(ok, body, answer_);
-  respond(stream_id, *st, answer_);
-}
-
-std::error_code server_session::receive(std::span<const std::byte> plain) {
+std::error_code server_core::receive(std::span<const std::byte> plain) {
   const ssize_t rv = nghttp2_session_mem_recv(
       session_.get(), reinterpret_cast<const uint8_t*>(plain.data()), plain.size());
   if (rv < 0) return errc::protocol_error;  // nghttp2 (or admit_headers) has queued a GOAWAY
   return {};
 }
 
-std::error_code server_session::send(gather_queue& out) {
+std::error_code server_core::send(gather_queue& out) {
   // Copied into the queue's arena as nghttp2 hands it over: no string in between.
   return mem_send_all(session_.get(), [&](std::span<const std::byte> b) { out.append_bytes(b); });
 }
 
-std::error_code server_session::send(std::string& out) {
+std::error_code server_core::send(std::string& out) {
   return mem_send_all(session_.get(), [&](std::span<const std::byte> b) { out.append(as_text(b)); });
 }
 
-bool server_session::want_read() const { return nghttp2_session_want_read(session_.get()) != 0; }
-bool server_session::want_write() const { return nghttp2_session_want_write(session_.get()) != 0; }
+bool server_core::want_read() const { return nghttp2_session_want_read(session_.get()) != 0; }
+bool server_core::want_write() const { return nghttp2_session_want_write(session_.get()) != 0; }
 
-void server_session::notice_shutdown() { nghttp2_submit_shutdown_notice(session_.get()); }
+void server_core::notice_shutdown() { nghttp2_submit_shutdown_notice(session_.get()); }
 
-void server_session::go_away() {
+void server_core::go_away() {
   nghttp2_submit_goaway(session_.get(), NGHTTP2_FLAG_NONE,
                         nghttp2_session_get_last_proc_stream_id(session_.get()), NGHTTP2_NO_ERROR,
                         nullptr, 0);
 }
 
-server_session::stream* server_session::open_stream() {
+server_stream* server_core::open_stream() {
   if (free_records_.empty()) {
-    records_.push_back(std::make_unique<stream>());
+    records_.push_back(make_stream());
     free_records_.push_back(records_.back().get());
   }
-  stream* st = free_records_.back();
+  server_stream* st = free_records_.back();
   free_records_.pop_back();
   ++open_streams_;
   return st;
 }
 
-void server_session::close_stream(stream* st) {
-  for (std::string* s : {&st->method, &st->path, &st->body, &st->response}) {
-    if (s->capacity() > max_kept_capacity) std::string().swap(*s);
-    s->clear();
-  }
-  st->sent = 0;
+void server_core::close_stream(server_stream* st) {
   if (st->answered) --responding_;
-  st->answered = st->answered_early = false;
+  st->reset();
   free_records_.push_back(st);
   --open_streams_;
 }
 
-bool server_session::admit_headers(std::int32_t stream_id) {
+bool server_core::admit_headers(std::int32_t stream_id) {
   // Even ids are the server's: nghttp2 already fails the connection for those.
   if (stream_id <= 0 || stream_id % 2 == 0) return true;
   if (stream_id > highest_opened_) {
@@ -254,36 +255,31 @@ bool server_session::admit_headers(std::int32_t stream_id) {
   return false;
 }
 
-void server_session::respond(std::int32_t stream_id, stream& st, const http::api_response& answer) {
-  if (!st.answered) ++responding_;
-  st.answered = true;
-  char status[8], length[24];  // nghttp2 copies header values (NGHTTP2_NV_FLAG_NONE)
-  const nghttp2_nv headers[] = {
-      header(":status", {status, std::to_chars(status, status + sizeof status, answer.status).ptr}),
-      header("content-type", "application/json"),
-      header("content-length",
-             {length, std::to_chars(length, length + sizeof length, answer.body.size()).ptr}),
-      header("date", http::http_date()),
-      header("allow", http::allowed_methods)};
-  const std::size_t count = answer.status == 405 ? 5 : 4;
-  if (!answer.send_body) {  // HEAD: the headers end the stream, no DATA frame
-    nghttp2_submit_response(session_.get(), stream_id, headers, count, nullptr);
-  } else {
-    st.response.assign(answer.body);
-    nghttp2_data_provider body{};
-    body.source.ptr = &st;  // the stream outlives its DATA frames (erased on close)
-    body.read_callback = &callbacks::read_body;
-    nghttp2_submit_response(session_.get(), stream_id, headers, count, &body);
-  }
+void server_core::hand_out_call(std::int32_t stream_id, std::string_view argument) {
+  ended_.push_back({stream_id, true, std::string(argument)});
 }
 
-void server_session::request_ended(std::int32_t stream_id, stream& st) {
-  if (http::greet_call(st.method, st.path, st.body, max_body_, decoded_name_, answer_)) {
-    ended_.push_back({stream_id, true, decoded_name_});
+void server_core::hand_out_answered(std::int32_t stream_id) {
+  ended_.push_back({stream_id, false, {}});
+}
+
+server_stream* server_core::unanswered(std::uint64_t key) {
+  server_stream* st = callbacks::record(session_.get(), static_cast<std::int32_t>(key));
+  return st == nullptr || st->answered ? nullptr : st;
+}
+
+void server_core::respond(std::int32_t stream_id, server_stream& st,
+                          std::span<const nghttp2_nv> headers, bool with_body) {
+  if (!st.answered) ++responding_;
+  st.answered = true;
+  if (!with_body) {  // the headers end the stream: no DATA frame
+    nghttp2_submit_response(session_.get(), stream_id, headers.data(), headers.size(), nullptr);
     return;
   }
-  respond(stream_id, st, answer_);  // the refusal: 404, 405, 400
-  ended_.push_back({stream_id, false, {}});
+  nghttp2_data_provider body{};
+  body.source.ptr = &st;  // the record outlives its DATA frames (reused only once closed)
+  body.read_callback = &callbacks::read_body;
+  nghttp2_submit_response(session_.get(), stream_id, headers.data(), headers.size(), &body);
 }
 
 }  // namespace wirebench::http2

@@ -1,28 +1,29 @@
 #pragma once
-// The server side of one HTTP/2 connection (RFC 9113), sans-IO: nghttp2's server session with the
-// greet routes behind it, as a server_codec. Plaintext bytes from the client go in through
-// decode(), which hands out each greet call once its stream has ended (END_STREAM); the reply
-// comes back through encode_reply(), and everything the server has to say comes out of produce().
-// No socket, TLS, loop or server is involved, so tests and fuzzers drive it with byte strings; the
-// codec host (server/codec_session.hpp) puts it on a connection (and TLS under it).
+// The server side of one HTTP/2 connection (RFC 9113), sans-IO, without the application: nghttp2's
+// server session, the request streams' records, and the server_codec plumbing (decode, produce,
+// graceful stop) that every HTTP/2 application shares. An application (the REST greet routes in
+// h2_rest_session.hpp, gRPC in ../grpc/grpc_server_session.hpp) derives from it: it reads each
+// request's headers and, once the stream has ended, either hands the request out as a call or
+// answers it itself; it encodes the replies with respond().
 //
-// The routes are HTTP/1.1's (http_common/greet_api): what is no greet call (404, 405, 400, a body
-// over the limit: 413) is answered at once by the session itself and handed out as answered;
-// every response carries date, a HEAD one no DATA frame. A call whose stream the client resets
-// before its reply is dropped. nghttp2's flood protections stay on. On top of nghttp2 it enforces
-// RFC 9113 §5.1.1: a HEADERS on a stream id the client skipped (implicitly closed when a higher one
-// was opened) is a connection error PROTOCOL_ERROR; nghttp2 1.52 ignores it.
+// Plaintext bytes from the client go in through decode(); everything the server has to say comes
+// out of produce(). No socket, TLS, loop or server is involved, so tests and fuzzers drive it
+// with byte strings; the codec host (server/codec_session.hpp) puts it on a connection (and TLS
+// under it). A call whose stream the client resets before its reply is dropped. nghttp2's flood
+// protections stay on. On top of nghttp2 it enforces RFC 9113 §5.1.1: a HEADERS on a stream id the
+// client skipped (implicitly closed when a higher one was opened) is a connection error
+// PROTOCOL_ERROR; nghttp2 1.52 ignores it.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <system_error>
-#include <memory>
 #include <utility>
 #include <vector>
 
 #include "h2_util.hpp"
-#include "../http_common/greet_api.hpp"
 #include "wirebench/codec/server_codec.hpp"
 #include "wirebench/core/gather_queue.hpp"
 
@@ -34,17 +35,33 @@ struct server_session_config {
   // (WINDOW_UPDATE on stream 0). 0 keeps the protocol's 65 535 bytes.
   std::uint32_t stream_window_bytes = 0;
   std::uint32_t connection_window_bytes = 0;
-  std::size_t max_body_bytes = 64 * 1024;  // a longer request body is answered 413
+  std::size_t max_body_bytes = 64 * 1024;  // a longer request body is the application's to refuse
 };
 
-class server_session : public server_codec {
+/// One request stream's record: what the core collects (method, path, body) and the response
+/// being sent. An application that needs more of the request derives from it (make_stream()).
+/// Records are reused once their stream closes: a steady load makes none and grows no string.
+struct server_stream {
+  virtual ~server_stream() = default;
+  /// Back to empty for the next stream; an override clears its own fields and calls this.
+  virtual void reset();
+
+  std::string method, path, body;
+  std::string response;  // the body being sent (respond() with a body)
+  /// Trailers sent after the body's last byte (gRPC's grpc-status): names must outlive the
+  /// stream (literals), values are copied by nghttp2. None: the body ends the stream.
+  std::vector<std::pair<std::string_view, std::string>> trailers;
+  std::size_t sent = 0;
+  bool answered = false;
+  bool answered_early = false;  // answered (body over the limit) while the client was still sending
+};
+
+class server_core : public server_codec {
  public:
-  // Queues the server's SETTINGS (and the connection WINDOW_UPDATE): the first produce() has them.
-  explicit server_session(const server_session_config& config);
-  ~server_session() override;
   // nghttp2 holds `this` as its user data: the session stays where it was made.
-  server_session(const server_session&) = delete;
-  server_session& operator=(const server_session&) = delete;
+  server_core(const server_core&) = delete;
+  server_core& operator=(const server_core&) = delete;
+  ~server_core() override;
 
   // server_codec. Replies go out by stream, in any order. A call whose stream the client resets
   // after ending it is still handed out (and counted, as a mux request cancelled after it was
@@ -58,8 +75,6 @@ class server_session : public server_codec {
   // settles itself: a HEADERS on a stream that has ended gets GOAWAY STREAM_CLOSED).
   std::size_t decode(std::span<const std::byte> data, server_request& into, gather_queue& out,
                      std::error_code& error) override;
-  // The response to stream `key`'s call (nothing if the client has reset the stream since).
-  void encode_reply(std::uint64_t key, bool ok, std::string_view body, gather_queue& out) override;
   // Everything the session has to send now, appended to `out`. Returns errc::protocol_error on a
   // fatal nghttp2 error (what was appended before it stays).
   std::error_code produce(gather_queue& out) override { return send(out); }
@@ -96,51 +111,65 @@ class server_session : public server_codec {
   // this many, the oldest run is forgotten, and a HEADERS on it is left to nghttp2, which drops it.
   static constexpr std::size_t max_skipped_runs = 64;
 
+ protected:
+  // Queues the server's SETTINGS (and the connection WINDOW_UPDATE): the first produce() has them.
+  explicit server_core(const server_session_config& config);
+
+  // The application's part. Each runs inside receive() (nghttp2's callbacks), on the
+  // connection's thread; the record is the core's, valid until the stream closes.
+  // A new record: the application's own type when it keeps more of the request.
+  virtual std::unique_ptr<server_stream> make_stream() { return std::make_unique<server_stream>(); }
+  // A request header other than :method and :path (kept in the record by the core).
+  virtual void request_header(server_stream& st, std::string_view name, std::string_view value) {
+    (void)st, (void)name, (void)value;
+  }
+  // The request's stream has ended (its body, within the limit, is in st.body): hand it out
+  // (hand_out_call) or answer it (respond, then hand_out_answered).
+  virtual void request_ended(std::int32_t stream_id, server_stream& st) = 0;
+  // The body grew past max_body_bytes while the client was still sending: answer it (respond);
+  // the core then hands it out as answered and resets the stream once the answer is sent.
+  virtual void body_too_large(std::int32_t stream_id, server_stream& st) = 0;
+
+  // For the application: a call to hand out (the argument is copied), or a request answered.
+  void hand_out_call(std::int32_t stream_id, std::string_view argument);
+  void hand_out_answered(std::int32_t stream_id);
+  // The record of call `key` if its reply is still owed (null: reset by the client since).
+  server_stream* unanswered(std::uint64_t key);
+  // Submits the response on `stream_id`: these headers, then st.response as the body when
+  // `with_body` (else the headers end the stream, or the trailers follow them at once when there
+  // are any: gRPC's Trailers-Only puts its status in the headers instead), then st.trailers.
+  void respond(std::int32_t stream_id, server_stream& st, std::span<const nghttp2_nv> headers,
+               bool with_body);
+  std::size_t max_body() const { return max_body_; }
+
  private:
-  // A request stream's record, found through nghttp2's stream user data (no map of our own) and
-  // reused once the stream closes: a steady load makes no record and, once warm, grows no string.
-  struct stream {
-    std::string method, path, body;
-    std::string response;  // the JSON body being sent
-    std::size_t sent = 0;
-    bool answered = false;
-    bool answered_early = false;  // answered (413) while the client was still sending its body
-  };
   struct callbacks;  // nghttp2's callbacks, in the .cpp
   // A request whose stream ended, waiting to be handed out by decode(). A call keeps its
   // argument here: the client may reset the stream before decode() hands it out, and the call
   // is still one the server took (its reply is then dropped), whatever the reads' cut.
   struct ended_request {
     std::int32_t stream_id;
-    bool call;  // false: answered already (404, 405, 400, 413)
-    std::string name;
+    bool call;  // false: answered already
+    std::string argument;
   };
-
-  // Strings longer than this are freed, not kept, when their record goes back to the pool: a few
-  // large bodies must not pin their memory on every connection that once saw one.
-  static constexpr std::size_t max_kept_capacity = 4096;
 
   // False (and the session terminated with PROTOCOL_ERROR) when `stream_id` is a HEADERS on a
   // stream id the client skipped; otherwise records it as opened when it is a new one.
   bool admit_headers(std::int32_t stream_id);
-  stream* open_stream();
-  void close_stream(stream* st);
-  void respond(std::int32_t stream_id, stream& st, const http::api_response& answer);
-  void request_ended(std::int32_t stream_id, stream& st);
+  server_stream* open_stream();
+  void close_stream(server_stream* st);
 
   session_ptr session_;
   std::size_t max_body_;
-  std::vector<std::unique_ptr<stream>> records_;  // every record made (stable addresses)
-  std::vector<stream*> free_records_;
+  std::vector<std::unique_ptr<server_stream>> records_;  // every record made (stable addresses)
+  std::vector<server_stream*> free_records_;
   std::size_t open_streams_ = 0;
   std::size_t responding_ = 0;  // answered, response not all sent
-  http::api_response answer_;  // reused by every request
   // In the order their streams ended; handed out from `next_ended_`, and cleared once all are
   // (a vector, not a deque: a steady load then allocates nothing).
   std::vector<ended_request> ended_;
   std::size_t next_ended_ = 0;
-  std::string decoded_name_;         // greet_call's output, reused
-  std::string handed_out_;           // the argument of the call decode() handed out last
+  std::string handed_out_;  // the argument of the call decode() handed out last
   // Client stream ids, which only grow (RFC 9113 §5.1.1): the highest opened, and the runs of ids
   // it skipped, [first, last] in increasing order. A client that opens 1, 3, 5... skips nothing.
   std::int32_t highest_opened_ = -1;  // so that 1 skips nothing

@@ -1,0 +1,224 @@
+#include "grpc_server_session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include "grpc_message.hpp"
+#include "grpc_timeout.hpp"
+#include "proto/echo.pb.h"
+#include "wirebench/codec/bytes.hpp"
+
+namespace wirebench::grpc_wire {
+namespace {
+
+namespace pb = ::wirebench::echo;
+using http2::header;
+
+constexpr std::string_view service_prefix = "/wirebench.echo.Echo/";
+
+// application/grpc, alone or followed by +proto (or another message format) or ;parameters.
+bool is_grpc_content_type(std::string_view type) {
+  constexpr std::string_view grpc = "application/grpc";
+  if (type.substr(0, grpc.size()) != grpc) return false;
+  return type.size() == grpc.size() || type[grpc.size()] == '+' || type[grpc.size()] == ';';
+}
+
+}  // namespace
+
+struct grpc_server_session::grpc_stream : http2::server_stream {
+  void reset() override {
+    server_stream::reset();
+    content_type.clear();
+    timeout.clear();
+    encoding.clear();
+    deadline.reset();
+  }
+  std::string content_type, timeout, encoding;  // the request's headers, as sent
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // from grpc-timeout
+};
+
+struct grpc_server_session::messages {
+  pb::GreetRequest greet_request;
+  pb::GreetReply greet_reply;
+  pb::EchoRequest echo_request;
+  pb::EchoResponse echo_response;
+};
+
+grpc_server_session::grpc_server_session(const grpc_server_config& config)
+    : server_core([&] {
+        http2::server_session_config c = config.http2;
+        c.max_body_bytes = config.max_message_bytes + 5;  // one message and its prefix
+        return c;
+      }()),
+      max_message_(config.max_message_bytes),
+      messages_(std::make_unique<messages>()) {}
+
+grpc_server_session::~grpc_server_session() = default;
+
+std::unique_ptr<http2::server_stream> grpc_server_session::make_stream() {
+  return std::make_unique<grpc_stream>();
+}
+
+void grpc_server_session::request_header(http2::server_stream& st, std::string_view name,
+                                         std::string_view value) {
+  auto& g = static_cast<grpc_stream&>(st);
+  if (name == "content-type") g.content_type = value;
+  else if (name == "grpc-timeout") g.timeout = value;
+  else if (name == "grpc-encoding") g.encoding = value;
+}
+
+void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_stream& st) {
+  auto& g = static_cast<grpc_stream&>(st);
+  auto refuse = [&](status_code code, std::string_view why, int http_status = 200) {
+    respond_error(stream_id, g, code, why, http_status);
+    hand_out_answered(stream_id);
+  };
+  // Not gRPC at all: answered in HTTP's terms, with a status a gRPC client maps too.
+  if (!is_grpc_content_type(g.content_type))
+    return refuse(status_code::internal, "content-type is not application/grpc", 415);
+  if (g.method != "POST") return refuse(status_code::unimplemented, "gRPC is POST only", 405);
+  if (!g.timeout.empty()) {
+    const auto timeout = parse_timeout(g.timeout);
+    if (!timeout) return refuse(status_code::internal, "malformed grpc-timeout");
+    g.deadline = std::chrono::steady_clock::now() +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
+  }
+  const bool identity = g.encoding.empty() || g.encoding == "identity";
+  if (!identity) return refuse(status_code::unimplemented, "grpc-encoding not supported: " + g.encoding);
+
+  const std::string_view path = g.path;
+  if (path.substr(0, service_prefix.size()) != service_prefix)
+    return refuse(status_code::unimplemented, "unknown service");
+  const std::string_view method = path.substr(service_prefix.size());
+  if (method != "Greet") {
+    status_code code = status_code::ok;
+    std::string why;
+    if (!answer_echo(method, g, code, why)) return refuse(code, why);
+    respond_ok(stream_id, g);
+    return hand_out_answered(stream_id);
+  }
+  // Greet: exactly one message, a GreetRequest.
+  grpc_message_decoder decoder(max_message_);
+  const std::span<const std::byte> body = as_bytes(std::string_view(g.body));
+  const auto step = decoder.decode(body);
+  if (step.status == decode_status::too_large)
+    return refuse(status_code::resource_exhausted, "message larger than the receive limit");
+  if (step.status == decode_status::corrupt)
+    return refuse(status_code::internal, "malformed message prefix");
+  if (step.status == decode_status::need_more && !body.empty())
+    return refuse(status_code::internal, "the request ends inside a message");
+  if (step.status != decode_status::frame || step.consumed != body.size())
+    return refuse(status_code::internal, "a unary call takes exactly one message");
+  if (step.frame.compressed) return refuse(status_code::internal, "compressed message without grpc-encoding");
+  pb::GreetRequest& request = messages_->greet_request;
+  if (!request.ParseFromArray(step.frame.bytes.data(), static_cast<int>(step.frame.bytes.size())))
+    return refuse(status_code::internal, "cannot parse GreetRequest");
+  hand_out_call(stream_id, request.name());
+}
+
+bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
+                                      status_code& code, std::string& why) {
+  const bool get = method == "Get", expand = method == "Expand", collect = method == "Collect";
+  if (!get && !expand && !collect) {
+    code = status_code::unimplemented;
+    why = "unknown method " + std::string(method);
+    return false;
+  }
+  // Every message of the request stream (it has ended), joined as Collect does.
+  grpc_message_decoder decoder(max_message_);
+  const std::span<const std::byte> body = as_bytes(std::string_view(st.body));
+  std::size_t consumed = 0, count = 0;
+  std::string text;
+  for (;;) {
+    std::error_code error;
+    const auto step = decode_from(decoder, body, consumed, error);
+    if (step.status == decode_status::need_more) break;
+    if (step.status != decode_status::frame || step.frame.compressed) {
+      code = step.status == decode_status::too_large ? status_code::resource_exhausted
+                                                     : status_code::internal;
+      why = step.status == decode_status::frame ? "compressed message without grpc-encoding"
+                                                : error.message();
+      return false;
+    }
+    pb::EchoRequest& in = messages_->echo_request;
+    if (!in.ParseFromArray(step.frame.bytes.data(), static_cast<int>(step.frame.bytes.size()))) {
+      code = status_code::internal;
+      why = "cannot parse EchoRequest";
+      return false;
+    }
+    text += in.text();
+    ++count;
+  }
+  if (consumed != body.size() || (!collect && count != 1)) {
+    code = status_code::internal;
+    why = consumed != body.size() ? "the request ends inside a message"
+                                  : "a unary call takes exactly one message";
+    return false;
+  }
+  pb::EchoResponse& out = messages_->echo_response;
+  auto reply = [&](std::string_view words) {
+    out.mutable_text()->assign(words.data(), words.size());
+    out.SerializeToString(&scratch_);
+    append_message(st, scratch_);
+  };
+  if (!expand) {
+    reply(text);
+    return true;
+  }
+  // Expand: one reply per space-separated word.
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    if (end > at) reply(std::string_view(text).substr(at, end - at));
+    at = end + 1;
+  }
+  return true;
+}
+
+void grpc_server_session::encode_reply(std::uint64_t key, bool ok, std::string_view body,
+                                       gather_queue&) {
+  auto* st = static_cast<grpc_stream*>(unanswered(key));
+  if (st == nullptr) return;  // reset by the client while the call was out
+  const auto stream_id = static_cast<std::int32_t>(key);
+  if (st->deadline && std::chrono::steady_clock::now() > *st->deadline)
+    return respond_error(stream_id, *st, status_code::deadline_exceeded, "deadline exceeded");
+  if (!ok) return respond_error(stream_id, *st, status_code::unknown, body);
+  pb::GreetReply& reply = messages_->greet_reply;
+  reply.mutable_greeting()->assign(body.data(), body.size());
+  reply.SerializeToString(&scratch_);
+  append_message(*st, scratch_);
+  respond_ok(stream_id, *st);
+}
+
+void grpc_server_session::body_too_large(std::int32_t stream_id, http2::server_stream& st) {
+  respond_error(stream_id, static_cast<grpc_stream&>(st), status_code::resource_exhausted,
+                "message larger than the receive limit");
+}
+
+void grpc_server_session::append_message(grpc_stream& st, std::string_view bytes) {
+  append_grpc_prefix(bytes.size(), false, st.response);
+  st.response.append(bytes);
+}
+
+void grpc_server_session::respond_ok(std::int32_t stream_id, grpc_stream& st) {
+  const nghttp2_nv headers[] = {header(":status", "200"),
+                                header("content-type", "application/grpc")};
+  st.trailers.emplace_back("grpc-status", "0");
+  respond(stream_id, st, headers, true);
+}
+
+void grpc_server_session::respond_error(std::int32_t stream_id, grpc_stream& st,
+                                        status_code code, std::string_view message,
+                                        int http_status) {
+  const std::string status = std::to_string(static_cast<int>(code));
+  const std::string http = std::to_string(http_status);
+  std::string encoded;
+  append_percent_encoded(encoded, message);
+  const nghttp2_nv headers[] = {header(":status", http),
+                                header("content-type", "application/grpc"),
+                                header("grpc-status", status), header("grpc-message", encoded)};
+  st.response.clear();
+  respond(stream_id, st, {headers, encoded.empty() ? 3u : 4u}, false);
+}
+
+}  // namespace wirebench::grpc_wire

@@ -1,0 +1,159 @@
+// gRPC on our HTTP/2 (`grpc`) against gRPC we did not write, both ways: grpc++ (the `grpcpp`
+// backend's client and server, in this process), grpcio (python3-grpcio), grpcurl (a Go module
+// scripts/setup builds) and h2load. Peers that are missing skip, naming the package, and fail
+// under CI=true.
+#include <chrono>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "support/cert_files.hpp"
+#include "support/child_process.hpp"
+#include "support/require_peer.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/core/error.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+const protocol& ours() { return *protocol_registry::builtin().find("grpc"); }
+const protocol& grpcpp() { return *protocol_registry::builtin().find("grpcpp"); }
+
+server_config loopback() {
+  server_config sc;
+  sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  return sc;
+}
+
+client_config to(const endpoint& where) {
+  client_config cc;
+  cc.connect = where;
+  cc.reply_timeout = 10s;
+  return cc;
+}
+
+std::string port_of(const protocol_server& s) { return std::to_string(s.local_endpoint().port); }
+
+TEST(grpc_interop, grpcpp_calls_our_server) {
+  auto server = ours().make_server(loopback());
+  auto client = grpcpp().make_client(to(server->local_endpoint()));
+  for (const char* name : {"ann", "bob", "a longer name, with spaces"}) {
+    const auto r = test::greet_sync(*client, name);
+    ASSERT_TRUE(r.completed);
+    EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
+    EXPECT_EQ(r.reply, std::string("hello, ") + name);
+  }
+}
+
+TEST(grpc_interop, our_client_calls_the_grpcpp_server) {
+  auto server = grpcpp().make_server(loopback());
+  auto client = ours().make_client(to(server->local_endpoint()));
+  for (const char* name : {"ann", "bob"}) {
+    const auto r = test::greet_sync(*client, name);
+    ASSERT_TRUE(r.completed);
+    EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
+    EXPECT_EQ(r.reply, std::string("hello, ") + name);
+  }
+}
+
+TEST(grpc_interop, our_client_over_tls_calls_the_grpcpp_server) {
+  test::cert_files files;
+  server_config sc = loopback();
+  sc.tls = {.enabled = true, .certificate_file = files.cert(), .private_key_file = files.key()};
+  auto server = grpcpp().make_server(sc);
+  client_config cc = to(server->local_endpoint());
+  cc.tls = {.enabled = true, .ca_file = files.cert()};
+  auto client = ours().make_client(cc);
+  const auto r = test::greet_sync(*client, "sealed");
+  EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
+  EXPECT_EQ(r.reply, "hello, sealed");
+}
+
+std::string grpcio_call(const std::string& port, const std::string& method, const std::string& name,
+                        const std::string& timeout = "10") {
+  int rc = 0;
+  const std::string out = test::run_shell(std::string(test::debian_python3) + " " +
+                                              WIREBENCH_GRPCIO_PEER + " call " + port + " " +
+                                              method + " '" + name + "' " + timeout + " 2>&1",
+                                          &rc);
+  EXPECT_EQ(rc, 0) << out;
+  return out;
+}
+
+TEST(grpc_interop, grpcio_calls_our_server_and_reads_its_statuses) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  auto server = ours().make_server(loopback());
+  EXPECT_EQ(grpcio_call(port_of(*server), "Greet", "py"), "OK\nhello, py\n");
+  EXPECT_EQ(grpcio_call(port_of(*server), "Get", "echoed"), "OK\nechoed\n");
+  EXPECT_EQ(grpcio_call(port_of(*server), "Nope", "x"), "UNIMPLEMENTED\nunknown method Nope\n");
+}
+
+TEST(grpc_interop, our_client_counts_a_grpcio_servers_status_by_name) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  const int port = test::free_loopback_port();
+  test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port)});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  // grpcio's peer serves Get and Update only: Greet is UNIMPLEMENTED there.
+  auto client = ours().make_client(to(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port))));
+  const auto r = test::greet_sync(*client, "nobody");
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(error_name(r.ec), "status_UNIMPLEMENTED") << r.ec.message() << ": " << r.reply;
+  EXPECT_NE(r.reply.find("Method not found"), std::string::npos) << r.reply;
+}
+
+TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls) {
+  const std::string grpcurl = test::go_tool("grpcurl", "v1.9.3");
+  if (grpcurl.empty()) {
+    if (test::in_ci()) FAIL() << "grpcurl missing, which scripts/setup builds";
+    GTEST_SKIP() << "grpcurl missing (scripts/setup builds it where Go is present)";
+  }
+  const std::string proto = std::string(" -import-path ") + WIREBENCH_PROTO_DIR + " -proto echo.proto";
+  auto plain = ours().make_server(loopback());
+  int rc = 0;
+  std::string out = test::run_shell(grpcurl + " -plaintext" + proto + " -d '{\"name\": \"gc\"}' 127.0.0.1:" +
+                                        port_of(*plain) + " wirebench.echo.Echo/Greet 2>&1",
+                                    &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"greeting\": \"hello, gc\""), std::string::npos) << out;
+  out = test::run_shell(grpcurl + " -plaintext" + proto + " -d '{\"text\": \"a\"}' 127.0.0.1:" +
+                            port_of(*plain) + " wirebench.echo.Echo/Update 2>&1",
+                        &rc);
+  EXPECT_NE(rc, 0) << out;
+  EXPECT_NE(out.find("Code: Unimplemented"), std::string::npos) << out;
+
+  test::cert_files files;
+  server_config sc = loopback();
+  sc.tls = {.enabled = true, .certificate_file = files.cert(), .private_key_file = files.key()};
+  auto tls = ours().make_server(sc);
+  out = test::run_shell(grpcurl + " -cacert " + files.cert() + proto +
+                            " -d '{\"name\": \"sealed\"}' 127.0.0.1:" + port_of(*tls) +
+                            " wirebench.echo.Echo/Greet 2>&1",
+                        &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"greeting\": \"hello, sealed\""), std::string::npos) << out;
+}
+
+TEST(grpc_interop, h2load_drives_our_server_with_grpc_framed_posts) {
+  WIREBENCH_REQUIRE_PEER("h2load", "nghttp2-client");
+  auto server = ours().make_server(loopback());
+  // GreetRequest{name: "h2load"} behind its 5-byte prefix.
+  const std::string body = std::string("\0\0\0\0\x08\x12\x06h2load", 13);
+  const std::string file = ::testing::TempDir() + "/grpc_greet.bin";
+  std::ofstream(file, std::ios::binary) << body;
+  int rc = 0;
+  const std::string out = test::run_shell(
+      "h2load -n 500 -c 1 -m 16 -d " + file +
+          " -H 'content-type: application/grpc' -H 'te: trailers' http://127.0.0.1:" +
+          port_of(*server) + "/wirebench.echo.Echo/Greet 2>&1",
+      &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("500 succeeded, 0 failed, 0 errored"), std::string::npos) << out;
+  EXPECT_NE(out.find("status codes: 500 2xx"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace wirebench

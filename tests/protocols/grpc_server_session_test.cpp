@@ -1,0 +1,251 @@
+// The gRPC server session (a server codec on the HTTP/2 core) alone, driven with hand-made frames
+// and no socket: the exact frames of a Greet call, Echo's fixtures, and every refusal the wire
+// spec (doc/PROTOCOL-HTTP2.md) names, each as its Trailers-Only response.
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "../../src/protocols/grpc/grpc_server_session.hpp"
+#include "proto/echo.pb.h"
+#include "support/h2_frames.hpp"
+#include "support/h2_greet_session.hpp"
+
+namespace wirebench::grpc_wire {
+namespace {
+
+using namespace test::h2;
+using session = test::answering_session<grpc_server_session>;
+namespace pb = ::wirebench::echo;
+
+// A gRPC message: the flag, the 4-byte length, the bytes.
+std::string message(std::string_view bytes, char flag = 0) {
+  std::string m(1, flag);
+  put32(m, static_cast<std::uint32_t>(bytes.size()));
+  return m.append(bytes);
+}
+std::string greet_message(const std::string& name) {
+  pb::GreetRequest r;
+  r.set_name(name);
+  return message(r.SerializeAsString());
+}
+std::string echo_message(const std::string& text) {
+  pb::EchoRequest r;
+  r.set_text(text);
+  return message(r.SerializeAsString());
+}
+
+struct request_headers {
+  std::string_view path = "/wirebench.echo.Echo/Greet";
+  std::string_view content_type = "application/grpc";
+  std::string_view extra_name = {}, extra_value = {};  // one more header, when named
+  bool post = true;
+};
+
+// HEADERS (no END_STREAM) then the body in one DATA frame that ends the stream.
+std::string call(std::uint32_t stream_id, const request_headers& h, std::string_view body) {
+  // :method POST (static 3) or GET (2), :scheme http (6), :path (name 4), :authority (name 1),
+  // content-type (name 31), te: trailers
+  std::string block = h.post ? "\x83\x86" : "\x82\x86";
+  block += literal(4, h.path) + literal(1, "localhost") + literal(31, h.content_type) +
+           literal("te", "trailers");
+  if (!h.extra_name.empty()) block += literal(h.extra_name, h.extra_value);
+  return frame(type_headers, end_headers, stream_id, block) +
+         frame(type_data, end_stream, stream_id, body);
+}
+
+grpc_server_config config() {
+  grpc_server_config c;
+  c.max_message_bytes = 1024;
+  return c;
+}
+
+// Everything the session says after a read of `input` (its SETTINGS included), as frames.
+std::vector<parsed_frame> respond_to(session& s, const std::string& input) {
+  EXPECT_FALSE(s.read(opening() + input));
+  std::string out;
+  EXPECT_FALSE(s.output(out));
+  return frames_of(out);
+}
+
+// The frames on `stream_id`, in order.
+std::vector<parsed_frame> on_stream(const std::vector<parsed_frame>& frames, std::uint32_t id) {
+  std::vector<parsed_frame> mine;
+  for (const parsed_frame& f : frames)
+    if (f.stream_id == id) mine.push_back(f);
+  return mine;
+}
+
+// The one HEADERS frame of a Trailers-Only response on stream 1, decoded.
+header_list trailers_only(session& s, const std::string& input) {
+  const auto mine = on_stream(respond_to(s, input), 1);
+  EXPECT_EQ(mine.size(), 1u);
+  if (mine.empty()) return {};
+  EXPECT_EQ(mine[0].type, type_headers);
+  EXPECT_EQ(mine[0].flags & end_stream, end_stream) << "Trailers-Only ends the stream";
+  return decode_headers(mine[0].payload);
+}
+
+header_list grpc_error(std::string_view status, std::string_view message, std::string_view http = "200") {
+  header_list h{{":status", std::string(http)}, {"content-type", "application/grpc"},
+                {"grpc-status", std::string(status)}};
+  if (!message.empty()) h.emplace_back("grpc-message", std::string(message));
+  return h;
+}
+
+TEST(grpc_server_session, a_greet_call_is_headers_one_message_then_trailers) {
+  session s(config());
+  const auto mine = on_stream(respond_to(s, call(1, {}, greet_message("ann"))), 1);
+  ASSERT_EQ(mine.size(), 3u);
+  EXPECT_EQ(mine[0].type, type_headers);
+  EXPECT_EQ(mine[0].flags & end_stream, 0);
+  EXPECT_EQ(decode_headers(mine[0].payload),
+            (header_list{{":status", "200"}, {"content-type", "application/grpc"}}));
+  EXPECT_EQ(mine[1].type, type_data);
+  EXPECT_EQ(mine[1].flags & end_stream, 0);
+  pb::GreetReply reply;
+  reply.set_greeting("hello, ann");
+  EXPECT_EQ(mine[1].payload, message(reply.SerializeAsString()));
+  EXPECT_EQ(mine[2].type, type_headers);
+  EXPECT_EQ(mine[2].flags & end_stream, end_stream);
+  EXPECT_EQ(decode_headers(mine[2].payload), (header_list{{"grpc-status", "0"}}));
+  EXPECT_EQ(s.take_answered(), 1u);
+}
+
+TEST(grpc_server_session, calls_on_many_streams_are_each_answered) {
+  session s(config());
+  const auto frames = respond_to(s, call(1, {}, greet_message("a")) + call(3, {}, greet_message("b")) +
+                                      call(5, {}, greet_message("c")));
+  for (std::uint32_t id : {1u, 3u, 5u}) EXPECT_EQ(on_stream(frames, id).size(), 3u) << id;
+  EXPECT_EQ(s.take_answered(), 3u);
+}
+
+TEST(grpc_server_session, echo_get_expand_and_collect_are_answered_by_the_session) {
+  auto texts = [](const std::vector<parsed_frame>& mine) {
+    std::vector<std::string> out;
+    for (const parsed_frame& f : mine) {
+      if (f.type != type_data) continue;
+      std::string_view rest = f.payload;
+      while (rest.size() >= 5) {
+        const std::uint32_t n = get32(rest.substr(1));
+        pb::EchoResponse r;
+        EXPECT_TRUE(r.ParseFromArray(rest.data() + 5, static_cast<int>(n)));
+        out.push_back(r.text());
+        rest.remove_prefix(5 + n);
+      }
+    }
+    return out;
+  };
+  {
+    session s(config());
+    const auto mine = on_stream(respond_to(s, call(1, {.path = "/wirebench.echo.Echo/Get"}, echo_message("hi"))), 1);
+    EXPECT_EQ(texts(mine), (std::vector<std::string>{"hi"}));
+    EXPECT_EQ(decode_headers(mine.back().payload), (header_list{{"grpc-status", "0"}}));
+  }
+  {
+    session s(config());
+    const auto mine = on_stream(
+        respond_to(s, call(1, {.path = "/wirebench.echo.Echo/Expand"}, echo_message("a bb  c"))), 1);
+    EXPECT_EQ(texts(mine), (std::vector<std::string>{"a", "bb", "c"}));
+  }
+  {
+    session s(config());
+    const auto mine = on_stream(respond_to(s, call(1, {.path = "/wirebench.echo.Echo/Collect"},
+                                                 echo_message("x") + echo_message("y") + echo_message("z"))),
+                                1);
+    EXPECT_EQ(texts(mine), (std::vector<std::string>{"xyz"}));
+  }
+}
+
+TEST(grpc_server_session, an_unknown_method_is_unimplemented_percent_encoded) {
+  session s(config());
+  EXPECT_EQ(trailers_only(s, call(1, {.path = "/wirebench.echo.Echo/N\xc3\xb6"}, greet_message("a"))),
+            grpc_error("12", "unknown method N%C3%B6"));
+  session other(config());
+  EXPECT_EQ(trailers_only(other, call(1, {.path = "/other.Svc/Greet"}, greet_message("a"))),
+            grpc_error("12", "unknown service"));
+  EXPECT_EQ(s.take_answered(), 1u);
+}
+
+TEST(grpc_server_session, a_content_type_that_is_not_grpc_is_http_415) {
+  session s(config());
+  EXPECT_EQ(trailers_only(s, call(1, {.content_type = "application/json"}, greet_message("a"))),
+            grpc_error("13", "content-type is not application/grpc", "415"));
+  session proto(config());  // +proto and parameters are gRPC's
+  EXPECT_EQ(on_stream(respond_to(proto, call(1, {.content_type = "application/grpc+proto"}, greet_message("a"))), 1).size(), 3u);
+}
+
+TEST(grpc_server_session, a_get_is_http_405) {
+  session s(config());
+  EXPECT_EQ(trailers_only(s, call(1, {.post = false}, greet_message("a"))),
+            grpc_error("12", "gRPC is POST only", "405"));
+}
+
+TEST(grpc_server_session, a_bad_flag_a_compressed_message_and_a_bad_message_are_internal) {
+  session flag(config());
+  EXPECT_EQ(trailers_only(flag, call(1, {}, message("\x0a\x01x", 2))),
+            grpc_error("13", "malformed message prefix"));
+  session compressed(config());
+  EXPECT_EQ(trailers_only(compressed, call(1, {}, message("\x12\x01x", 1))),
+            grpc_error("13", "compressed message without grpc-encoding"));
+  session garbage(config());
+  EXPECT_EQ(trailers_only(garbage, call(1, {}, message("\xff\xff\xff"))),
+            grpc_error("13", "cannot parse GreetRequest"));
+  session two(config());
+  EXPECT_EQ(trailers_only(two, call(1, {}, greet_message("a") + greet_message("b"))),
+            grpc_error("13", "a unary call takes exactly one message"));
+  session cut(config());
+  EXPECT_EQ(trailers_only(cut, call(1, {}, greet_message("abc").substr(0, 6))),
+            grpc_error("13", "the request ends inside a message"));
+  session none(config());
+  EXPECT_EQ(trailers_only(none, call(1, {}, "")),
+            grpc_error("13", "a unary call takes exactly one message"));
+}
+
+TEST(grpc_server_session, an_encoding_it_lacks_is_unimplemented) {
+  session s(config());
+  EXPECT_EQ(trailers_only(s, call(1, {.extra_name = "grpc-encoding", .extra_value = "snappy"},
+                                  message("x", 1))),
+            grpc_error("12", "grpc-encoding not supported: snappy"));
+}
+
+TEST(grpc_server_session, a_message_over_the_limit_is_resource_exhausted_then_reset) {
+  session s(config());
+  const auto mine = on_stream(respond_to(s, call(1, {}, greet_message(std::string(2000, 'x')))), 1);
+  ASSERT_GE(mine.size(), 1u);
+  EXPECT_EQ(decode_headers(mine[0].payload), grpc_error("8", "message larger than the receive limit"));
+  EXPECT_EQ(s.take_answered(), 1u);
+}
+
+TEST(grpc_server_session, a_malformed_timeout_is_internal) {
+  session s(config());
+  EXPECT_EQ(trailers_only(s, call(1, {.extra_name = "grpc-timeout", .extra_value = "5x"}, greet_message("a"))),
+            grpc_error("13", "malformed grpc-timeout"));
+}
+
+TEST(grpc_server_session, a_reply_after_the_deadline_is_deadline_exceeded) {
+  session s(config());
+  s.hold_calls();
+  EXPECT_FALSE(s.read(opening() + call(1, {.extra_name = "grpc-timeout", .extra_value = "1u"},
+                                       greet_message("late"))));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));  // past the 1 µs deadline
+  s.answer_held();
+  std::string out;
+  EXPECT_FALSE(s.output(out));
+  const auto mine = on_stream(frames_of(out), 1);
+  ASSERT_EQ(mine.size(), 1u);
+  EXPECT_EQ(decode_headers(mine[0].payload), grpc_error("4", "deadline exceeded"));
+}
+
+TEST(grpc_server_session, a_reply_within_the_deadline_is_ok) {
+  session s(config());
+  const auto mine = on_stream(
+      respond_to(s, call(1, {.extra_name = "grpc-timeout", .extra_value = "10S"}, greet_message("a"))), 1);
+  ASSERT_EQ(mine.size(), 3u);
+  EXPECT_EQ(decode_headers(mine[2].payload), (header_list{{"grpc-status", "0"}}));
+}
+
+}  // namespace
+}  // namespace wirebench::grpc_wire
