@@ -58,6 +58,10 @@ wirebench_require(MSGPACK_INCLUDE_DIR "msgpack-cxx (msgpack.hpp)" libmsgpack-cxx
 find_package(OpenSSL QUIET)
 wirebench_require(OPENSSL_FOUND "OpenSSL" libssl-dev)
 
+# zlib: gRPC's gzip message encoding (src/protocols/grpc/grpc_gzip.cpp).
+find_package(ZLIB QUIET)
+wirebench_require(ZLIB_FOUND "zlib" zlib1g-dev)
+
 if(WIREBENCH_BUILD_BENCH)
   find_package(benchmark CONFIG QUIET)
   wirebench_require(benchmark_FOUND "Google Benchmark" libbenchmark-dev)

@@ -63,10 +63,13 @@ TEST(grpc_interop, our_client_calls_the_grpcpp_server) {
 TEST(grpc_interop, our_client_over_tls_calls_the_grpcpp_server) {
   test::cert_files files;
   server_config sc = loopback();
-  sc.tls = {.enabled = true, .certificate_file = files.cert(), .private_key_file = files.key()};
+  sc.tls.enabled = true;
+  sc.tls.certificate_file = files.cert();
+  sc.tls.private_key_file = files.key();
   auto server = grpcpp().make_server(sc);
   client_config cc = to(server->local_endpoint());
-  cc.tls = {.enabled = true, .ca_file = files.cert()};
+  cc.tls.enabled = true;
+  cc.tls.ca_file = files.cert();
   auto client = ours().make_client(cc);
   const auto r = test::greet_sync(*client, "sealed");
   EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
@@ -74,11 +77,11 @@ TEST(grpc_interop, our_client_over_tls_calls_the_grpcpp_server) {
 }
 
 std::string grpcio_call(const std::string& port, const std::string& method, const std::string& name,
-                        const std::string& timeout = "10") {
+                        const std::string& options = "10") {
   int rc = 0;
   const std::string out = test::run_shell(std::string(test::debian_python3) + " " +
                                               WIREBENCH_GRPCIO_PEER + " call " + port + " " +
-                                              method + " '" + name + "' " + timeout + " 2>&1",
+                                              method + " '" + name + "' " + options + " 2>&1",
                                           &rc);
   EXPECT_EQ(rc, 0) << out;
   return out;
@@ -88,21 +91,30 @@ TEST(grpc_interop, grpcio_calls_our_server_and_reads_its_statuses) {
   WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
   auto server = ours().make_server(loopback());
   EXPECT_EQ(grpcio_call(port_of(*server), "Greet", "py"), "OK\nhello, py\n");
-  EXPECT_EQ(grpcio_call(port_of(*server), "Get", "echoed"), "OK\nechoed\n");
+  EXPECT_EQ(grpcio_call(port_of(*server), "Greet", "zipped", "10 gzip"), "OK\nhello, zipped\n");
+  EXPECT_EQ(grpcio_call(port_of(*server), "Get", "echoed", "10 gzip"), "OK\nechoed\n");
   EXPECT_EQ(grpcio_call(port_of(*server), "Nope", "x"), "UNIMPLEMENTED\nunknown method Nope\n");
 }
 
-TEST(grpc_interop, our_client_counts_a_grpcio_servers_status_by_name) {
+// A grpcio server from the same .proto: its greetings plain and gzip-compressed, and a refusal
+// counted by its status's name with grpc-message decoded.
+TEST(grpc_interop, our_client_calls_a_grpcio_server) {
   WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
-  const int port = test::free_loopback_port();
-  test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port)});
-  ASSERT_TRUE(test::wait_for_listener(port));
-  // grpcio's peer serves Get and Update only: Greet is UNIMPLEMENTED there.
-  auto client = ours().make_client(to(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port))));
-  const auto r = test::greet_sync(*client, "nobody");
-  ASSERT_TRUE(r.completed);
-  EXPECT_EQ(error_name(r.ec), "status_UNIMPLEMENTED") << r.ec.message() << ": " << r.reply;
-  EXPECT_NE(r.reply.find("Method not found"), std::string::npos) << r.reply;
+  for (const char* mode : {"", "gzip", "refuse"}) {
+    const int port = test::free_loopback_port();
+    test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port), mode});
+    ASSERT_TRUE(test::wait_for_listener(port));
+    auto client = ours().make_client(to(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port))));
+    const auto r = test::greet_sync(*client, "peer");
+    ASSERT_TRUE(r.completed) << mode;
+    if (std::string_view(mode) == "refuse") {
+      EXPECT_EQ(error_name(r.ec), "status_RESOURCE_EXHAUSTED") << r.ec.message() << ": " << r.reply;
+      EXPECT_EQ(r.reply, "busy: 100% \u2014 later");
+    } else {
+      EXPECT_FALSE(r.ec) << mode << ": " << r.ec.message() << ": " << r.reply;
+      EXPECT_EQ(r.reply, "hello, peer") << mode;
+    }
+  }
 }
 
 TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls) {
@@ -127,7 +139,9 @@ TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls
 
   test::cert_files files;
   server_config sc = loopback();
-  sc.tls = {.enabled = true, .certificate_file = files.cert(), .private_key_file = files.key()};
+  sc.tls.enabled = true;
+  sc.tls.certificate_file = files.cert();
+  sc.tls.private_key_file = files.key();
   auto tls = ours().make_server(sc);
   out = test::run_shell(grpcurl + " -cacert " + files.cert() + proto +
                             " -d '{\"name\": \"sealed\"}' 127.0.0.1:" + port_of(*tls) +

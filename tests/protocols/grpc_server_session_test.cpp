@@ -8,10 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include "../../src/protocols/grpc/grpc_gzip.hpp"
 #include "../../src/protocols/grpc/grpc_server_session.hpp"
 #include "proto/echo.pb.h"
 #include "support/h2_frames.hpp"
 #include "support/h2_greet_session.hpp"
+#include "wirebench/codec/bytes.hpp"
 
 namespace wirebench::grpc_wire {
 namespace {
@@ -204,11 +206,43 @@ TEST(grpc_server_session, a_bad_flag_a_compressed_message_and_a_bad_message_are_
             grpc_error("13", "a unary call takes exactly one message"));
 }
 
-TEST(grpc_server_session, an_encoding_it_lacks_is_unimplemented) {
+TEST(grpc_server_session, an_encoding_it_lacks_is_unimplemented_naming_those_it_has) {
   session s(config());
+  header_list expected = grpc_error("12", "grpc-encoding not supported: snappy");
+  expected.emplace_back("grpc-accept-encoding", "identity,gzip");
   EXPECT_EQ(trailers_only(s, call(1, {.extra_name = "grpc-encoding", .extra_value = "snappy"},
                                   message("x", 1))),
-            grpc_error("12", "grpc-encoding not supported: snappy"));
+            expected);
+}
+
+std::string gzipped(const std::string& plain) {
+  std::string out;
+  gzip(as_bytes(std::string_view(plain)), out);
+  return out;
+}
+
+TEST(grpc_server_session, a_gzip_message_is_inflated_and_a_bad_one_refused) {
+  const request_headers gzip_encoded{.extra_name = "grpc-encoding", .extra_value = "gzip"};
+  pb::GreetRequest r;
+  r.set_name("zip");
+  {
+    session s(config());
+    const auto mine = on_stream(respond_to(s, call(1, gzip_encoded, message(gzipped(r.SerializeAsString()), 1))), 1);
+    ASSERT_EQ(mine.size(), 3u);
+    pb::GreetReply reply;
+    reply.set_greeting("hello, zip");
+    EXPECT_EQ(mine[1].payload, message(reply.SerializeAsString())) << "replies are not compressed";
+  }
+  {
+    session s(config());  // flag 0 under grpc-encoding gzip: a message sent as it is
+    EXPECT_EQ(on_stream(respond_to(s, call(1, gzip_encoded, greet_message("plain"))), 1).size(), 3u);
+  }
+  session garbage(config());
+  EXPECT_EQ(trailers_only(garbage, call(1, gzip_encoded, message("not gzip", 1))),
+            grpc_error("13", "cannot inflate the gzip message"));
+  session bomb(config());  // 64 KiB of zeros inflate past the 1 KiB limit from a few dozen bytes
+  EXPECT_EQ(trailers_only(bomb, call(1, gzip_encoded, message(gzipped(std::string(65536, '\0')), 1))),
+            grpc_error("8", "message larger than the receive limit once inflated"));
 }
 
 TEST(grpc_server_session, a_message_over_the_limit_is_resource_exhausted_then_reset) {

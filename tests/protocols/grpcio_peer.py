@@ -1,19 +1,23 @@
 """grpcio (Debian's python3-grpcio), a gRPC implementation we did not write, as a peer of ours.
 Run by grpc_user_call_test.cpp:
 
-  grpcio_peer.py serve PORT    a grpcio server of wirebench.echo.Echo/Get and /Update (bidi)
-                               from the same echo.proto: it prints "listening" and serves
-                               until killed
+  grpcio_peer.py serve PORT [gzip|refuse]
+                               a grpcio server of wirebench.echo.Echo/Get, /Update (bidi) and
+                               /Greet from the same echo.proto (with gzip: replies compressed;
+                               with refuse: Greet fails with RESOURCE_EXHAUSTED and REFUSAL): it
+                               prints "listening" and serves until killed
   grpcio_peer.py reflect PORT  lists the services our server names by reflection
                                (grpc.reflection.v1alpha), one per line
-  grpcio_peer.py call PORT METHOD NAME [TIMEOUT]
+  grpcio_peer.py call PORT METHOD NAME [TIMEOUT [gzip]]
                                calls /wirebench.echo.Echo/METHOD once with GreetRequest{name}
-                               (or EchoRequest{text}: field 2 or 1 by METHOD), and prints the
-                               status code's name, then the reply's string field (or the details)
+                               (or EchoRequest{text}: field 2 or 1 by METHOD; with gzip, the
+                               request compressed), and prints the status code's name, then the
+                               reply's string field (or the details)
 
 No generated code: the methods take and give bytes. Their requests and replies are both one
 string in field 1 (EchoRequest and EchoResponse), so the server answers a request with its own
-bytes (Update: each message of the stream);
+bytes (Update: each message of the stream); Greet answers GreetReply{greeting: "hello, " + name}
+(field 2 of each);
 the reflection request is list_services (field 7, empty), and the names are read from the reply's
 list_services_response (field 6) > service (1) > name (1)."""
 import sys
@@ -50,13 +54,29 @@ def varint(data, i):
             return value, i
 
 
-def serve(port):
+REFUSAL = "busy: 100% \u2014 later"
+MODE = ""
+
+
+def greet(request, context):
+    if MODE == "refuse":
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL)
+    name = dict(fields(request)).get(2, b"")
+    greeting = b"hello, " + name
+    return bytes([2 << 3 | 2, len(greeting)]) + greeting
+
+
+def serve(port, mode=""):
+    global MODE
+    MODE = mode
     handler = grpc.method_handlers_generic_handler(
         "wirebench.echo.Echo",
         {"Get": grpc.unary_unary_rpc_method_handler(lambda request, context: request),
+         "Greet": grpc.unary_unary_rpc_method_handler(greet),
          "Update": grpc.stream_stream_rpc_method_handler(
              lambda requests, context: (request for request in requests))})
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4),
+                         compression=grpc.Compression.Gzip if mode == "gzip" else None)
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(f"127.0.0.1:{port}")
     server.start()
@@ -78,13 +98,14 @@ def reflect(port):
                             print(name.decode())
 
 
-def call(port, method, name, timeout=10.0):
+def call(port, method, name, timeout=10.0, compression=""):
     field = 2 if method.startswith("Greet") else 1
     request = bytes([field << 3 | 2, len(name)]) + name.encode()
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = channel.unary_unary(f"/wirebench.echo.Echo/{method}")
         try:
-            reply = stub(request, timeout=timeout)
+            reply = stub(request, timeout=timeout,
+                         compression=grpc.Compression.Gzip if compression == "gzip" else None)
         except grpc.RpcError as e:
             print(e.code().name)
             print(e.details())
@@ -97,6 +118,9 @@ def call(port, method, name, timeout=10.0):
 
 if __name__ == "__main__":
     if sys.argv[1] == "call":
-        call(int(sys.argv[2]), sys.argv[3], sys.argv[4], *(float(t) for t in sys.argv[5:6]))
+        call(int(sys.argv[2]), sys.argv[3], sys.argv[4], *(float(t) for t in sys.argv[5:6]),
+             *sys.argv[6:7])
+    elif sys.argv[1] == "serve":
+        serve(int(sys.argv[2]), *sys.argv[3:4])
     else:
-        {"serve": serve, "reflect": reflect}[sys.argv[1]](int(sys.argv[2]))
+        reflect(int(sys.argv[2]))

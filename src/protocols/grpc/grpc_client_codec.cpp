@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "grpc_gzip.hpp"
 #include "grpc_message.hpp"
 #include "grpc_status.hpp"
 #include "grpc_timeout.hpp"
@@ -57,8 +58,9 @@ class grpc_client_codec final : public http2::client_core {
                             static_header("content-type", "application/grpc"),
                             static_header("te", "trailers"),
                             static_header("user-agent", "wirebench-grpc"),
+                            static_header("grpc-accept-encoding", "identity,gzip"),
                             static_header("grpc-timeout", timeout_)};
-    return submit(s, {headers, timeout_.empty() ? 7u : 8u});
+    return submit(s, {headers, timeout_.empty() ? 8u : 9u});
   }
 
  private:
@@ -93,9 +95,15 @@ class grpc_client_codec final : public http2::client_core {
     if (!g.grpc_status) return {g.call, errc::wrong_reply, "no grpc-status"};
     grpc_message_decoder decoder(max_message_);
     const auto step = decoder.decode(as_bytes(std::string_view(g.body)));
-    if (step.status != decode_status::frame || step.consumed != g.body.size() ||
-        step.frame.compressed ||
-        !reply_.ParseFromArray(step.frame.bytes.data(), static_cast<int>(step.frame.bytes.size())))
+    if (step.status != decode_status::frame || step.consumed != g.body.size())
+      return {g.call, errc::wrong_reply, {}};
+    std::string_view bytes = as_text(step.frame.bytes);
+    if (step.frame.compressed) {  // gzip, as we accept; anything else the server should not send
+      if (g.encoding != "gzip" || gunzip(step.frame.bytes, max_message_, inflated_))
+        return {g.call, errc::wrong_reply, "a compressed reply that cannot be inflated"};
+      bytes = inflated_;
+    }
+    if (!reply_.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
       return {g.call, errc::wrong_reply, {}};
     g.text.swap(*reply_.mutable_greeting());
     return {g.call, {}, g.text};
@@ -108,6 +116,7 @@ class grpc_client_codec final : public http2::client_core {
   pb::GreetRequest request_;  // reused by every call
   pb::GreetReply reply_;
   std::string scratch_;       // a request serialized, before its prefix
+  std::string inflated_;      // a compressed reply, inflated
 };
 
 }  // namespace

@@ -10,7 +10,6 @@
 
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/decode_result.hpp"
-#include "wirebench/core/encoded_frame.hpp"
 #include "wirebench/core/frame_decoder.hpp"
 
 namespace wirebench::grpc_wire {
@@ -53,11 +52,6 @@ class grpc_message_decoder {
 };
 
 static_assert(frame_decoder<grpc_message_decoder>);
-
-/// The message's 5-byte prefix as gather buffers in front of `bytes` (referenced, not copied).
-/// frame_too_long when `bytes` is over `max_message_bytes` (the peer's receive limit).
-std::error_code encode_grpc_message(std::span<const std::byte> bytes, bool compressed,
-                                    std::size_t max_message_bytes, encoded_frame& out);
 
 /// Appends the 5-byte prefix of a message of `size` bytes (under 4 GiB) to `out`: for a message
 /// serialized into a string right after it.

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <optional>
 
+#include "grpc_gzip.hpp"
 #include "grpc_message.hpp"
 #include "grpc_timeout.hpp"
 #include "proto/echo.pb.h"
 #include "wirebench/codec/bytes.hpp"
+#include "wirebench/core/error.hpp"
 
 namespace wirebench::grpc_wire {
 namespace {
@@ -84,8 +86,11 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
     g.deadline = std::chrono::steady_clock::now() +
                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
   }
-  const bool identity = g.encoding.empty() || g.encoding == "identity";
-  if (!identity) return refuse(status_code::unimplemented, "grpc-encoding not supported: " + g.encoding);
+  if (!g.encoding.empty() && g.encoding != "identity" && g.encoding != "gzip") {
+    respond_error(stream_id, g, status_code::unimplemented,
+                  "grpc-encoding not supported: " + g.encoding, 200, true);
+    return hand_out_answered(stream_id);
+  }
 
   const std::string_view path = g.path;
   if (path.substr(0, service_prefix.size()) != service_prefix)
@@ -110,11 +115,37 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
     return refuse(status_code::internal, "the request ends inside a message");
   if (step.status != decode_status::frame || step.consumed != body.size())
     return refuse(status_code::internal, "a unary call takes exactly one message");
-  if (step.frame.compressed) return refuse(status_code::internal, "compressed message without grpc-encoding");
+  std::string_view bytes;
+  status_code code = status_code::ok;
+  std::string why;
+  if (!message_bytes(g, step.frame.compressed, step.frame.bytes, bytes, code, why))
+    return refuse(code, why);
   pb::GreetRequest& request = messages_->greet_request;
-  if (!request.ParseFromArray(step.frame.bytes.data(), static_cast<int>(step.frame.bytes.size())))
+  if (!request.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     return refuse(status_code::internal, "cannot parse GreetRequest");
   hand_out_call(stream_id, request.name());
+}
+
+bool grpc_server_session::message_bytes(const grpc_stream& st, bool compressed,
+                                        std::span<const std::byte> bytes, std::string_view& message,
+                                        status_code& code, std::string& why) {
+  if (!compressed) {
+    message = as_text(bytes);
+    return true;
+  }
+  if (st.encoding != "gzip") {  // identity, or none: the flag contradicts the headers
+    code = status_code::internal;
+    why = "compressed message without grpc-encoding";
+    return false;
+  }
+  if (const std::error_code ec = gunzip(bytes, max_message_, inflated_)) {
+    code = ec == errc::frame_too_long ? status_code::resource_exhausted : status_code::internal;
+    why = ec == errc::frame_too_long ? "message larger than the receive limit once inflated"
+                                     : "cannot inflate the gzip message";
+    return false;
+  }
+  message = inflated_;
+  return true;
 }
 
 bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
@@ -134,15 +165,16 @@ bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
     std::error_code error;
     const auto step = decode_from(decoder, body, consumed, error);
     if (step.status == decode_status::need_more) break;
-    if (step.status != decode_status::frame || step.frame.compressed) {
+    if (step.status != decode_status::frame) {
       code = step.status == decode_status::too_large ? status_code::resource_exhausted
                                                      : status_code::internal;
-      why = step.status == decode_status::frame ? "compressed message without grpc-encoding"
-                                                : error.message();
+      why = error.message();
       return false;
     }
+    std::string_view bytes;
+    if (!message_bytes(st, step.frame.compressed, step.frame.bytes, bytes, code, why)) return false;
     pb::EchoRequest& in = messages_->echo_request;
-    if (!in.ParseFromArray(step.frame.bytes.data(), static_cast<int>(step.frame.bytes.size()))) {
+    if (!in.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
       code = status_code::internal;
       why = "cannot parse EchoRequest";
       return false;
@@ -209,16 +241,18 @@ void grpc_server_session::respond_ok(std::int32_t stream_id, grpc_stream& st) {
 
 void grpc_server_session::respond_error(std::int32_t stream_id, grpc_stream& st,
                                         status_code code, std::string_view message,
-                                        int http_status) {
+                                        int http_status, bool accept_encodings) {
   const std::string status = std::to_string(static_cast<int>(code));
   const std::string http = std::to_string(http_status);
   std::string encoded;
   append_percent_encoded(encoded, message);
-  const nghttp2_nv headers[] = {header(":status", http),
-                                header("content-type", "application/grpc"),
-                                header("grpc-status", status), header("grpc-message", encoded)};
+  nghttp2_nv headers[5] = {header(":status", http), header("content-type", "application/grpc"),
+                           header("grpc-status", status)};
+  std::size_t count = 3;
+  if (!encoded.empty()) headers[count++] = header("grpc-message", encoded);
+  if (accept_encodings) headers[count++] = header("grpc-accept-encoding", "identity,gzip");
   st.response.clear();
-  respond(stream_id, st, {headers, encoded.empty() ? 3u : 4u}, false);
+  respond(stream_id, st, {headers, count}, false);
 }
 
 }  // namespace wirebench::grpc_wire

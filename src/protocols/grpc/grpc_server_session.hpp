@@ -8,13 +8,16 @@
 // codec itself once the request stream has ended (they are the Echo service's fixtures, not the
 // measured call). Every other method is UNIMPLEMENTED. Errors are Trailers-Only responses (HTTP
 // 200, grpc-status and a percent-encoded grpc-message in the one HEADERS frame): INTERNAL for a
-// malformed prefix, a message protobuf cannot parse, or a compressed message without an
-// encoding; RESOURCE_EXHAUSTED for a message over the receive limit (the request body's bound);
-// UNIMPLEMENTED for a grpc-encoding other than identity. A grpc-timeout sets the call's deadline:
-// a reply encoded after it is DEADLINE_EXCEEDED instead.
+// malformed prefix, a message protobuf cannot parse or gzip cannot inflate, or a compressed
+// message without an encoding; RESOURCE_EXHAUSTED for a message over the receive limit (the
+// request body's bound; inflated, the same limit); UNIMPLEMENTED, with grpc-accept-encoding, for
+// a grpc-encoding other than identity and gzip. Replies are not compressed (identity is always
+// allowed). A grpc-timeout sets the call's deadline: a reply encoded after it is
+// DEADLINE_EXCEEDED instead.
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -46,6 +49,10 @@ class grpc_server_session : public http2::server_core {
   void request_ended(std::int32_t stream_id, http2::server_stream& st) override;
   void body_too_large(std::int32_t stream_id, http2::server_stream& st) override;
 
+  // The bytes of a message as received, inflated when compressed (into inflated_); false with
+  // `code` and `why` set when it cannot be had.
+  bool message_bytes(const grpc_stream& st, bool compressed, std::span<const std::byte> bytes,
+                     std::string_view& message, status_code& code, std::string& why);
   // Answers the request on its own (Echo's fixtures); false with `why` set when it cannot.
   bool answer_echo(std::string_view method, grpc_stream& st, status_code& code, std::string& why);
   // Appends one message (5-byte prefix, then `bytes`) to the stream's response.
@@ -53,12 +60,15 @@ class grpc_server_session : public http2::server_core {
   // HEADERS, the response's messages, then the trailers with grpc-status 0.
   void respond_ok(std::int32_t stream_id, grpc_stream& st);
   // Trailers-Only: one HEADERS frame with the status (and `message`, percent-encoded).
+  // With `accept_encodings`: grpc-accept-encoding too (after an encoding it lacks).
   void respond_error(std::int32_t stream_id, grpc_stream& st, status_code code,
-                     std::string_view message, int http_status = 200);
+                     std::string_view message, int http_status = 200,
+                     bool accept_encodings = false);
 
   std::size_t max_message_;
   std::unique_ptr<messages> messages_;
-  std::string scratch_;  // a message serialized, before its prefix (capacity kept)
+  std::string scratch_;   // a message serialized, before its prefix (capacity kept)
+  std::string inflated_;  // a compressed message, inflated
 };
 
 }  // namespace wirebench::grpc_wire
