@@ -272,7 +272,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   cmd->add_option("--server-engine", plan.server_engine,
-                  "Server implementation, for protocols with several (grpc: cq, callback)");
+                  "Server implementation, for protocols with several (grpcpp: cq, callback)");
   cmd->add_option("--client-threads", plan.client_threads, "Client event-loop threads")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();

@@ -59,7 +59,7 @@ std::vector<server_flag> make_flags() {
   f.push_back(count_flag("--threads", "-t", &server_config::threads, 1, 1024,
                          "Server event-loop threads"));
   f.push_back({"--engine", "", "NAME",
-               "Server implementation, for protocols with several (grpc: cq, callback; default: "
+               "Server implementation, for protocols with several (grpcpp: cq, callback; default: "
                "the first)",
                [](server_config& c, std::string_view v) { c.engine = std::string(v); },
                [](const server_config& c) { return unless_empty(c.engine); }});

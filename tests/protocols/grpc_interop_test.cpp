@@ -118,11 +118,7 @@ TEST(grpc_interop, our_client_calls_a_grpcio_server) {
 }
 
 TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls) {
-  const std::string grpcurl = test::go_tool("grpcurl", "v1.9.3");
-  if (grpcurl.empty()) {
-    if (test::in_ci()) FAIL() << "grpcurl missing, which scripts/setup builds";
-    GTEST_SKIP() << "grpcurl missing (scripts/setup builds it where Go is present)";
-  }
+  WIREBENCH_REQUIRE_GO_TOOL(grpcurl, "grpcurl", "v1.9.3");
   const std::string proto = std::string(" -import-path ") + WIREBENCH_PROTO_DIR + " -proto echo.proto";
   auto plain = ours().make_server(loopback());
   int rc = 0;
@@ -149,6 +145,21 @@ TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls
                         &rc);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("\"greeting\": \"hello, sealed\""), std::string::npos) << out;
+}
+
+// ghz, the gRPC load tool users know: every call of a bounded run answered OK.
+TEST(grpc_interop, ghz_loads_our_server_and_every_call_is_ok) {
+  WIREBENCH_REQUIRE_GO_TOOL(ghz, "ghz", "v0.93.0");
+  auto server = ours().make_server(loopback());
+  int rc = 0;
+  const std::string out = test::run_shell(
+      ghz + " --insecure --import-paths " + WIREBENCH_PROTO_DIR +
+          " --proto echo.proto --call wirebench.echo.Echo/Greet -d '{\"name\": \"ghz\"}' -n 400 "
+          "-c 16 --connections 1 -t 10s -O json 127.0.0.1:" + port_of(*server) + " 2>&1",
+      &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"count\":400"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"statusCodeDistribution\":{\"OK\":400}"), std::string::npos) << out;
 }
 
 TEST(grpc_interop, h2load_drives_our_server_with_grpc_framed_posts) {

@@ -171,10 +171,16 @@ TEST(grpc_server_session, an_unknown_method_is_unimplemented_percent_encoded) {
   EXPECT_EQ(s.take_answered(), 1u);
 }
 
-TEST(grpc_server_session, a_content_type_that_is_not_grpc_is_http_415) {
+TEST(grpc_server_session, a_content_type_that_is_not_grpc_is_http_415_with_a_text_body) {
   session s(config());
-  EXPECT_EQ(trailers_only(s, call(1, {.content_type = "application/json"}, greet_message("a"))),
-            grpc_error("13", "content-type is not application/grpc", "415"));
+  const auto mine = on_stream(respond_to(s, call(1, {.content_type = "application/json"}, greet_message("a"))), 1);
+  ASSERT_EQ(mine.size(), 2u);
+  EXPECT_EQ(decode_headers(mine[0].payload),
+            (header_list{{":status", "415"}, {"content-type", "text/plain; charset=utf-8"},
+                         {"grpc-status", "13"}, {"grpc-message", "content-type is not application/grpc"}}));
+  EXPECT_EQ(mine[1].type, type_data);
+  EXPECT_EQ(mine[1].flags & end_stream, end_stream);
+  EXPECT_EQ(mine[1].payload, "content-type is not application/grpc\n");
   session proto(config());  // +proto and parameters are gRPC's
   EXPECT_EQ(on_stream(respond_to(proto, call(1, {.content_type = "application/grpc+proto"}, greet_message("a"))), 1).size(), 3u);
 }

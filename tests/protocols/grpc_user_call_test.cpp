@@ -202,8 +202,7 @@ TEST_F(grpc_user_call, grpcio_lists_our_services_by_reflection) {
 // it is missing): it lists our services by reflection, and calls Greet over TLS, verifying our
 // certificate, with no .proto.
 TEST(grpc_grpcurl, lists_our_services_and_calls_greet_over_tls_by_reflection) {
-  const std::string grpcurl = test::go_tool("grpcurl", "v1.9.3");
-  if (grpcurl.empty()) GTEST_SKIP() << "grpcurl missing (scripts/setup builds it where Go is present)";
+  WIREBENCH_REQUIRE_GO_TOOL(grpcurl, "grpcurl", "v1.9.3");
   auto plain = grpc().make_server(server_config{});
   int rc = 0;
   const std::string listed = test::run_shell(

@@ -64,3 +64,12 @@ inline bool debian_python_imports(const std::string& module) {
       GTEST_SKIP() << "peer missing: " << (tool) << " (apt-get install " << (package) << ")";    \
     }                                                                                            \
   } while (0)
+
+// A Go tool (grpcurl, ghz, h2spec) that scripts/setup builds into the tools cache where Go is
+// present: declares `var` as its path; skips the test where it is missing, failing under CI=true.
+#define WIREBENCH_REQUIRE_GO_TOOL(var, name, version)                                            \
+  const std::string var = ::wirebench::test::go_tool(name, version);                             \
+  if (var.empty()) {                                                                             \
+    if (::wirebench::test::in_ci()) FAIL() << (name) << " missing, which scripts/setup builds"; \
+    GTEST_SKIP() << (name) << " missing (scripts/setup builds it where Go is present)";         \
+  }

@@ -76,9 +76,18 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
     respond_error(stream_id, g, code, why, http_status);
     hand_out_answered(stream_id);
   };
-  // Not gRPC at all: answered in HTTP's terms, with a status a gRPC client maps too.
-  if (!is_grpc_content_type(g.content_type))
-    return refuse(status_code::internal, "content-type is not application/grpc", 415);
+  // Not gRPC at all: answered in HTTP's terms (415 and a text body, as grpc-go's handler does:
+  // HTTP clients and h2spec expect a body), the gRPC status in the headers too.
+  if (!is_grpc_content_type(g.content_type)) {
+    constexpr std::string_view why = "content-type is not application/grpc";
+    const std::string status = std::to_string(static_cast<int>(status_code::internal));
+    const nghttp2_nv headers[] = {header(":status", "415"),
+                                  header("content-type", "text/plain; charset=utf-8"),
+                                  header("grpc-status", status), header("grpc-message", why)};
+    g.response.assign(why).push_back('\n');
+    respond(stream_id, g, headers, true);
+    return hand_out_answered(stream_id);
+  }
   if (g.method != "POST") return refuse(status_code::unimplemented, "gRPC is POST only", 405);
   if (!g.timeout.empty()) {
     const auto timeout = parse_timeout(g.timeout);

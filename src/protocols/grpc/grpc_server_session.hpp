@@ -3,7 +3,7 @@
 // (../http2/h2_server_core.hpp), serving proto/echo.proto's Echo service. Sans-IO.
 //
 // A request is POST /wirebench.echo.Echo/METHOD with content-type application/grpc[+proto|;...]
-// (else HTTP 415) and its messages in the body. Greet is handed out as the greet call (its name
+// (else HTTP 415 with a text body) and its messages in the body. Greet is handed out as the greet call (its name
 // the argument; the reply the GreetReply's greeting); Get, Expand and Collect are answered by the
 // codec itself once the request stream has ended (they are the Echo service's fixtures, not the
 // measured call). Every other method is UNIMPLEMENTED. Errors are Trailers-Only responses (HTTP

@@ -164,12 +164,13 @@ std::size_t server_core::decode(std::span<const std::byte> data, server_request&
                                 gather_queue& out, std::error_code& error) {
   if (!data.empty()) {
     error = receive(data);
-    // The peer has said goodbye (or nghttp2 ended the session): what is left to say goes now, and
-    // once nothing is, the connection may close.
-    if (!error && !want_read()) {
-      error = send(out);
-      if (!error && !want_write()) error = errc::peer_closed;
-    }
+    // What nghttp2 has to say about these bytes goes now: acks, window updates, and the GOAWAY
+    // of a session it ended (a frame of the wrong size, a flood), which is only sent, and the
+    // session over, once serialized. Once both sides have said goodbye and nothing is left to
+    // say, the connection may close; produce() could not close it gracefully. Responses are
+    // submitted after this and still go out together in produce().
+    if (!error) error = send(out);
+    if (!error && !want_read() && !want_write()) error = errc::peer_closed;
   }
   if (next_ended_ == ended_.size()) {
     ended_.clear();
