@@ -212,6 +212,18 @@ TEST(grpc_server_session, a_bad_flag_a_compressed_message_and_a_bad_message_are_
             grpc_error("13", "a unary call takes exactly one message"));
 }
 
+TEST(grpc_server_session, a_name_that_is_not_utf8_is_internal_and_logs_nothing) {
+  session s(config());
+  pb::GreetRequest r;
+  r.set_name("ok");
+  std::string bytes = r.SerializeAsString();
+  bytes.back() = '\xff';  // the name's last byte: no longer UTF-8, which proto3 strings must be
+  ::testing::internal::CaptureStderr();
+  const header_list answer = trailers_only(s, call(1, {}, message(bytes)));
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "") << "protobuf's complaint reaches stderr";
+  EXPECT_EQ(answer, grpc_error("13", "cannot parse GreetRequest"));
+}
+
 TEST(grpc_server_session, an_encoding_it_lacks_is_unimplemented_naming_those_it_has) {
   session s(config());
   header_list expected = grpc_error("12", "grpc-encoding not supported: snappy");

@@ -7,6 +7,7 @@
 #include "grpc_message.hpp"
 #include "grpc_status.hpp"
 #include "grpc_timeout.hpp"
+#include "protobuf_log.hpp"
 #include "proto/echo.pb.h"
 #include "../http2/h2_client_core.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -41,6 +42,7 @@ class grpc_client_codec final : public http2::client_core {
         scheme_(config.https ? "https" : "http"),
         max_message_(config.max_message_bytes) {
     if (config.timeout.count() > 0) timeout_ = format_timeout(config.timeout);
+    drop_protobuf_parse_complaints();  // a lying server must not be able to flood our stderr
   }
 
   std::error_code encode(std::uint32_t id, std::string_view name, gather_queue&) override {

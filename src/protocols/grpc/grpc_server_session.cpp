@@ -7,6 +7,7 @@
 #include "grpc_gzip.hpp"
 #include "grpc_message.hpp"
 #include "grpc_timeout.hpp"
+#include "protobuf_log.hpp"
 #include "proto/echo.pb.h"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
@@ -54,7 +55,9 @@ grpc_server_session::grpc_server_session(const grpc_server_config& config)
         return c;
       }()),
       max_message_(config.max_message_bytes),
-      messages_(std::make_unique<messages>()) {}
+      messages_(std::make_unique<messages>()) {
+  drop_protobuf_parse_complaints();  // a hostile client must not be able to flood our stderr
+}
 
 grpc_server_session::~grpc_server_session() = default;
 
