@@ -95,8 +95,11 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
   if (!g.timeout.empty()) {
     const auto timeout = parse_timeout(g.timeout);
     if (!timeout) return refuse(status_code::internal, "malformed grpc-timeout");
-    g.deadline = std::chrono::steady_clock::now() +
-                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
+    // A timeout past the clock's range (99999999H is) is no deadline, not an overflow.
+    const auto now = std::chrono::steady_clock::now();
+    const auto left = std::chrono::steady_clock::time_point::max() - now;
+    if (*timeout < left)
+      g.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
   }
   if (!g.encoding.empty() && g.encoding != "identity" && g.encoding != "gzip") {
     respond_error(stream_id, g, status_code::unimplemented,
