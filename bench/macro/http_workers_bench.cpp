@@ -4,10 +4,11 @@
 //   http1-new  HTTP/1.1 with a new connection for every call (what persistence buys)
 //   http2      HTTP/2, every worker a stream on one shared connection
 //   http2-tls  the same over TLS (ALPN h2, self-signed certificate, no verification)
-// grpc_workers/<variant>/workers:N — the same on one gRPC channel (the server a child process):
-//   grpc         unary calls (HTTP/2 streams, one per call)
-//   grpc-stream  one bidi stream, one request per message, matched by id
-//   grpc-batch   one bidi stream, up to 10 requests per message
+// grpc_workers/<variant>/workers:N — the same on one gRPC connection:
+//   grpc           ours: unary calls on our HTTP/2 (a stream per call)
+//   grpcpp         grpc++'s unary calls on one channel (its server a child process)
+//   grpcpp-stream  grpc++, one bidi stream, one request per message, matched by id
+//   grpcpp-batch   grpc++, one bidi stream, up to 10 requests per message
 // Failed calls do not end the case: they are counted by type (counters `errors` and, for running
 // out of file descriptors, `emfile`), so "too many open files" shows up as a number.
 #include <span>

@@ -2,7 +2,7 @@
 // starts (grpc_init), and its Linux default, epoll1, keeps one epoll set for the whole process:
 // whichever thread waits on any completion queue reads any connection. With two client queue
 // threads, one stream's replies were then read on one thread and completed on the other's queue,
-// a wake-up and a hand-off per read: grpc-stream's client CPU per call went from 11 to 23 µs with
+// a wake-up and a hand-off per read: grpcpp-stream's client CPU per call went from 11 to 23 µs with
 // a second thread (docs/PERFORMANCE.md, gRPC). `poll` polls, from each queue, only the connections
 // of the calls on that queue, so a queue thread reads its own streams (11 µs with either count).
 #include <cstdlib>
