@@ -29,6 +29,15 @@ server_config loopback() {
   return sc;
 }
 
+// Over TLS with the test certificate.
+server_config tls_loopback(const test::cert_files& files) {
+  server_config sc = loopback();
+  sc.tls.enabled = true;
+  sc.tls.certificate_file = files.cert();
+  sc.tls.private_key_file = files.key();
+  return sc;
+}
+
 client_config to(const endpoint& where) {
   client_config cc;
   cc.connect = where;
@@ -62,11 +71,7 @@ TEST(grpc_interop, our_client_calls_the_grpcpp_server) {
 
 TEST(grpc_interop, our_client_over_tls_calls_the_grpcpp_server) {
   test::cert_files files;
-  server_config sc = loopback();
-  sc.tls.enabled = true;
-  sc.tls.certificate_file = files.cert();
-  sc.tls.private_key_file = files.key();
-  auto server = grpcpp().make_server(sc);
+  auto server = grpcpp().make_server(tls_loopback(files));
   client_config cc = to(server->local_endpoint());
   cc.tls.enabled = true;
   cc.tls.ca_file = files.cert();
@@ -134,11 +139,7 @@ TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls
   EXPECT_NE(out.find("Code: Unimplemented"), std::string::npos) << out;
 
   test::cert_files files;
-  server_config sc = loopback();
-  sc.tls.enabled = true;
-  sc.tls.certificate_file = files.cert();
-  sc.tls.private_key_file = files.key();
-  auto tls = ours().make_server(sc);
+  auto tls = ours().make_server(tls_loopback(files));
   out = test::run_shell(grpcurl + " -cacert " + files.cert() + proto +
                             " -d '{\"name\": \"sealed\"}' 127.0.0.1:" + port_of(*tls) +
                             " wirebench.echo.Echo/Greet 2>&1",
