@@ -58,6 +58,7 @@ class http1_client_codec final : public client_codec {
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
                      std::error_code& error) override {
     begin_decode();
+    if (closing_) return data.size();  // after a response that closes: not a response to anything
     parser_.feed(data);
     take_responses(into, error);
     return data.size();  // the parser copies what it keeps
@@ -69,6 +70,7 @@ class http1_client_codec final : public client_codec {
   // server never read: idempotent ones may go again (RFC 9112 §9.3.1), POST never.
   void end_of_stream(bool clean, decoded& into) override {
     begin_decode();
+    if (closing_) return;  // the calls behind the closing response went back already
     if (!parser_.mid_message()) {
       into.rest_not_processed = idempotent_;
       return;
@@ -77,7 +79,7 @@ class http1_client_codec final : public client_codec {
     if (clean && parser_.finish()) take_responses(into, ignored);
   }
 
-  bool mid_reply() const override { return parser_.mid_message(); }
+  bool mid_reply() const override { return !closing_ && parser_.mid_message(); }
   std::size_t max_read_bytes() const override { return 64 * 1024; }
 
  private:
@@ -99,6 +101,8 @@ class http1_client_codec final : public client_codec {
       if (!m.keep_alive) {  // the server closes after this response: nothing behind it was read
         into.going_away = true;
         into.rest_not_processed = true;
+        // Whatever follows is ignored, however it is cut into reads (llhttp calls it an error).
+        closing_ = true;
         break;
       }
     }
@@ -128,6 +132,7 @@ class http1_client_codec final : public client_codec {
   std::deque<std::string> storage_;  // greetings that needed unescaping, error texts
   std::deque<std::string> texts_;    // a user call's reply texts (deque: stable addresses)
   std::size_t texts_used_ = 0;
+  bool closing_ = false;  // a response said Connection: close: the codec reads no more
   bool idempotent_ = true;  // the greet call is a GET
 };
 
