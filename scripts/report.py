@@ -163,17 +163,19 @@ def main(out):
     workers_table("Workers against one server: µs per request per worker, and req/s "
                   "(http1: connection per worker; http1-new: connection per call; http2: one connection; "
                   "http2-tls: the same over TLS)", ["http1", "http1-new", "http2", "http2-tls"])
-    workers_table("gRPC on one connection: ours (grpc: unary calls on our HTTP/2) beside grpc++ "
-                  "(grpcpp: unary calls; grpcpp-stream: a bidi stream with one request per message, by id; "
-                  "grpcpp-batch: up to 10 per message; its server a child process, "
-                  f"{grpc_ctx.get('server_threads', '-')} thread(s))",
-                  ["grpc", "grpcpp", "grpcpp-stream", "grpcpp-batch"])
-    g = {v: by_variant.get(v, {}).get(16) for v in ("grpc", "grpcpp", "grpcpp-stream", "grpcpp-batch")}
+    grpc_names = ["grpc", "grpc-stream", "grpc-batch", "grpcpp", "grpcpp-stream", "grpcpp-batch"]
+    workers_table("gRPC on one connection: ours on our HTTP/2 (grpc: unary calls; grpc-stream: a bidi "
+                  "stream with one request per message, by id; grpc-batch: up to 10 per message) beside "
+                  "grpc++ (grpcpp, grpcpp-stream, grpcpp-batch: the same three; its server a child process, "
+                  f"{grpc_ctx.get('server_threads', '-')} thread(s))", grpc_names)
+    g = {v: by_variant.get(v, {}).get(16) for v in grpc_names}
     if g["grpc"] and g["grpcpp"]:
         text.append(f"gRPC unary at 16 workers: ours/grpc++ {g['grpc']['rps'] / g['grpcpp']['rps']:.2f}x requests/s\n")
-    if g["grpcpp"] and g["grpcpp-stream"] and g["grpcpp-batch"]:
-        text.append(f"grpc++ at 16 workers on one channel: stream/unary {g['grpcpp-stream']['rps'] / g['grpcpp']['rps']:.2f}x, "
-                    f"batch/unary {g['grpcpp-batch']['rps'] / g['grpcpp']['rps']:.2f}x requests/s\n")
+    for impl, unary in (("ours", "grpc"), ("grpc++", "grpcpp")):
+        stream, batch = g[f"{unary}-stream"], g[f"{unary}-batch"]
+        if g[unary] and stream and batch:
+            text.append(f"{impl} at 16 workers on one connection: stream/unary {stream['rps'] / g[unary]['rps']:.2f}x, "
+                        f"batch/unary {batch['rps'] / g[unary]['rps']:.2f}x requests/s\n")
 
     report = "\n".join(text)
     print(report)
@@ -261,6 +263,8 @@ def plot(out, micro, sizes, by_model, by_variant):
                   "http2": "HTTP/2, streams on one connection",
                   "http2-tls": "HTTP/2 over TLS, streams on one connection",
                   "grpc": "gRPC unary on our HTTP/2, one connection",
+                  "grpc-stream": "gRPC bidi stream on our HTTP/2, by id",
+                  "grpc-batch": "gRPC bidi stream on our HTTP/2, 10 per message",
                   "grpcpp": "grpc++ unary, one channel", "grpcpp-stream": "grpc++ bidi stream, by id",
                   "grpcpp-batch": "grpc++ bidi stream, 10 per message"}
         for v, by_w in sorted(by_variant.items()):

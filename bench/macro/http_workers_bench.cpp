@@ -6,6 +6,8 @@
 //   http2-tls  the same over TLS (ALPN h2, self-signed certificate, no verification)
 // grpc_workers/<variant>/workers:N — the same on one gRPC connection:
 //   grpc           ours: unary calls on our HTTP/2 (a stream per call)
+//   grpc-stream    ours: one bidi stream, one request per message, matched by id
+//   grpc-batch     ours: one bidi stream, the calls of a loop turn up to 10 per message
 //   grpcpp         grpc++'s unary calls on one channel (its server a child process)
 //   grpcpp-stream  grpc++, one bidi stream, one request per message, matched by id
 //   grpcpp-batch   grpc++, one bidi stream, up to 10 requests per message
@@ -37,6 +39,8 @@ constexpr variant variants[] = {{"http1", "http1", true, false, false},
                                 {"http2-tls", "http2", true, true, true}};
 // Ours (gRPC on our HTTP/2) beside grpc++, the reference, on the same load.
 constexpr variant grpc_variants[] = {{"grpc", "grpc", true, true, false},
+                                     {"grpc-stream", "grpc-stream", true, true, false},
+                                     {"grpc-batch", "grpc-batch", true, true, false},
                                      {"grpcpp", "grpcpp", true, true, false},
                                      {"grpcpp-stream", "grpcpp-stream", true, true, false},
                                      {"grpcpp-batch", "grpcpp-batch", true, true, false}};

@@ -5,6 +5,7 @@
 #include <asio/post.hpp>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/named_error_category.hpp"
 #include "wirebench/transport/listener.hpp"
 
 namespace wirebench {
@@ -168,10 +169,11 @@ void engine_lane::link_closed(engine_link& link, std::error_code reason,
   if (&link == link_ && !link.answered()) backoff_.failed(clock::now());
   forget(link);
   // Calls lost in flight: a silent server times them out, a server that broke the protocol (or
-  // sent a reply past the limit, or failed TLS) fails them with that, anything else closed them.
+  // sent a reply past the limit, or failed TLS, or ended the stream they shared with a status:
+  // gRPC's) fails them with that, anything else closed them.
   const std::error_code why = reason == errc::read_timeout ? make_error_code(errc::timeout)
                               : reason == errc::protocol_error || reason == errc::frame_too_long ||
-                                      reason == errc::tls_failed
+                                      reason == errc::tls_failed || is_named_error(reason)
                                   ? reason
                                   : make_error_code(errc::connection_closed);
   if (!in_flight.empty()) {

@@ -4,6 +4,7 @@
 
 #include "engine_lane.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/named_error_category.hpp"
 #include "wirebench/calls/fifo_matcher.hpp"
 #include "wirebench/calls/pending_table.hpp"
 
@@ -147,9 +148,11 @@ void engine_link::on_close(connection&, std::error_code reason) {
   matcher_->take_all(unanswered_);
   std::vector<unanswered_call> lost = std::move(unanswered_);
   unanswered_.clear();
-  // The codec's words, when it broke the stream itself (a TLS handshake that failed, and why).
-  std::string why = reason == errc::tls_failed || reason == errc::protocol_error ? codec_->failure()
-                                                                                 : std::string();
+  // The codec's words, when it broke the stream itself (a TLS handshake that failed, and why; a
+  // status the server ended a shared stream with, and its message).
+  const bool codec_said = reason == errc::tls_failed || reason == errc::protocol_error ||
+                          is_named_error(reason);
+  std::string why = codec_said ? codec_->failure() : std::string();
   lane_.link_closed(*this, reason, lost, std::move(why));
   // Replies the end completed, once the lane has let go of this link: their completions may call
   // again, and those calls must wait for the next connection, not come here. An end of stream is

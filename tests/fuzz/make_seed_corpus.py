@@ -88,7 +88,8 @@ write("msgpack_rpc_codec", "messages", bytes([0x3f, PATTERN, SEED])
 
 # ---- client_codec: [protocol][flags][pattern][seed] server bytes --------------------------------
 # Protocols in registry order, those with a client codec: line, length-prefixed, mux, msgpack-rpc,
-# http1, http1-close, http2, resp, redis-server. flags 3: three calls (ids 1..3) were sent.
+# http1, http1-close, http2, grpc, grpc-stream, grpc-batch, resp, redis-server. flags 3: three
+# calls (ids 1..3) were sent.
 def codec_seed(index, name, stream, flags=3):
     write("client_codec", name, bytes([index, flags, PATTERN, SEED]) + stream)
 
@@ -125,14 +126,29 @@ grpc_ok = h2_frame(1, 4, 1, b"\x88" + hpack_literal(31, b"application/grpc")) \
 grpc_err = h2_frame(1, 5, 3, b"\x88\x00\x0bgrpc-status\x0212\x00\x0cgrpc-message\x04no%21")
 codec_seed(7, "grpc", settings + grpc_ok + grpc_err + h2_frame(1, 4, 5, b"\x88")
            + h2_frame(0, 1, 5, grpc_message(b"\xff")))
-for index, name in ((8, "resp"), (9, "redis_server")):
+# gRPC streams: every call a message on stream 1: replies by id (out of order), one whose id is
+# no call's, then the stream ends with RESOURCE_EXHAUSTED (the calls left fail with it).
+def pb_varint(field, value):  # a protobuf varint field (values under 128)
+    return bytes([field << 3, value])
+def greet_reply(call_id):
+    return pb_varint(1, call_id) + pb_string(2, b"hello, n%d" % call_id)
+stream_end = h2_frame(1, 5, 1, b"\x00\x0bgrpc-status\x018\x00\x0cgrpc-message\x04busy")
+codec_seed(8, "grpc_stream", settings + h2_frame(1, 4, 1, b"\x88" + hpack_literal(31, b"application/grpc"))
+           + h2_frame(0, 0, 1, grpc_message(greet_reply(2)) + grpc_message(greet_reply(9))[:4])
+           + h2_frame(0, 0, 1, grpc_message(greet_reply(9))[4:] + grpc_message(greet_reply(1)))
+           + stream_end)
+batch = pb_string(1, greet_reply(3)) + pb_string(1, greet_reply(1))
+codec_seed(9, "grpc_batch", settings + h2_frame(1, 4, 1, b"\x88" + hpack_literal(31, b"application/grpc"))
+           + h2_frame(0, 0, 1, grpc_message(batch) + grpc_message(pb_string(1, greet_reply(2))))
+           + stream_end)
+for index, name in ((10, "resp"), (11, "redis_server")):
     codec_seed(index, name, b"$9\r\nhello, n1\r\n-ERR no\r\n+OK\r\n:1\r\n*1\r\n$9\r\nhello, n3\r\n")
 
 # ---- server_codec: [protocol][flags][pattern][seed] client bytes --------------------------------
 # The protocols with a server codec, in registry order: a seed's first byte is its place here.
 SERVER_CODECS = [
     "line", "length-prefixed", "mux", "msgpack-rpc", "http1", "http1-close", "http2", "grpc",
-    "resp", "resp-sync"]
+    "grpc-stream", "grpc-batch", "resp", "resp-sync"]
 # flags 0x18: a 64-byte limit, oversize requests answered with an error (resync).
 def server_seed(protocol, name, stream, flags=0):
     write("server_codec", name, bytes([SERVER_CODECS.index(protocol), flags, PATTERN, SEED]) + stream)
@@ -199,3 +215,17 @@ server_seed("grpc", "grpc", h2_preface + client_settings
             + grpc_post(9, echo + b"Collect") + h2_frame(0, 1, 9, grpc_message(b"x", True))
             + grpc_post(11, echo + b"Greet", b"\x00\x0cgrpc-timeout\x021S")
             + h2_frame(0, 1, 11, grpc_message(pb_string(2, b"z" * 70))))
+# gRPC streams: GreetStream messages split across DATA frames, a GreetBatchStream batch, Update
+# echoes, then a stream with a bad flag after a good message (still sending: reset).
+greet_request = lambda i, name: pb_varint(1, i) + pb_string(2, name)
+split = grpc_message(greet_request(2, b"bo"))
+server_seed("grpc", "grpc_streams", h2_preface + client_settings
+            + grpc_post(1, echo + b"GreetStream")
+            + h2_frame(0, 0, 1, grpc_message(greet_request(1, b"ada")) + split[:3])
+            + h2_frame(0, 1, 1, split[3:])
+            + grpc_post(3, echo + b"GreetBatchStream")
+            + h2_frame(0, 1, 3, grpc_message(pb_string(1, greet_request(4, b"x")) + pb_string(1, greet_request(5, b"y"))))
+            + grpc_post(5, echo + b"Update") + h2_frame(0, 0, 5, grpc_message(pb_string(1, b"hi")))
+            + h2_frame(0, 1, 5, grpc_message(pb_string(1, b"again")))
+            + grpc_post(7, echo + b"GreetStream")
+            + h2_frame(0, 0, 7, grpc_message(greet_request(6, b"z")) + b"\x02\x00\x00\x00\x00"))

@@ -1,15 +1,19 @@
-// gRPC on our HTTP/2 (`grpc`) against gRPC we did not write, both ways: grpc++ (the `grpcpp`
+// gRPC on our HTTP/2 (`grpc`, `grpc-stream`, `grpc-batch`) against gRPC we did not write, both ways: grpc++ (the `grpcpp`
 // backend's client and server, in this process), grpcio (python3-grpcio), grpcurl (a Go module
 // scripts/setup builds) and h2load. Peers that are missing skip, naming the package, and fail
 // under CI=true.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "support/cert_files.hpp"
 #include "support/child_process.hpp"
+#include "support/concurrent_calls.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/core/error.hpp"
@@ -81,6 +85,27 @@ TEST(grpc_interop, our_client_over_tls_calls_the_grpcpp_server) {
   EXPECT_EQ(r.reply, "hello, sealed");
 }
 
+// The stream clients (ours and grpc++'s) call the other's server, many calls in flight on each
+// stream, and over TLS ours against grpc++'s: every call completes once, with its own greeting.
+TEST(grpc_interop, stream_and_batch_clients_meet_the_other_server_both_ways) {
+  auto our_server = ours().make_server(loopback());
+  auto their_server = grpcpp().make_server(loopback());
+  for (const auto& [client, server] :
+       {std::pair{"grpc-stream", their_server.get()}, {"grpc-batch", their_server.get()},
+        {"grpcpp-stream", our_server.get()}, {"grpcpp-batch", our_server.get()}}) {
+    SCOPED_TRACE(client);
+    auto c = protocol_registry::builtin().find(client)->make_client(to(server->local_endpoint()));
+    test::expect_each_call_completes_once(*c, 4, 250);
+  }
+  test::cert_files files;
+  auto sealed = grpcpp().make_server(tls_loopback(files));
+  client_config cc = to(sealed->local_endpoint());
+  cc.tls.enabled = true;
+  cc.tls.ca_file = files.cert();
+  auto c = protocol_registry::builtin().find("grpc-stream")->make_client(cc);
+  test::expect_each_call_completes_once(*c, 2, 100);
+}
+
 std::string grpcio_call(const std::string& port, const std::string& method, const std::string& name,
                         const std::string& options = "10") {
   int rc = 0;
@@ -122,21 +147,76 @@ TEST(grpc_interop, our_client_calls_a_grpcio_server) {
   }
 }
 
+// grpcio's GreetStream calls our server with 50 requests on one stream: 50 replies, each with
+// its request's id and greeting, then OK; our stream clients call grpcio's server.
+TEST(grpc_interop, grpcio_and_our_stream_clients_meet_both_ways) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  auto server = ours().make_server(loopback());
+  int rc = 0;
+  const std::string out = test::run_shell(std::string(test::debian_python3) + " " +
+                                              WIREBENCH_GRPCIO_PEER + " stream " +
+                                              port_of(*server) + " 50 2>&1",
+                                          &rc);
+  ASSERT_EQ(rc, 0) << out;
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < out.size();) {
+    const std::size_t end = out.find('\n', at);
+    lines.push_back(out.substr(at, end - at));
+    at = end == std::string::npos ? out.size() : end + 1;
+  }
+  ASSERT_EQ(lines.size(), 51u) << out;
+  EXPECT_EQ(lines.back(), "OK");
+  lines.pop_back();
+  std::sort(lines.begin(), lines.end());
+  std::vector<std::string> expected;
+  for (int i = 1; i <= 50; ++i) expected.push_back(std::to_string(i) + " hello, n" + std::to_string(i));
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(lines, expected);
+
+  const int port = test::free_loopback_port();
+  test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port)});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  for (const char* client : {"grpc-stream", "grpc-batch"}) {
+    SCOPED_TRACE(client);
+    auto c = protocol_registry::builtin().find(client)->make_client(
+        to(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port))));
+    test::expect_each_call_completes_once(*c, 2, 200);
+  }
+
+  // A server that ends the stream with a status: the calls on it fail with it, and its message.
+  const int refusing = test::free_loopback_port();
+  test::child_process refuser(
+      {test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(refusing), "refuse"});
+  ASSERT_TRUE(test::wait_for_listener(refusing));
+  auto c = protocol_registry::builtin().find("grpc-stream")->make_client(
+      to(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(refusing))));
+  const auto r = test::greet_sync(*c, "turned away");
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(error_name(r.ec), "status_RESOURCE_EXHAUSTED") << r.ec.message() << ": " << r.reply;
+  EXPECT_EQ(r.reply, "busy: 100% \u2014 later");
+}
+
 TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls) {
   WIREBENCH_REQUIRE_GO_TOOL(grpcurl, "grpcurl", "v1.9.3");
   const std::string proto = std::string(" -import-path ") + WIREBENCH_PROTO_DIR + " -proto echo.proto";
   auto plain = ours().make_server(loopback());
   int rc = 0;
-  std::string out = test::run_shell(grpcurl + " -plaintext" + proto + " -d '{\"name\": \"gc\"}' 127.0.0.1:" +
-                                        port_of(*plain) + " wirebench.echo.Echo/Greet 2>&1",
-                                    &rc);
+  auto call = [&](const std::string& json, const std::string& method) {
+    return test::run_shell(grpcurl + " -plaintext" + proto + " -d '" + json + "' 127.0.0.1:" +
+                               port_of(*plain) + " wirebench.echo.Echo/" + method + " 2>&1",
+                           &rc);
+  };
+  std::string out = call(R"({"name": "gc"})", "Greet");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("\"greeting\": \"hello, gc\""), std::string::npos) << out;
-  out = test::run_shell(grpcurl + " -plaintext" + proto + " -d '{\"text\": \"a\"}' 127.0.0.1:" +
-                            port_of(*plain) + " wirebench.echo.Echo/Update 2>&1",
-                        &rc);
-  EXPECT_NE(rc, 0) << out;
-  EXPECT_NE(out.find("Code: Unimplemented"), std::string::npos) << out;
+  // The bidirectional methods: Update echoes each message; GreetStream answers each by its id.
+  out = call(R"({"text": "a"} {"text": "bc"})", "Update");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"text\": \"a\"\n}\n{\n  \"text\": \"bc\""), std::string::npos) << out;
+  out = call(R"({"id": 7, "name": "x"} {"id": 9, "name": "y"})", "GreetStream");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"id\": \"7\",\n  \"greeting\": \"hello, x\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"id\": \"9\",\n  \"greeting\": \"hello, y\""), std::string::npos) << out;
 
   test::cert_files files;
   auto tls = ours().make_server(tls_loopback(files));

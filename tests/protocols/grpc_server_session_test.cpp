@@ -11,6 +11,7 @@
 #include "../../src/protocols/grpc/grpc_gzip.hpp"
 #include "../../src/protocols/grpc/grpc_server_session.hpp"
 #include "proto/echo.pb.h"
+#include "support/grpc_frames.hpp"
 #include "support/h2_frames.hpp"
 #include "support/h2_greet_session.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -19,65 +20,14 @@ namespace wirebench::grpc_wire {
 namespace {
 
 using namespace test::h2;
+using namespace test::grpc_frames;
 using session = test::answering_session<grpc_server_session>;
 namespace pb = ::wirebench::echo;
-
-// A gRPC message: the flag, the 4-byte length, the bytes.
-std::string message(std::string_view bytes, char flag = 0) {
-  std::string m(1, flag);
-  put32(m, static_cast<std::uint32_t>(bytes.size()));
-  return m.append(bytes);
-}
-std::string greet_message(const std::string& name) {
-  pb::GreetRequest r;
-  r.set_name(name);
-  return message(r.SerializeAsString());
-}
-std::string echo_message(const std::string& text) {
-  pb::EchoRequest r;
-  r.set_text(text);
-  return message(r.SerializeAsString());
-}
-
-struct request_headers {
-  std::string_view path = "/wirebench.echo.Echo/Greet";
-  std::string_view content_type = "application/grpc";
-  std::string_view extra_name = {}, extra_value = {};  // one more header, when named
-  bool post = true;
-};
-
-// HEADERS (no END_STREAM) then the body in one DATA frame that ends the stream.
-std::string call(std::uint32_t stream_id, const request_headers& h, std::string_view body) {
-  // :method POST (static 3) or GET (2), :scheme http (6), :path (name 4), :authority (name 1),
-  // content-type (name 31), te: trailers
-  std::string block = h.post ? "\x83\x86" : "\x82\x86";
-  block += literal(4, h.path) + literal(1, "localhost") + literal(31, h.content_type) +
-           literal("te", "trailers");
-  if (!h.extra_name.empty()) block += literal(h.extra_name, h.extra_value);
-  return frame(type_headers, end_headers, stream_id, block) +
-         frame(type_data, end_stream, stream_id, body);
-}
 
 grpc_server_config config() {
   grpc_server_config c;
   c.max_message_bytes = 1024;
   return c;
-}
-
-// Everything the session says after a read of `input` (its SETTINGS included), as frames.
-std::vector<parsed_frame> respond_to(session& s, const std::string& input) {
-  EXPECT_FALSE(s.read(opening() + input));
-  std::string out;
-  EXPECT_FALSE(s.output(out));
-  return frames_of(out);
-}
-
-// The frames on `stream_id`, in order.
-std::vector<parsed_frame> on_stream(const std::vector<parsed_frame>& frames, std::uint32_t id) {
-  std::vector<parsed_frame> mine;
-  for (const parsed_frame& f : frames)
-    if (f.stream_id == id) mine.push_back(f);
-  return mine;
 }
 
 // The one HEADERS frame of a Trailers-Only response on stream 1, decoded.

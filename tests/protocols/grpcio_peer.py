@@ -2,10 +2,11 @@
 Run by grpc_user_call_test.cpp:
 
   grpcio_peer.py serve PORT [gzip|refuse]
-                               a grpcio server of wirebench.echo.Echo/Get, /Update (bidi) and
-                               /Greet from the same echo.proto (with gzip: replies compressed;
-                               with refuse: Greet fails with RESOURCE_EXHAUSTED and REFUSAL): it
-                               prints "listening" and serves until killed
+                               a grpcio server of wirebench.echo.Echo/Get, /Update (bidi),
+                               /Greet, /GreetStream and /GreetBatchStream from the same echo.proto
+                               (with gzip: replies compressed; with refuse: Greet and
+                               GreetStream fail with RESOURCE_EXHAUSTED and REFUSAL): it prints
+                               "listening" and serves until killed
   grpcio_peer.py reflect PORT  lists the services our server names by reflection
                                (grpc.reflection.v1alpha), one per line
   grpcio_peer.py call PORT METHOD NAME [TIMEOUT [gzip]]
@@ -13,11 +14,15 @@ Run by grpc_user_call_test.cpp:
                                (or EchoRequest{text}: field 2 or 1 by METHOD; with gzip, the
                                request compressed), and prints the status code's name, then the
                                reply's string field (or the details)
+  grpcio_peer.py stream PORT N  calls /wirebench.echo.Echo/GreetStream with N requests (id i,
+                               name "n<i>" for i in 1..N) on one stream, and prints "<id> <greeting>"
+                               per reply as it comes, then the status code's name
 
 No generated code: the methods take and give bytes. Their requests and replies are both one
 string in field 1 (EchoRequest and EchoResponse), so the server answers a request with its own
 bytes (Update: each message of the stream); Greet answers GreetReply{greeting: "hello, " + name}
-(field 2 of each);
+(field 2 of each), GreetStream each GreetRequest{id: 1, name: 2} with GreetReply{id: 1, greeting:
+2}, and GreetBatchStream each GreetBatch{requests: 1} with a GreetReplyBatch{replies: 1};
 the reflection request is list_services (field 7, empty), and the names are read from the reply's
 list_services_response (field 6) > service (1) > name (1)."""
 import sys
@@ -28,7 +33,8 @@ import grpc
 
 
 def fields(data):
-    """(number, bytes) for each length-delimited field of a protobuf message; others skipped."""
+    """(number, value) for each field of a protobuf message: bytes when length-delimited, an int
+    when a varint."""
     i = 0
     while i < len(data):
         key, i = varint(data, i)
@@ -38,9 +44,43 @@ def fields(data):
             yield number, data[i:i + size]
             i += size
         elif wire == 0:
-            _, i = varint(data, i)
+            value, i = varint(data, i)
+            yield number, value
         else:
             raise ValueError(f"wire type {wire}")
+
+
+def encode_varint(value):
+    out = bytearray()
+    while True:
+        b = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def length_delimited(number, value):
+    return encode_varint(number << 3 | 2) + encode_varint(len(value)) + value
+
+
+def greet_reply(request):
+    """GreetReply{id, greeting: "hello, " + name} for a GreetRequest."""
+    f = dict(fields(request))
+    return (encode_varint(1 << 3) + encode_varint(f.get(1, 0)) +
+            length_delimited(2, b"hello, " + f.get(2, b"")))
+
+
+def greet_stream(requests, context):
+    if MODE == "refuse":
+        context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL)
+    return (greet_reply(r) for r in requests)
+
+
+def greet_batch_reply(batch):
+    return b"".join(length_delimited(1, greet_reply(r)) for n, r in fields(batch) if n == 1)
 
 
 def varint(data, i):
@@ -74,7 +114,10 @@ def serve(port, mode=""):
         {"Get": grpc.unary_unary_rpc_method_handler(lambda request, context: request),
          "Greet": grpc.unary_unary_rpc_method_handler(greet),
          "Update": grpc.stream_stream_rpc_method_handler(
-             lambda requests, context: (request for request in requests))})
+             lambda requests, context: (request for request in requests)),
+         "GreetStream": grpc.stream_stream_rpc_method_handler(greet_stream),
+         "GreetBatchStream": grpc.stream_stream_rpc_method_handler(
+             lambda requests, context: (greet_batch_reply(b) for b in requests))})
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4),
                          compression=grpc.Compression.Gzip if mode == "gzip" else None)
     server.add_generic_rpc_handlers((handler,))
@@ -116,10 +159,28 @@ def call(port, method, name, timeout=10.0, compression=""):
                 print(value.decode())
 
 
+def stream(port, n):
+    requests = [encode_varint(1 << 3) + encode_varint(i) + length_delimited(2, f"n{i}".encode())
+                for i in range(1, n + 1)]
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        call = channel.stream_stream("/wirebench.echo.Echo/GreetStream")
+        try:
+            for reply in call(iter(requests), timeout=10):
+                f = dict(fields(reply))
+                print(f.get(1, 0), f.get(2, b"").decode())
+        except grpc.RpcError as e:
+            print(e.code().name)
+            print(e.details())
+            return
+        print("OK")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "call":
         call(int(sys.argv[2]), sys.argv[3], sys.argv[4], *(float(t) for t in sys.argv[5:6]),
              *sys.argv[6:7])
+    elif sys.argv[1] == "stream":
+        stream(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "serve":
         serve(int(sys.argv[2]), *sys.argv[3:4])
     else:

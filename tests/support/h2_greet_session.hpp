@@ -2,6 +2,7 @@
 // An HTTP/2 server session (a server codec on the HTTP/2 core: the REST routes, or gRPC) driven as
 // the codec host drives it, each greet call answered at once with "hello, NAME": for tests and the
 // fuzzers that feed it bytes.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -44,15 +45,19 @@ class answering_session : public Session {
   }
   // Calls read from now on wait for answer_held() (a reply that comes late).
   void hold_calls() { holding_ = true; }
-  void answer_held() {
+  // The held calls answered, oldest first or (newest_first) in the opposite order.
+  void answer_held(bool newest_first = false) {
+    if (newest_first) std::reverse(held_.begin(), held_.end());
     for (const auto& [key, name] : held_) this->encode_reply(key, true, "hello, " + name, out_);
     held_.clear();
   }
-  // What the session has to say now, after what decode() queued, appended to `out`.
+  // What the session has to say now (its produce(), as the host calls it before a write), after
+  // what decode() queued, appended to `out`.
   std::error_code output(std::string& out) {
+    const std::error_code ec = this->produce(out_);
     out_.for_each_segment([&](std::span<const std::byte> b) { out += as_text(b); });
     out_.clear();
-    return this->send(out);
+    return ec;
   }
 
  private:

@@ -14,4 +14,9 @@ class named_error_category : public std::error_category {
   virtual std::string_view code_name(int value) const noexcept = 0;
 };
 
+/// True when `ec` is in a named_error_category: a status the peer sent, not a local failure.
+inline bool is_named_error(const std::error_code& ec) noexcept {
+  return dynamic_cast<const named_error_category*>(&ec.category()) != nullptr;
+}
+
 }  // namespace wirebench

@@ -1,8 +1,8 @@
 #include "grpc_client_codec.hpp"
 
-#include <optional>
 #include <string>
 
+#include "grpc_call_stream.hpp"
 #include "grpc_gzip.hpp"
 #include "grpc_message.hpp"
 #include "grpc_status.hpp"
@@ -20,19 +20,6 @@ namespace {
 namespace pb = ::wirebench::echo;
 using http2::client_stream;
 using http2::static_header;
-
-// A call's stream, with what the response's headers and trailers said of gRPC.
-struct grpc_call_stream : client_stream {
-  void reset() override {
-    client_stream::reset();
-    grpc_status.reset();
-    message.clear();
-    encoding.clear();
-  }
-  std::optional<status_code> grpc_status;  // grpc-status, from the trailers (or Trailers-Only)
-  std::string message;                // grpc-message, as sent
-  std::string encoding;               // grpc-encoding
-};
 
 class grpc_client_codec final : public http2::client_core {
  public:
@@ -70,15 +57,7 @@ class grpc_client_codec final : public http2::client_core {
     return std::make_unique<grpc_call_stream>();
   }
   void response_header(client_stream& s, std::string_view name, std::string_view value) override {
-    auto& g = static_cast<grpc_call_stream&>(s);
-    if (name == "grpc-status") {
-      // Not a number: a status the peer did not send (UNKNOWN, as grpc's clients read it).
-      g.grpc_status = parse_status(value).value_or(status_code::unknown);
-    } else if (name == "grpc-message") {
-      g.message = value;
-    } else if (name == "grpc-encoding") {
-      g.encoding = value;
-    }
+    static_cast<grpc_call_stream&>(s).read_header(name, value);
   }
 
   codec_reply reply_for(client_stream& s) override {

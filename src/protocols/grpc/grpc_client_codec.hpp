@@ -28,4 +28,18 @@ struct grpc_client_config {
 
 std::unique_ptr<client_codec> make_grpc_client_codec(const grpc_client_config& config);
 
+// `grpc-stream` and `grpc-batch` (grpc_stream_client_codec.cpp): every call of the connection a
+// message on one bidirectional stream, matched by id (the call's id in GreetRequest.id, echoed in
+// GreetReply.id; the replies come in any order). With `batch` 1, one GreetRequest per message on
+// Echo.GreetStream; above 1, the calls encoded in one loop turn packed `batch` at a time into
+// GreetBatch messages on Echo.GreetBatchStream. The stream opens with the first call (no
+// grpc-timeout: deadlines are per call, the engine's) and lasts as long as the connection; after
+// a GOAWAY the client ends its side. When the stream ends, the calls still on it fail with the
+// stream's grpc-status (status_NAME, the grpc-message as the text), or connection_closed, and
+// the engine re-dials. A reply that is not a message of the method's type, or whose id no call
+// could have (beyond 32 bits), breaks the connection with wrong_reply; one for an id the engine
+// no longer waits for is counted late or unknown by the engine.
+std::unique_ptr<client_codec> make_grpc_stream_client_codec(const grpc_client_config& config,
+                                                            std::size_t batch);
+
 }  // namespace wirebench::grpc_wire

@@ -1,7 +1,9 @@
-// `grpc`: the greet call as gRPC unary Echo.Greet (doc/PROTOCOL-HTTP2.md) on our own HTTP/2
-// (nghttp2's sans-IO session, the http2 protocol's core) and protobuf: server and client are
-// codecs on the server skeleton and the client engine, h2c or TLS with ALPN h2. grpc++ is the
-// reference implementation beside it (`grpcpp`, ../grpcpp).
+// `grpc`, `grpc-stream`, `grpc-batch`: the greet call over gRPC (doc/PROTOCOL-HTTP2.md) on our
+// own HTTP/2 (nghttp2's sans-IO session, the http2 protocol's cores) and protobuf, as unary
+// Echo.Greet calls, as id-multiplexed messages on an Echo.GreetStream, and as the same 10 to a
+// message on an Echo.GreetBatchStream. Server and clients are codecs on the server skeleton and
+// the client engine, h2c or TLS with ALPN h2; one server answers all three. grpc++ is the
+// reference implementation beside it (`grpcpp`, `grpcpp-stream`, `grpcpp-batch`, ../grpcpp).
 #include <google/protobuf/stubs/common.h>
 #include <nghttp2/nghttp2.h>
 
@@ -25,31 +27,65 @@ server_codec_factory grpc_server_codecs(const server_config& c) {
   return [settings] { return std::make_unique<grpc_wire::grpc_server_session>(settings); };
 }
 
-client_codec_factory grpc_client_codecs(const client_config& c) {
-  const grpc_wire::grpc_client_config settings{
-      .authority = http2::authority_for(c.connect),
-      .https = c.tls.enabled,
-      .max_message_bytes = c.max_frame_bytes,
-      .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(c.reply_timeout)};
-  return [settings] { return grpc_wire::make_grpc_client_codec(settings); };
+grpc_wire::grpc_client_config client_settings(const client_config& c) {
+  return {.authority = http2::authority_for(c.connect),
+          .https = c.tls.enabled,
+          .max_message_bytes = c.max_frame_bytes,
+          .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(c.reply_timeout)};
 }
 
-void register_grpc_protocol(protocol_registry& registry) {
-  registry.add({
-      .name = "grpc",
-      .summary = "gRPC unary Echo.Greet(GreetRequest) -> GreetReply on our HTTP/2 (nghttp2, "
-                 "protobuf; h2c, or TLS with ALPN h2), calls as streams on one connection",
+client_codec_factory grpc_client_codecs(const client_config& c) {
+  return [settings = client_settings(c)] { return grpc_wire::make_grpc_client_codec(settings); };
+}
+
+// What the three share: the server, its options, TLS, the libraries.
+protocol grpc_entry(std::string name, std::string summary,
+                    std::function<client_codec_factory(const client_config&)> clients) {
+  return {
+      .name = std::move(name),
+      .summary = std::move(summary),
       .multiplexed = true,
       .tls = true,
       .tls_alpn = http2::tls_alpn,
-      // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
+      // Unary: nghttp2 holds streams beyond the server's concurrency limit; streams: the calls
+      // queue in the stream's window. The depth only bounds memory.
       .engine_depth = 1024,
       .libraries = grpc_libraries,
       .server_options = http2::server_options(),
       .fit_server_to_load = http2::fit_server_to_load,
-      .client_codecs = grpc_client_codecs,
+      .client_codecs = std::move(clients),
       .server_codecs = grpc_server_codecs,
-  });
+  };
+}
+
+// grpcpp-batch's batch, so that the two compare like for like.
+constexpr std::size_t batch_size = 10;
+
+void register_grpc_protocol(protocol_registry& registry) {
+  registry.add(grpc_entry("grpc",
+                          "gRPC unary Echo.Greet(GreetRequest) -> GreetReply on our HTTP/2 (nghttp2, "
+                          "protobuf; h2c, or TLS with ALPN h2), calls as streams on one connection",
+                          grpc_client_codecs));
+  protocol stream = grpc_entry(
+      "grpc-stream",
+      "gRPC bidi stream on our HTTP/2, Echo.GreetStream: one request per message, matched by id",
+      [](const client_config& c) -> client_codec_factory {
+        return [settings = client_settings(c)] {
+          return grpc_wire::make_grpc_stream_client_codec(settings, 1);
+        };
+      });
+  stream.server_of = "grpc";
+  registry.add(std::move(stream));
+  protocol batch = grpc_entry(
+      "grpc-batch",
+      "gRPC bidi stream on our HTTP/2, Echo.GreetBatchStream: up to 10 requests per message, by id",
+      [](const client_config& c) -> client_codec_factory {
+        return [settings = client_settings(c)] {
+          return grpc_wire::make_grpc_stream_client_codec(settings, batch_size);
+        };
+      });
+  batch.server_of = "grpc";
+  registry.add(std::move(batch));
 }
 
 const protocol_registration registered{65, register_grpc_protocol};

@@ -6,6 +6,7 @@
 
 #include "grpc_gzip.hpp"
 #include "grpc_message.hpp"
+#include "grpc_server_records.hpp"
 #include "grpc_timeout.hpp"
 #include "protobuf_log.hpp"
 #include "proto/echo.pb.h"
@@ -18,35 +19,7 @@ namespace {
 namespace pb = ::wirebench::echo;
 using http2::header;
 
-constexpr std::string_view service_prefix = "/wirebench.echo.Echo/";
-
-// application/grpc, alone or followed by +proto (or another message format) or ;parameters.
-bool is_grpc_content_type(std::string_view type) {
-  constexpr std::string_view grpc = "application/grpc";
-  if (type.substr(0, grpc.size()) != grpc) return false;
-  return type.size() == grpc.size() || type[grpc.size()] == '+' || type[grpc.size()] == ';';
-}
-
 }  // namespace
-
-struct grpc_server_session::grpc_stream : http2::server_stream {
-  void reset() override {
-    server_stream::reset();
-    content_type.clear();
-    timeout.clear();
-    encoding.clear();
-    deadline.reset();
-  }
-  std::string content_type, timeout, encoding;  // the request's headers, as sent
-  std::optional<std::chrono::steady_clock::time_point> deadline;  // from grpc-timeout
-};
-
-struct grpc_server_session::messages {
-  pb::GreetRequest greet_request;
-  pb::GreetReply greet_reply;
-  pb::EchoRequest echo_request;
-  pb::EchoResponse echo_response;
-};
 
 grpc_server_session::grpc_server_session(const grpc_server_config& config)
     : server_core([&] {
@@ -73,8 +46,21 @@ void grpc_server_session::request_header(http2::server_stream& st, std::string_v
   else if (name == "grpc-encoding") g.encoding = value;
 }
 
+bool grpc_server_session::set_deadline(grpc_stream& st) {
+  if (st.timeout.empty() || st.deadline) return true;  // none, or set when the headers ended
+  const auto timeout = parse_timeout(st.timeout);
+  if (!timeout) return false;
+  // A timeout past the clock's range (99999999H is) is no deadline, not an overflow.
+  const auto now = std::chrono::steady_clock::now();
+  const auto left = std::chrono::steady_clock::time_point::max() - now;
+  if (*timeout < left)
+    st.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
+  return true;
+}
+
 void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_stream& st) {
   auto& g = static_cast<grpc_stream&>(st);
+  if (g.streaming) return stream_ended(stream_id, g);
   auto refuse = [&](status_code code, std::string_view why, int http_status = 200) {
     respond_error(stream_id, g, code, why, http_status);
     hand_out_answered(stream_id);
@@ -92,15 +78,7 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
     return hand_out_answered(stream_id);
   }
   if (g.method != "POST") return refuse(status_code::unimplemented, "gRPC is POST only", 405);
-  if (!g.timeout.empty()) {
-    const auto timeout = parse_timeout(g.timeout);
-    if (!timeout) return refuse(status_code::internal, "malformed grpc-timeout");
-    // A timeout past the clock's range (99999999H is) is no deadline, not an overflow.
-    const auto now = std::chrono::steady_clock::now();
-    const auto left = std::chrono::steady_clock::time_point::max() - now;
-    if (*timeout < left)
-      g.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
-  }
+  if (!set_deadline(g)) return refuse(status_code::internal, "malformed grpc-timeout");
   if (!g.encoding.empty() && g.encoding != "identity" && g.encoding != "gzip") {
     respond_error(stream_id, g, status_code::unimplemented,
                   "grpc-encoding not supported: " + g.encoding, 200, true);
@@ -108,9 +86,9 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
   }
 
   const std::string_view path = g.path;
-  if (path.substr(0, service_prefix.size()) != service_prefix)
+  if (path.substr(0, echo_service_prefix.size()) != echo_service_prefix)
     return refuse(status_code::unimplemented, "unknown service");
-  const std::string_view method = path.substr(service_prefix.size());
+  const std::string_view method = path.substr(echo_service_prefix.size());
   if (method != "Greet") {
     status_code code = status_code::ok;
     std::string why;
@@ -224,6 +202,7 @@ bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
 
 void grpc_server_session::encode_reply(std::uint64_t key, bool ok, std::string_view body,
                                        gather_queue&) {
+  if (key >= first_slot_key) return encode_stream_reply(key, ok, body);
   auto* st = static_cast<grpc_stream*>(unanswered(key));
   if (st == nullptr) return;  // reset by the client while the call was out
   const auto stream_id = static_cast<std::int32_t>(key);

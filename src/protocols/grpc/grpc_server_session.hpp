@@ -3,23 +3,35 @@
 // (../http2/h2_server_core.hpp), serving proto/echo.proto's Echo service. Sans-IO.
 //
 // A request is POST /wirebench.echo.Echo/METHOD with content-type application/grpc[+proto|;...]
-// (else HTTP 415 with a text body) and its messages in the body. Greet is handed out as the greet call (its name
-// the argument; the reply the GreetReply's greeting); Get, Expand and Collect are answered by the
-// codec itself once the request stream has ended (they are the Echo service's fixtures, not the
-// measured call). Every other method is UNIMPLEMENTED. Errors are Trailers-Only responses (HTTP
-// 200, grpc-status and a percent-encoded grpc-message in the one HEADERS frame): INTERNAL for a
-// malformed prefix, a message protobuf cannot parse or gzip cannot inflate, or a compressed
-// message without an encoding; RESOURCE_EXHAUSTED for a message over the receive limit (the
-// request body's bound; inflated, the same limit); UNIMPLEMENTED, with grpc-accept-encoding, for
-// a grpc-encoding other than identity and gzip. Replies are not compressed (identity is always
-// allowed). A grpc-timeout sets the call's deadline: a reply encoded after it is
-// DEADLINE_EXCEEDED instead.
+// (else HTTP 415 with a text body) and its messages in the body. Greet is handed out as the greet
+// call (its name the argument; the reply the GreetReply's greeting); Get, Expand and Collect are
+// answered by the codec itself once the request stream has ended (they are the Echo service's
+// fixtures, not the measured call); the bidirectional ones are streams (below). Any other method
+// is UNIMPLEMENTED. Errors are Trailers-Only responses (HTTP 200, grpc-status and a
+// percent-encoded grpc-message in the one HEADERS frame): INTERNAL for a malformed prefix, a
+// message protobuf cannot parse or gzip cannot inflate, or a compressed message without an
+// encoding; RESOURCE_EXHAUSTED for a message over the receive limit (the request body's bound;
+// inflated, the same limit); UNIMPLEMENTED, with grpc-accept-encoding, for a grpc-encoding other
+// than identity and gzip. Replies are not compressed (identity is always allowed). A grpc-timeout
+// sets the call's deadline: a reply encoded after it is DEADLINE_EXCEEDED instead.
+//
+// The bidirectional methods are streams (grpc_server_streams.cpp): their messages are decoded as
+// they arrive, and the response stays open. Each GreetStream message is a greet call, each
+// request of a GreetBatchStream message one too (keyed by a slot that remembers the stream and
+// the request's id, not by the stream id); the replies go out as they come, in any order, each
+// GreetReply carrying its request's id; a GreetBatchStream's replies encoded in one loop turn
+// share one GreetReplyBatch. Update answers each message itself. The stream ends with
+// grpc-status 0 once the client has ended its side and every call on it is answered; a bad
+// message, a failed call or a passed deadline ends it with that status in the trailers (and
+// RST_STREAM if the client is still sending). A client that sends and does not read is held back
+// by its stream's window (server_session_config::max_unsent_stream_bytes).
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "grpc_status.hpp"
 #include "../http2/h2_server_core.hpp"
@@ -37,17 +49,46 @@ class grpc_server_session : public http2::server_core {
   ~grpc_server_session() override;
 
   // The GreetReply to stream `key`'s Greet call, then grpc-status 0; ok false: UNKNOWN with
-  // `body` as the message. Nothing if the client has reset the stream since.
+  // `body` as the message. A call on a stream (key >= first_slot_key): its GreetReply on that
+  // stream. Nothing if the client has reset the stream since.
   void encode_reply(std::uint64_t key, bool ok, std::string_view body, gather_queue& out) override;
+  // The GreetReplyBatch of each batch stream's replies encoded since, then what nghttp2 sends.
+  std::error_code produce(gather_queue& out) override;
+
+  // Calls on streams are keyed by slot: the key is first_slot_key + the slot's index (a stream id
+  // is below 2^31).
+  static constexpr std::uint64_t first_slot_key = std::uint64_t{1} << 32;
 
  private:
   struct grpc_stream;  // the record: server_stream and the gRPC headers
   struct messages;     // protobuf messages reused by every call
+  // A call on a stream, waiting for its reply.
+  struct call_slot {
+    std::int32_t stream_id = 0;
+    std::uint64_t request_id = 0;  // GreetRequest.id, echoed in the GreetReply
+  };
   std::unique_ptr<http2::server_stream> make_stream() override;
   void request_header(http2::server_stream& st, std::string_view name,
                       std::string_view value) override;
+  void request_headers_ended(std::int32_t stream_id, http2::server_stream& st) override;
+  void request_data(std::int32_t stream_id, http2::server_stream& st,
+                    std::string_view bytes) override;
   void request_ended(std::int32_t stream_id, http2::server_stream& st) override;
   void body_too_large(std::int32_t stream_id, http2::server_stream& st) override;
+
+  // The stream's grpc-timeout as its deadline; false when it is malformed.
+  static bool set_deadline(grpc_stream& st);
+  // Streams (grpc_server_streams.cpp): each message of a streaming request, a call handed out
+  // under a new slot, the end of a streaming request, a call's reply, and the stream's end.
+  void stream_message(std::int32_t stream_id, grpc_stream& st, std::string_view bytes);
+  void hand_out_on_stream(std::int32_t stream_id, grpc_stream& st, std::uint64_t request_id,
+                          std::string_view name);
+  void stream_ended(std::int32_t stream_id, grpc_stream& st);
+  void encode_stream_reply(std::uint64_t key, bool ok, std::string_view body);
+  void flush_batch(std::int32_t stream_id, grpc_stream& st);
+  void finish_if_done(std::int32_t stream_id, grpc_stream& st);
+  void fail_stream(std::int32_t stream_id, grpc_stream& st, status_code code,
+                   std::string_view why);
 
   // The bytes of a message as received, inflated when compressed (into inflated_); false with
   // `code` and `why` set when it cannot be had.
@@ -69,6 +110,9 @@ class grpc_server_session : public http2::server_core {
   std::unique_ptr<messages> messages_;
   std::string scratch_;   // a message serialized, before its prefix (capacity kept)
   std::string inflated_;  // a compressed message, inflated
+  std::vector<call_slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<std::int32_t> batching_;  // batch streams with replies not yet in a message
 };
 
 }  // namespace wirebench::grpc_wire

@@ -16,6 +16,7 @@ void client_stream::reset() {
   body.clear();
   request.clear();
   body_at = body_size = body_sent = 0;
+  streaming = request_closed = deferred = false;
 }
 
 // Every callback runs inside nghttp2_session_mem_recv (decode()) or mem_send (produce(), flush),
@@ -47,6 +48,10 @@ struct client_core::callbacks {
                            const uint8_t* data, size_t len, void* user) {
     client_stream* s = stream_of(session, stream_id);
     if (s == nullptr) return 0;
+    if (s->streaming) {
+      self(user).response_data(*s, std::string_view(reinterpret_cast<const char*>(data), len));
+      return 0;
+    }
     if (s->body.size() + len > self(user).max_body_) {
       s->oversize = true;
       nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, stream_id, NGHTTP2_CANCEL);
@@ -79,10 +84,28 @@ struct client_core::callbacks {
   static ssize_t read_body(nghttp2_session*, int32_t, uint8_t* buf, size_t length,
                            uint32_t* data_flags, nghttp2_data_source* source, void*) {
     client_stream& s = *static_cast<client_stream*>(source->ptr);
+    if (s.streaming) return read_stream(s, buf, length, data_flags);
     const std::size_t n = std::min(length, s.body_size - s.body_sent);
     std::memcpy(buf, s.request.data() + s.body_at + s.body_sent, n);
     s.body_sent += n;
     if (s.body_sent == s.body_size) *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+  // A streaming record's request: what has been appended; then it waits for more (deferred), or
+  // ends once the application has closed it.
+  static ssize_t read_stream(client_stream& s, uint8_t* buf, size_t length, uint32_t* data_flags) {
+    const std::size_t n = std::min(length, s.request.size() - s.body_sent);
+    std::memcpy(buf, s.request.data() + s.body_sent, n);
+    s.body_sent += n;
+    if (s.body_sent == s.request.size()) {  // all sent: the buffer starts over
+      s.request.clear();
+      s.body_sent = 0;
+      if (s.request_closed) *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+      else if (n == 0) {
+        s.deferred = true;
+        return NGHTTP2_ERR_DEFERRED;
+      }
+    }
     return static_cast<ssize_t>(n);
   }
 };
@@ -122,7 +145,12 @@ std::size_t client_core::decode(std::span<const std::byte> data, decoded& into, 
   // Streams closed since the last decode, here or while sending (refused after a GOAWAY).
   for (client_stream* s : refused_now_) finished_.push_back(s);
   refused_now_.clear();
-  for (client_stream* s : finished_) into.replies.push_back(verdict(*s));
+  into.replies.insert(into.replies.end(), streamed_.begin(), streamed_.end());
+  streamed_.clear();
+  for (client_stream* s : finished_) {
+    if (!s->streaming) into.replies.push_back(verdict(*s));
+    else if (const std::error_code ec = stream_ended(*s); ec && !error) error = ec;
+  }
   delivered_.swap(finished_);
   if (goaway_) into.going_away = true;
   return consumed;
@@ -152,8 +180,9 @@ std::error_code client_core::submit(client_stream& s, std::span<const nghttp2_nv
   nghttp2_data_provider body{};
   body.source.ptr = &s;
   body.read_callback = &callbacks::read_body;
+  const bool has_body = s.body_size != 0 || s.streaming;
   const int32_t sid = nghttp2_submit_request(session_.get(), nullptr, headers.data(),
-                                             headers.size(), s.body_size != 0 ? &body : nullptr, &s);
+                                             headers.size(), has_body ? &body : nullptr, &s);
   if (sid < 0) {  // out of stream ids on this connection: not sent, so not processed
     s.error = NGHTTP2_REFUSED_STREAM;
     refused_now_.push_back(&s);
@@ -161,6 +190,12 @@ std::error_code client_core::submit(client_stream& s, std::span<const nghttp2_nv
   }
   s.id = sid;
   return {};
+}
+
+void client_core::request_grew(client_stream& s) {
+  if (!s.deferred || s.id <= 0) return;
+  s.deferred = false;
+  nghttp2_session_resume_data(session_.get(), s.id);
 }
 
 void client_core::recycle_delivered() {

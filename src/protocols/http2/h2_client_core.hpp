@@ -24,6 +24,7 @@
 
 #include "h2_util.hpp"
 #include "wirebench/codec/client_codec.hpp"
+#include "wirebench/core/error.hpp"
 
 namespace wirebench::http2 {
 
@@ -48,6 +49,13 @@ struct client_stream {
   std::string request;
   std::size_t body_at = 0, body_size = 0, body_sent = 0;
   std::string text;  // the reply's text when the verdict builds one
+  // A long-lived stream carrying many calls (gRPC's bidirectional stream): its DATA goes to
+  // response_data() as it arrives, its request body is `request` as the application appends to
+  // it (request_grew() after each append; body_at and body_size unused) until request_closed,
+  // and its close goes to stream_ended(), not to a verdict.
+  bool streaming = false;
+  bool request_closed = false;  // streaming: END_STREAM once `request` is sent
+  bool deferred = false;        // streaming: nghttp2 waits for more of the request
 };
 
 class client_core : public client_codec {
@@ -81,11 +89,26 @@ class client_core : public client_codec {
   // The verdict on a closed stream that was neither refused, reset nor oversize (from decode()).
   // The reply's views must stay valid until the next decode(): in the record, or kept().
   virtual codec_reply reply_for(client_stream& s) = 0;
+  // A streaming record's DATA as it arrives (inside decode(); the bytes are nghttp2's, valid
+  // during the call): replies found go out through deliver().
+  virtual void response_data(client_stream& s, std::string_view bytes) { (void)s, (void)bytes; }
+  // A streaming record's stream has closed (inside decode(), after the replies it delivered):
+  // the error the connection closes with, failing the calls still waiting on it (none: it stays).
+  virtual std::error_code stream_ended(client_stream& s) {
+    (void)s;
+    return errc::connection_closed;
+  }
 
   // For the application: a fresh record for call `id`, then the request submitted with these
   // headers (whose values it owns or the codec does) and a body when s.body_size != 0.
   client_stream& take_stream(std::uint32_t id);
   std::error_code submit(client_stream& s, std::span<const nghttp2_nv> headers);
+  // A streaming record's request grew (or was closed): nghttp2 sends it with the next produce().
+  void request_grew(client_stream& s);
+  // A reply found on a streaming record, handed out by this decode() (its views as reply_for's).
+  void deliver(const codec_reply& reply) { streamed_.push_back(reply); }
+  // True once a GOAWAY has come: the engine sends no more calls on this connection.
+  bool going_away() const { return goaway_; }
   // A string that lives until the next decode() (an error's text, an unescaped greeting).
   std::string& kept() { return storage_.emplace_back(); }
 
@@ -101,6 +124,7 @@ class client_core : public client_codec {
   std::vector<client_stream*> delivered_;   // handed out by the last decode: their bodies are viewed
   std::vector<client_stream*> refused_now_;  // could not even be submitted
   std::deque<std::string> storage_;         // kept(): valid until the next decode
+  std::vector<codec_reply> streamed_;       // deliver(): handed out by this decode
   bool goaway_ = false;
   bool broken_ = false;  // we sent a GOAWAY with an error: the session is over
   session_ptr session_;  // last: it goes first, while the records its streams point to remain

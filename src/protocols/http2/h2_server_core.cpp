@@ -59,7 +59,13 @@ struct server_core::callbacks {
                            size_t len, void* user) {
     return guarded([&] {
       server_stream* st = record(session, stream_id);
+      self(user).consume(stream_id, st, len);  // the window given back (or held) whatever we do
       if (st == nullptr || st->answered) return 0;
+      if (st->streaming) {
+        self(user).request_data(stream_id, *st,
+                                std::string_view(reinterpret_cast<const char*>(data), len));
+        return 0;
+      }
       if (st->body.size() + len > self(user).max_body_) {
         self(user).body_too_large(stream_id, *st);
         st->answered_early = true;
@@ -70,14 +76,17 @@ struct server_core::callbacks {
       return 0;
     });
   }
-  // A whole frame received: a request is taken when its stream ends.
+  // A whole frame received: a request's headers are seen when they end, and the request is
+  // taken when its stream ends.
   static int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user) {
     return guarded([&] {
-      if ((frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA) &&
-          (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) {
-        server_stream* st = record(session, frame->hd.stream_id);
-        if (st != nullptr && !st->answered) self(user).request_ended(frame->hd.stream_id, *st);
-      }
+      if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA) return 0;
+      server_stream* st = record(session, frame->hd.stream_id);
+      if (st == nullptr) return 0;
+      if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
+        self(user).request_headers_ended(frame->hd.stream_id, *st);
+      if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0 && !st->answered)
+        self(user).request_ended(frame->hd.stream_id, *st);
       return 0;
     });
   }
@@ -109,6 +118,11 @@ struct server_core::callbacks {
     std::memcpy(buf, st->response.data() + st->sent, n);
     st->sent += n;
     if (st->sent != st->response.size()) return static_cast<ssize_t>(n);
+    if (st->streaming && !st->finished) {  // all sent that there is so far: wait for more
+      if (n != 0) return static_cast<ssize_t>(n);
+      st->deferred = true;
+      return NGHTTP2_ERR_DEFERRED;
+    }
     *flags |= NGHTTP2_DATA_FLAG_EOF;
     if (!st->trailers.empty()) {
       constexpr std::size_t most = 8;
@@ -132,8 +146,9 @@ server_core::server_core(const server_session_config& config)
                             .frame_recv = &callbacks::on_frame_recv,
                             .frame_send = &callbacks::on_frame_send,
                             .stream_close = &callbacks::on_stream_close},
-                           this)),
-      max_body_(config.max_body_bytes) {
+                           this, /*manual_windows=*/true)),
+      max_body_(config.max_body_bytes),
+      max_unsent_stream_(config.max_unsent_stream_bytes) {
   nghttp2_session* s = session_.get();
   std::vector<nghttp2_settings_entry> settings{
       {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, config.max_concurrent_streams}};
@@ -156,8 +171,8 @@ void server_stream::reset() {
     s->clear();
   }
   trailers.clear();
-  sent = 0;
-  answered = answered_early = false;
+  sent = withheld = 0;
+  answered = answered_early = streaming = finished = deferred = false;
 }
 
 std::size_t server_core::decode(std::span<const std::byte> data, server_request& into,
@@ -178,7 +193,7 @@ std::size_t server_core::decode(std::span<const std::byte> data, server_request&
     return data.size();
   }
   ended_request& r = ended_[next_ended_++];
-  into.key = static_cast<std::uint64_t>(r.stream_id);
+  into.key = r.key;
   if (r.call) {
     handed_out_.swap(r.argument);  // valid until the next decode(); both buffers reused
     into.what = server_request::kind::call;
@@ -198,12 +213,44 @@ std::error_code server_core::receive(std::span<const std::byte> plain) {
 }
 
 std::error_code server_core::send(gather_queue& out) {
-  // Copied into the queue's arena as nghttp2 hands it over: no string in between.
-  return mem_send_all(session_.get(), [&](std::span<const std::byte> b) { out.append_bytes(b); });
+  // Copied into the queue's arena as nghttp2 hands it over: no string in between. A response
+  // drained below its bound gives its stream's window back: the WINDOW_UPDATE goes now too.
+  auto sink = [&](std::span<const std::byte> b) { out.append_bytes(b); };
+  std::error_code ec = mem_send_all(session_.get(), sink);
+  if (!ec && give_back_withheld()) ec = mem_send_all(session_.get(), sink);
+  return ec;
 }
 
 std::error_code server_core::send(std::string& out) {
-  return mem_send_all(session_.get(), [&](std::span<const std::byte> b) { out.append(as_text(b)); });
+  auto sink = [&](std::span<const std::byte> b) { out.append(as_text(b)); };
+  std::error_code ec = mem_send_all(session_.get(), sink);
+  if (!ec && give_back_withheld()) ec = mem_send_all(session_.get(), sink);
+  return ec;
+}
+
+void server_core::consume(std::int32_t stream_id, server_stream* st, std::size_t bytes) {
+  // The connection's window always comes back: one stream held back must not stall the others.
+  nghttp2_session_consume_connection(session_.get(), bytes);
+  if (st != nullptr && st->streaming && st->response.size() - st->sent > max_unsent_stream_) {
+    if (st->withheld == 0) withheld_.push_back(stream_id);
+    st->withheld += bytes;
+    return;
+  }
+  nghttp2_session_consume_stream(session_.get(), stream_id, bytes);
+}
+
+bool server_core::give_back_withheld() {
+  bool given = false;
+  std::erase_if(withheld_, [&](std::int32_t stream_id) {
+    server_stream* st = callbacks::record(session_.get(), stream_id);
+    if (st == nullptr) return true;  // closed: nghttp2 forgot its window
+    if (st->response.size() - st->sent > max_unsent_stream_) return false;
+    nghttp2_session_consume_stream(session_.get(), stream_id, st->withheld);
+    st->withheld = 0;
+    given = true;
+    return true;
+  });
+  return given;
 }
 
 bool server_core::want_read() const { return nghttp2_session_want_read(session_.get()) != 0; }
@@ -256,17 +303,47 @@ bool server_core::admit_headers(std::int32_t stream_id) {
   return false;
 }
 
-void server_core::hand_out_call(std::int32_t stream_id, std::string_view argument) {
-  ended_.push_back({stream_id, true, std::string(argument)});
+void server_core::hand_out_call(std::uint64_t key, std::string_view argument) {
+  ended_.push_back({key, true, std::string(argument)});
 }
 
 void server_core::hand_out_answered(std::int32_t stream_id) {
-  ended_.push_back({stream_id, false, {}});
+  ended_.push_back({static_cast<std::uint64_t>(stream_id), false, {}});
 }
 
 server_stream* server_core::unanswered(std::uint64_t key) {
   server_stream* st = callbacks::record(session_.get(), static_cast<std::int32_t>(key));
   return st == nullptr || st->answered ? nullptr : st;
+}
+
+server_stream* server_core::open_record(std::int32_t stream_id) {
+  return callbacks::record(session_.get(), stream_id);
+}
+
+void server_core::open_response(std::int32_t stream_id, server_stream& st,
+                                std::span<const nghttp2_nv> headers) {
+  nghttp2_data_provider body{};
+  body.source.ptr = &st;  // the record outlives its DATA frames (reused only once closed)
+  body.read_callback = &callbacks::read_body;
+  nghttp2_submit_response(session_.get(), stream_id, headers.data(), headers.size(), &body);
+}
+
+void server_core::response_appended(std::int32_t stream_id, server_stream& st) {
+  // What was sent goes once it is most of the buffer: the copy stays small, the buffer bounded.
+  if (st.sent != 0 && st.sent * 2 >= st.response.size()) {
+    st.response.erase(0, st.sent);
+    st.sent = 0;
+  }
+  if (st.deferred) {
+    st.deferred = false;
+    nghttp2_session_resume_data(session_.get(), stream_id);
+  }
+}
+
+void server_core::finish_response(std::int32_t stream_id, server_stream& st) {
+  if (!st.answered) ++responding_;
+  st.answered = st.finished = true;
+  response_appended(stream_id, st);
 }
 
 void server_core::respond(std::int32_t stream_id, server_stream& st,

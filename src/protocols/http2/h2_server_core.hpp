@@ -4,7 +4,11 @@
 // graceful stop) that every HTTP/2 application shares. An application (the REST greet routes in
 // h2_rest_session.hpp, gRPC in ../grpc/grpc_server_session.hpp) derives from it: it reads each
 // request's headers and, once the stream has ended, either hands the request out as a call or
-// answers it itself; it encodes the replies with respond().
+// answers it itself; it encodes the replies with respond(). A streaming request (gRPC's
+// bidirectional methods) instead has its DATA handed to the application as it arrives and its
+// response kept open (open_response(), response_appended(), finish_response()); its window is
+// given back only while its unsent response stays under a bound, so a client that does not read
+// stops being read on that stream.
 //
 // Plaintext bytes from the client go in through decode(); everything the server has to say comes
 // out of produce(). No socket, TLS, loop or server is involved, so tests and fuzzers drive it
@@ -36,6 +40,10 @@ struct server_session_config {
   std::uint32_t stream_window_bytes = 0;
   std::uint32_t connection_window_bytes = 0;
   std::size_t max_body_bytes = 64 * 1024;  // a longer request body is the application's to refuse
+  // A streaming request's stream window is withheld (its client stops sending on it) while this
+  // many bytes of its response wait to be sent: a client that sends and never reads cannot make
+  // the server buffer its replies without bound.
+  std::size_t max_unsent_stream_bytes = 64 * 1024;
 };
 
 /// One request stream's record: what the core collects (method, path, body) and the response
@@ -54,6 +62,13 @@ struct server_stream {
   std::size_t sent = 0;
   bool answered = false;
   bool answered_early = false;  // answered (body over the limit) while the client was still sending
+  // A streaming request (the application says so when its headers end): its DATA goes to
+  // request_data() as it arrives, and its response is open (open_response()) until
+  // finish_response(), the body growing as the application appends to `response`.
+  bool streaming = false;
+  bool finished = false;  // streaming: the response's last byte is in `response`
+  bool deferred = false;  // streaming: nghttp2 waits for more of the response (resume to send it)
+  std::size_t withheld = 0;  // streaming: DATA bytes not yet given back to the stream's window
 };
 
 class server_core : public server_codec {
@@ -123,23 +138,43 @@ class server_core : public server_codec {
   virtual void request_header(server_stream& st, std::string_view name, std::string_view value) {
     (void)st, (void)name, (void)value;
   }
-  // The request's stream has ended (its body, within the limit, is in st.body): hand it out
-  // (hand_out_call) or answer it (respond, then hand_out_answered).
+  // The request's headers are all in (its stream may still send DATA): a streaming request is
+  // marked here (st.streaming), and may open its response.
+  virtual void request_headers_ended(std::int32_t stream_id, server_stream& st) {
+    (void)stream_id, (void)st;
+  }
+  // A streaming request's DATA, as it arrives (the bytes are nghttp2's, valid during the call).
+  virtual void request_data(std::int32_t stream_id, server_stream& st, std::string_view bytes) {
+    (void)stream_id, (void)st, (void)bytes;
+  }
+  // The request's stream has ended (its body, within the limit, is in st.body; a streaming
+  // request's went to request_data()): hand it out (hand_out_call) or answer it (respond, then
+  // hand_out_answered); a streaming one may finish its response.
   virtual void request_ended(std::int32_t stream_id, server_stream& st) = 0;
   // The body grew past max_body_bytes while the client was still sending: answer it (respond);
   // the core then hands it out as answered and resets the stream once the answer is sent.
   virtual void body_too_large(std::int32_t stream_id, server_stream& st) = 0;
 
-  // For the application: a call to hand out (the argument is copied), or a request answered.
-  void hand_out_call(std::int32_t stream_id, std::string_view argument);
+  // For the application: a call to hand out under `key` (the stream id, or the application's
+  // own key for calls on a stream; the argument is copied), or a request answered.
+  void hand_out_call(std::uint64_t key, std::string_view argument);
   void hand_out_answered(std::int32_t stream_id);
-  // The record of call `key` if its reply is still owed (null: reset by the client since).
+  // The record of call `key` (a stream id) if its reply is still owed (null: reset by the
+  // client since).
   server_stream* unanswered(std::uint64_t key);
+  // The record of an open request stream (null once it has closed).
+  server_stream* open_record(std::int32_t stream_id);
   // Submits the response on `stream_id`: these headers, then st.response as the body when
   // `with_body` (else the headers end the stream, or the trailers follow them at once when there
   // are any: gRPC's Trailers-Only puts its status in the headers instead), then st.trailers.
   void respond(std::int32_t stream_id, server_stream& st, std::span<const nghttp2_nv> headers,
                bool with_body);
+  // A streaming request's response: these headers now, then st.response as the application
+  // appends to it (response_appended() after each append), then st.trailers once
+  // finish_response() says the body is complete.
+  void open_response(std::int32_t stream_id, server_stream& st, std::span<const nghttp2_nv> headers);
+  void response_appended(std::int32_t stream_id, server_stream& st);
+  void finish_response(std::int32_t stream_id, server_stream& st);
   std::size_t max_body() const { return max_body_; }
 
  private:
@@ -148,7 +183,7 @@ class server_core : public server_codec {
   // argument here: the client may reset the stream before decode() hands it out, and the call
   // is still one the server took (its reply is then dropped), whatever the reads' cut.
   struct ended_request {
-    std::int32_t stream_id;
+    std::uint64_t key;
     bool call;  // false: answered already
     std::string argument;
   };
@@ -158,9 +193,15 @@ class server_core : public server_codec {
   bool admit_headers(std::int32_t stream_id);
   server_stream* open_stream();
   void close_stream(server_stream* st);
+  // A streaming request's DATA is given back to its window unless its unsent response is over
+  // the bound; then it is withheld until send() has drained the response below it.
+  void consume(std::int32_t stream_id, server_stream* st, std::size_t bytes);
+  bool give_back_withheld();
 
   session_ptr session_;
   std::size_t max_body_;
+  std::size_t max_unsent_stream_;
+  std::vector<std::int32_t> withheld_;  // streams whose window is held back
   std::vector<std::unique_ptr<server_stream>> records_;  // every record made (stable addresses)
   std::vector<server_stream*> free_records_;
   std::size_t open_streams_ = 0;

@@ -9,7 +9,7 @@ std::error_code flush(nghttp2_session* session, gather_queue& out) {
   return mem_send_all(session, [&](std::span<const std::byte> b) { out.append_bytes(b); });
 }
 
-session_ptr new_session(bool server, const session_callbacks& c, void* user) {
+session_ptr new_session(bool server, const session_callbacks& c, void* user, bool manual_windows) {
   nghttp2_session_callbacks* cb = nullptr;
   nghttp2_session_callbacks_new(&cb);
   const callbacks_ptr owned(cb);
@@ -20,9 +20,13 @@ session_ptr new_session(bool server, const session_callbacks& c, void* user) {
   if (c.frame_recv) nghttp2_session_callbacks_set_on_frame_recv_callback(cb, c.frame_recv);
   if (c.frame_send) nghttp2_session_callbacks_set_on_frame_send_callback(cb, c.frame_send);
   if (c.stream_close) nghttp2_session_callbacks_set_on_stream_close_callback(cb, c.stream_close);
+  nghttp2_option* option = nullptr;
+  nghttp2_option_new(&option);
+  nghttp2_option_set_no_auto_window_update(option, manual_windows ? 1 : 0);
   nghttp2_session* s = nullptr;
-  if (server) nghttp2_session_server_new(&s, cb, user);
-  else nghttp2_session_client_new(&s, cb, user);
+  if (server) nghttp2_session_server_new2(&s, cb, user, option);
+  else nghttp2_session_client_new2(&s, cb, user, option);
+  nghttp2_option_del(option);
   return session_ptr(s);
 }
 

@@ -35,8 +35,11 @@ struct session_callbacks {
   nghttp2_on_stream_close_callback stream_close = nullptr;
 };
 
-// A new server or client session with these callbacks, `user` their user data.
-session_ptr new_session(bool server, const session_callbacks& callbacks, void* user);
+// A new server or client session with these callbacks, `user` their user data. With
+// `manual_windows`, nghttp2 sends no WINDOW_UPDATE for DATA until the application has consumed it
+// (nghttp2_session_consume*): how a receiver holds back a sender it cannot keep up with.
+session_ptr new_session(bool server, const session_callbacks& callbacks, void* user,
+                        bool manual_windows = false);
 
 inline nghttp2_nv header(std::string_view name, std::string_view value) {
   return {reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),

@@ -1,0 +1,63 @@
+#pragma once
+// What grpc_server_session keeps per request stream and per connection, shared by its unary part
+// (grpc_server_session.cpp) and its streams (grpc_server_streams.cpp). Private to the two.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "grpc_server_session.hpp"
+#include "proto/echo.pb.h"
+
+namespace wirebench::grpc_wire {
+
+inline constexpr std::string_view echo_service_prefix = "/wirebench.echo.Echo/";
+
+// application/grpc, alone or followed by +proto (or another message format) or ;parameters.
+inline bool is_grpc_content_type(std::string_view type) {
+  constexpr std::string_view grpc = "application/grpc";
+  if (type.substr(0, grpc.size()) != grpc) return false;
+  return type.size() == grpc.size() || type[grpc.size()] == '+' || type[grpc.size()] == ';';
+}
+
+
+// Which bidirectional method a streaming request is (none: a request taken whole).
+enum class bidi_method : std::uint8_t { none, greet_stream, greet_batch, update };
+
+struct grpc_server_session::grpc_stream : http2::server_stream {
+
+  void reset() override {
+    server_stream::reset();
+    content_type.clear();
+    timeout.clear();
+    encoding.clear();
+    deadline.reset();
+    kind = bidi_method::none;
+    calls_out = 0;
+    request_done = false;
+    batch_size = 0;
+  }
+  std::string content_type, timeout, encoding;  // the request's headers, as sent
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // from grpc-timeout
+  bidi_method kind = bidi_method::none;
+  std::size_t calls_out = 0;  // calls handed out on this stream whose replies are owed
+  bool request_done = false;  // the client has ended its side
+  // A batch stream's replies not yet in a message: the first batch_size entries (their strings'
+  // capacity kept for the next batch).
+  std::vector<std::pair<std::uint64_t, std::string>> batch;
+  std::size_t batch_size = 0;
+};
+
+struct grpc_server_session::messages {
+  ::wirebench::echo::GreetRequest greet_request;
+  ::wirebench::echo::GreetReply greet_reply;
+  ::wirebench::echo::GreetBatch greet_batch;
+  ::wirebench::echo::GreetReplyBatch greet_reply_batch;
+  ::wirebench::echo::EchoRequest echo_request;
+  ::wirebench::echo::EchoResponse echo_response;
+};
+
+}  // namespace wirebench::grpc_wire
