@@ -1,7 +1,7 @@
-// gRPC on our HTTP/2 (`grpc`, `grpc-stream`, `grpc-batch`) against gRPC we did not write, both ways: grpc++ (the `grpcpp`
-// backend's client and server, in this process), grpcio (python3-grpcio), grpcurl (a Go module
-// scripts/setup builds) and h2load. Peers that are missing skip, naming the package, and fail
-// under CI=true.
+// gRPC on our HTTP/2 (`grpc`, `grpc-stream`, `grpc-batch`) against gRPC we did not write, both
+// ways: grpc++ (the `grpcpp` backend's clients and server, in this process), grpcio
+// (python3-grpcio), grpc-go (grpcgo_peer), grpcurl and ghz (Go modules scripts/setup builds) and
+// h2load. Peers that are missing skip, naming the package, and fail under CI=true.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -194,6 +194,73 @@ TEST(grpc_interop, grpcio_and_our_stream_clients_meet_both_ways) {
   ASSERT_TRUE(r.completed);
   EXPECT_EQ(error_name(r.ec), "status_RESOURCE_EXHAUSTED") << r.ec.message() << ": " << r.reply;
   EXPECT_EQ(r.reply, "busy: 100% \u2014 later");
+}
+
+// A grpc-go server (tests/protocols/grpcgo_peer, built by scripts/setup): our unary, stream and
+// batch clients, many calls in flight on one connection, each completes once with its greeting.
+TEST(grpc_interop, our_clients_call_a_grpc_go_server) {
+  WIREBENCH_REQUIRE_GO_TOOL(grpcgo_peer, "grpcgo_peer", WIREBENCH_GRPCGO_PEER_VERSION);
+  const int port = test::free_loopback_port();
+  test::child_process peer({grpcgo_peer, "-port", std::to_string(port)});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  for (const char* client : {"grpc", "grpc-stream", "grpc-batch"}) {
+    SCOPED_TRACE(client);
+    auto c = protocol_registry::builtin().find(client)->make_client(
+        to(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port))));
+    test::expect_each_call_completes_once(*c, 2, 200);
+  }
+}
+
+// Server reflection (v1 and v1alpha) read by three clients we did not write: grpcurl (v1: list,
+// describe, then a call with no .proto), grpcio (v1alpha: list) and grpc++'s reflection client
+// (the grpcpp backend's --reflect user call, v1alpha).
+TEST(grpc_interop, grpcurl_grpcio_and_grpcpp_read_our_servers_reflection) {
+  auto server = ours().make_server(loopback());
+  const std::string address = "127.0.0.1:" + port_of(*server);
+  {
+    client_config cc = to(server->local_endpoint());
+    cc.call = user_call{grpc_call{.method = "wirebench.echo.Echo/Greet", .proto_file = "", .reflect = true,
+                                  .request_json = R"({"name": "mirror"})"}};
+    auto c = grpcpp().make_client(cc);
+    const auto r = test::greet_sync(*c, "");
+    EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
+    EXPECT_EQ(r.reply, R"({"greeting":"hello, mirror"})");
+  }
+  {
+    WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+    int rc = 0;
+    const std::string out = test::run_shell(std::string(test::debian_python3) + " " + WIREBENCH_GRPCIO_PEER +
+                                                " reflect " + port_of(*server) + " 2>&1",
+                                            &rc);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_EQ(out, "grpc.reflection.v1.ServerReflection\ngrpc.reflection.v1alpha.ServerReflection\n"
+                   "wirebench.echo.Echo\n");
+  }
+  WIREBENCH_REQUIRE_GO_TOOL(grpcurl, "grpcurl", "v1.9.3");
+  int rc = 0;
+  std::string out = test::run_shell(grpcurl + " -plaintext " + address + " list 2>&1", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_EQ(out, "grpc.reflection.v1.ServerReflection\ngrpc.reflection.v1alpha.ServerReflection\n"
+                 "wirebench.echo.Echo\n");
+  out = test::run_shell(grpcurl + " -plaintext " + address + " describe wirebench.echo.Echo 2>&1", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("rpc GreetStream ( stream .wirebench.echo.GreetRequest ) returns ( stream "
+                     ".wirebench.echo.GreetReply );"),
+            std::string::npos)
+      << out;
+  out = test::run_shell(grpcurl + " -plaintext " + address +
+                            " describe grpc.reflection.v1alpha.ServerReflection 2>&1",
+                        &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("rpc ServerReflectionInfo"), std::string::npos) << out;
+  out = test::run_shell(grpcurl + " -plaintext -d '{\"name\": \"no proto\"}' " + address +
+                            " wirebench.echo.Echo/Greet 2>&1",
+                        &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("\"greeting\": \"hello, no proto\""), std::string::npos) << out;
+  out = test::run_shell(grpcurl + " -plaintext " + address + " describe no.Such 2>&1", &rc);
+  EXPECT_NE(rc, 0) << out;
+  EXPECT_NE(out.find("Symbol not found"), std::string::npos) << out;
 }
 
 TEST(grpc_interop, grpcurl_calls_our_server_from_the_proto_in_clear_and_over_tls) {

@@ -229,8 +229,11 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
             "protocol 'resp-sync' sends only its greet call, not a RESP command");
   EXPECT_EQ(message(find("http2"), resp), "protocol 'http2' sends an HTTP request, not a RESP command");
   EXPECT_THROW(find("http1").client_codecs(resp), user_call_refused);
-  for (const protocol& p : protocol_registry::builtin().all())
-    if (p.user_calls != user_call_kind::http) EXPECT_NE(message(p, http), "accepted") << p.name;
+  for (const protocol& p : protocol_registry::builtin().all()) {
+    if (p.user_calls != user_call_kind::http) {
+      EXPECT_NE(message(p, http), "accepted") << p.name;
+    }
+  }
 }
 
 TEST(user_call_registry, headers_the_client_writes_itself_are_refused) {

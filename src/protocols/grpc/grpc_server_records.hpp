@@ -25,7 +25,7 @@ inline bool is_grpc_content_type(std::string_view type) {
 
 
 // Which bidirectional method a streaming request is (none: a request taken whole).
-enum class bidi_method : std::uint8_t { none, greet_stream, greet_batch, update };
+enum class bidi_method : std::uint8_t { none, greet_stream, greet_batch, update, reflection };
 
 struct grpc_server_session::grpc_stream : http2::server_stream {
 

@@ -6,6 +6,7 @@
 
 #include "grpc_gzip.hpp"
 #include "grpc_message.hpp"
+#include "grpc_reflection.hpp"
 #include "grpc_server_records.hpp"
 #include "grpc_timeout.hpp"
 #include "protobuf_log.hpp"

@@ -20,7 +20,8 @@
 // request of a GreetBatchStream message one too (keyed by a slot that remembers the stream and
 // the request's id, not by the stream id); the replies go out as they come, in any order, each
 // GreetReply carrying its request's id; a GreetBatchStream's replies encoded in one loop turn
-// share one GreetReplyBatch. Update answers each message itself. The stream ends with
+// share one GreetReplyBatch. Update answers each message itself, and so does server reflection
+// (grpc.reflection.v1 and v1alpha, grpc_reflection.hpp). The stream ends with
 // grpc-status 0 once the client has ended its side and every call on it is answered; a bad
 // message, a failed call or a passed deadline ends it with that status in the trailers (and
 // RST_STREAM if the client is still sending). A client that sends and does not read is held back
@@ -37,6 +38,8 @@
 #include "../http2/h2_server_core.hpp"
 
 namespace wirebench::grpc_wire {
+
+class reflection_service;
 
 struct grpc_server_config {
   http2::server_session_config http2;  // its max_body_bytes is set from max_message_bytes
@@ -113,6 +116,7 @@ class grpc_server_session : public http2::server_core {
   std::vector<call_slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::int32_t> batching_;  // batch streams with replies not yet in a message
+  std::unique_ptr<reflection_service> reflection_;  // made by the connection's first use of it
 };
 
 }  // namespace wirebench::grpc_wire

@@ -1,11 +1,12 @@
 // grpc_server_session's bidirectional streams (see grpc_server_session.hpp): GreetStream and
-// GreetBatchStream, whose messages are greet calls answered in any order by id, and Update,
-// answered message by message. Runs on the connection's thread, inside the core's callbacks
+// GreetBatchStream, whose messages are greet calls answered in any order by id, and Update and
+// server reflection, answered message by message. Runs on the connection's thread, inside the core's callbacks
 // (request_*) or the host's encode_reply()/produce().
 #include <chrono>
 #include <string>
 
 #include "grpc_message.hpp"
+#include "grpc_reflection.hpp"
 #include "grpc_server_records.hpp"
 #include "grpc_server_session.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -18,6 +19,7 @@ using method = bidi_method;
 namespace {
 
 method bidi_method_of(std::string_view path) {
+  if (path == reflection_v1_path || path == reflection_v1alpha_path) return method::reflection;
   if (path.substr(0, echo_service_prefix.size()) != echo_service_prefix) return method::none;
   const std::string_view name = path.substr(echo_service_prefix.size());
   if (name == "GreetStream") return method::greet_stream;
@@ -99,6 +101,15 @@ void grpc_server_session::stream_message(std::int32_t stream_id, grpc_stream& st
       append_message(st, scratch_);
       response_appended(stream_id, st);
       return hand_out_answered(stream_id);  // counted as one request answered
+    }
+    case method::reflection: {
+      if (!reflection_) reflection_ = std::make_unique<reflection_service>();
+      if (!reflection_->answer(bytes, scratch_))
+        return fail_stream(stream_id, st, status_code::internal,
+                           "cannot parse ServerReflectionRequest");
+      append_message(st, scratch_);
+      response_appended(stream_id, st);
+      return hand_out_answered(stream_id);
     }
     case method::none:
       return;
