@@ -48,7 +48,7 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
          "Request method (default GET, or POST with -d); without --url or --path, a "
          "MessagePack-RPC method (msgpack-rpc), -d its params as a JSON array");
   // One value per -H (a word after it is not another header: `call` takes names there).
-  option(http, "-H,--header", o.headers, "Request header 'name: value' (repeatable)")
+  option(http, "-H,--header", o.headers, "Request header 'name: value' (repeatable); with --call, gRPC metadata")
       ->allow_extra_args(false);
   option(http, "-d,--data", o.data,
          "Request body, or @FILE for a file's bytes (sent with Content-Length)");
@@ -92,7 +92,7 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
   if (given("--call")) {
     if (http_target || given("--command"))
       throw std::invalid_argument("--call is a gRPC method; give it, --url/--path or --command");
-    for (const char* flag : {"--method", "--header", "--expect-status", "--expect-body", "--expect-reply"})
+    for (const char* flag : {"--method", "--expect-status", "--expect-body", "--expect-reply"})
       if (given(flag)) throw std::invalid_argument(std::string(flag) + " is not part of a gRPC call");
     if (given("--proto") == given("--reflect"))
       throw std::invalid_argument("--call " + o.grpc_method +
@@ -103,6 +103,7 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
     g.reflect = o.reflect;
     g.import_paths = o.import_paths;
     if (given("--data")) g.request_json = read_data_argument(o.data);
+    for (const auto& line : o.headers) g.metadata.push_back(parse_header(line));  // its metadata
     choice.call = user_call{std::move(g), o.keyspace};
     return choice;
   }

@@ -236,6 +236,19 @@ TEST(grpc_interop, grpcurl_grpcio_and_grpcpp_read_our_servers_reflection) {
     EXPECT_EQ(out, "grpc.reflection.v1.ServerReflection\ngrpc.reflection.v1alpha.ServerReflection\n"
                    "wirebench.echo.Echo\n");
   }
+  {  // our own client's --reflect, over TLS, against grpc++'s reflection
+    test::cert_files files;
+    auto sealed = grpcpp().make_server(tls_loopback(files));
+    client_config cc = to(sealed->local_endpoint());
+    cc.tls.enabled = true;
+    cc.tls.ca_file = files.cert();
+    cc.call = user_call{grpc_call{.method = "wirebench.echo.Echo/Get", .proto_file = "", .reflect = true,
+                                  .request_json = R"({"text": "sealed"})"}};
+    auto c = ours().make_client(cc);
+    const auto r = test::greet_sync(*c, "");
+    EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
+    EXPECT_EQ(r.reply, R"({"text":"sealed"})");
+  }
   WIREBENCH_REQUIRE_GO_TOOL(grpcurl, "grpcurl", "v1.9.3");
   int rc = 0;
   std::string out = test::run_shell(grpcurl + " -plaintext " + address + " list 2>&1", &rc);

@@ -1,7 +1,8 @@
 // gRPC user calls (grpc_call): any method from its .proto, unary or streaming, through dynamic
-// messages and grpc++'s generic stub; what is refused at start-up, with what message; and the other side not
-// ours: a grpcio server written from the same echo.proto, and grpcio reading our server's
-// reflection (python3-grpcio, which scripts/setup installs).
+// messages, on our client (`grpc`) and grpc++'s generic stub (`grpcpp`), each against both
+// servers; what is refused at start-up, with what message; and the other side not ours: a grpcio
+// server written from the same echo.proto, and grpcio reading the grpcpp server's reflection
+// (python3-grpcio, which scripts/setup installs).
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -26,7 +28,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const protocol& grpc() { return *protocol_registry::builtin().find("grpcpp"); }
+const protocol& find(const char* name) { return *protocol_registry::builtin().find(name); }
+const protocol& grpc() { return find("grpcpp"); }
 
 client_config calling(const endpoint& where, const std::string& method, const std::string& json,
                       const std::string& proto = WIREBENCH_ECHO_PROTO) {
@@ -44,9 +47,9 @@ client_config reflecting(client_config cc) {
 }
 
 // What make_client refuses `cc` with; "(not refused)" when it makes a client.
-std::string refusal(const client_config& cc) {
+std::string refusal(const client_config& cc, const protocol& p = grpc()) {
   try {
-    grpc().make_client(cc);
+    p.make_client(cc);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -76,46 +79,67 @@ class grpc_user_call : public ::testing::Test {
   std::unique_ptr<protocol_server> server_;
 };
 
-TEST_F(grpc_user_call, any_unary_method_from_the_proto_round_trips_as_json) {
-  auto greet = grpc().make_client(
+// The shapes of a user call, from each client (ours, `grpc`, and grpc++'s, `grpcpp`) against
+// each server: the same calls, the same JSON.
+struct pairing {
+  const char* client;
+  const char* server;
+};
+void PrintTo(const pairing& p, std::ostream* os) { *os << p.client << " to " << p.server; }
+class grpc_user_call_shapes : public ::testing::TestWithParam<pairing> {
+ protected:
+  void SetUp() override { server_ = find(GetParam().server).make_server(server_config{}); }
+  const protocol& client() const { return find(GetParam().client); }
+  std::unique_ptr<protocol_server> server_;
+};
+INSTANTIATE_TEST_SUITE_P(clients_and_servers, grpc_user_call_shapes,
+                         ::testing::Values(pairing{"grpcpp", "grpcpp"}, pairing{"grpc", "grpc"},
+                                           pairing{"grpc", "grpcpp"}, pairing{"grpcpp", "grpc"}),
+                         [](const auto& info) {
+                           return std::string(info.param.client) + "_to_" + info.param.server;
+                         });
+
+TEST_P(grpc_user_call_shapes, any_unary_method_from_the_proto_round_trips_as_json) {
+  auto greet = client().make_client(
       calling(server_->local_endpoint(), "wirebench.echo.Echo/Greet", R"({"name": "ann"})"));
   EXPECT_FALSE(greet->greets());
   expect_all_replied(*greet, 200, R"({"greeting":"hello, ann"})");
-  auto get = grpc().make_client(
+  auto get = client().make_client(
       calling(server_->local_endpoint(), "wirebench.echo.Echo/Get", R"({"text": "some words"})"));
   expect_all_replied(*get, 10, R"({"text":"some words"})");
-  EXPECT_EQ(server_->stats().requests, 200u);  // the server counts greet calls
+  // grpc++'s server counts greet calls; ours every request it answers, Echo's fixtures too.
+  EXPECT_EQ(server_->stats().requests, std::string_view(GetParam().server) == "grpc" ? 210u : 200u);
 }
 
 // Streaming methods: each call is one stream. Server streaming: one request, every reply, as a
 // JSON array. Client streaming: -d's array, one message each, then the one reply. Bidi: both.
-TEST_F(grpc_user_call, streaming_methods_are_a_stream_per_call) {
-  auto expand = grpc().make_client(
+TEST_P(grpc_user_call_shapes, streaming_methods_are_a_stream_per_call) {
+  auto expand = client().make_client(
       calling(server_->local_endpoint(), "wirebench.echo.Echo/Expand", R"({"text": "a bc d"})"));
   expect_all_replied(*expand, 50, R"([{"text":"a"},{"text":"bc"},{"text":"d"}])");
-  auto collect = grpc().make_client(calling(server_->local_endpoint(), "wirebench.echo.Echo/Collect",
+  auto collect = client().make_client(calling(server_->local_endpoint(), "wirebench.echo.Echo/Collect",
                                             R"([{"text": "ab"}, {"text": "c"}, {}])"));
   expect_all_replied(*collect, 50, R"({"text":"abc"})");
-  auto update = grpc().make_client(calling(server_->local_endpoint(), "wirebench.echo.Echo/Update",
+  auto update = client().make_client(calling(server_->local_endpoint(), "wirebench.echo.Echo/Update",
                                            R"([{"text": "x"}, {"text": "y"}])"));
   expect_all_replied(*update, 50, R"([{"text":"x"},{"text":"y"}])");
   // A server-streaming reply of nothing: an empty array.
-  auto none = grpc().make_client(
+  auto none = client().make_client(
       calling(server_->local_endpoint(), "wirebench.echo.Echo/Expand", R"({"text": ""})"));
   expect_all_replied(*none, 5, "[]");
 }
 
 // `__rand_int__` in a string field: each call's own 12 digits, in unary and streaming requests
 // alike (the serialized message keeps its length, so it still parses).
-TEST_F(grpc_user_call, rand_int_in_a_string_field_is_new_digits_in_each_call) {
+TEST_P(grpc_user_call_shapes, rand_int_in_a_string_field_is_new_digits_in_each_call) {
   for (const char* method : {"wirebench.echo.Echo/Get", "wirebench.echo.Echo/Collect"}) {
     SCOPED_TRACE(method);
     client_config cc = calling(server_->local_endpoint(), method, R"({"text": "k:__rand_int__"})");
     cc.call->keyspace = 1'000'000'000'000;  // twelve random digits: a repeat would be a fluke
-    auto client = grpc().make_client(cc);
+    auto c = client().make_client(cc);
     std::set<std::string> replies;
     for (int i = 0; i < 20; ++i) {
-      const test::call_result r = test::greet_sync(*client, "");
+      const test::call_result r = test::greet_sync(*c, "");
       ASSERT_FALSE(r.ec) << r.ec.message();
       ASSERT_TRUE(std::regex_match(r.reply, std::regex(R"(\{"text":"k:[0-9]{12}"\})"))) << r.reply;
       replies.insert(r.reply);
@@ -124,31 +148,39 @@ TEST_F(grpc_user_call, rand_int_in_a_string_field_is_new_digits_in_each_call) {
   }
 }
 
-// --reflect: no .proto; the client asks our server (grpc++'s reflection) what the method is.
-TEST_F(grpc_user_call, reflect_finds_the_method_on_the_server) {
-  auto client = grpc().make_client(
+// --reflect: no .proto; the client asks the server (its reflection, v1alpha) what the method is.
+TEST_P(grpc_user_call_shapes, reflect_finds_the_method_on_the_server) {
+  auto c = client().make_client(
       reflecting(calling(server_->local_endpoint(), "wirebench.echo.Echo/Greet", R"({"name": "r"})", "")));
-  expect_all_replied(*client, 20, R"({"greeting":"hello, r"})");
-  const std::string why = refusal(reflecting(calling(server_->local_endpoint(), "wirebench.echo.Nope/Get", "{}", "")));
+  expect_all_replied(*c, 20, R"({"greeting":"hello, r"})");
+  auto expand = client().make_client(
+      reflecting(calling(server_->local_endpoint(), "wirebench.echo.Echo/Expand", R"({"text": "p q"})", "")));
+  expect_all_replied(*expand, 5, R"([{"text":"p"},{"text":"q"}])");
+  const std::string why = refusal(
+      reflecting(calling(server_->local_endpoint(), "wirebench.echo.Nope/Get", "{}", "")), client());
   EXPECT_NE(why.find("reflect: wirebench.echo.Nope"), std::string::npos) << why;
 }
 
-TEST_F(grpc_user_call, a_method_the_server_lacks_fails_each_call_with_its_status) {
-  // Declared in the .proto, not served by ours: UNIMPLEMENTED is the server's word, remote_error.
+TEST_P(grpc_user_call_shapes, a_method_the_server_lacks_fails_each_call_with_its_status) {
+  // Declared in the .proto, not served: UNIMPLEMENTED is the server's word. grpc++'s client calls
+  // it remote_error; ours counts it by the status's name.
   const std::string dir = ::testing::TempDir();
   const std::string proto = dir + "/other.proto";
   std::ofstream(proto) << "syntax = \"proto3\";\npackage other;\nmessage M { string s = 1; }\n"
                           "service S { rpc Call(M) returns (M); }\n";
-  auto client = grpc().make_client(calling(server_->local_endpoint(), "other.S/Call", "{}", proto));
-  const auto r = test::greet_sync(*client, "");
+  auto c = client().make_client(calling(server_->local_endpoint(), "other.S/Call", "{}", proto));
+  const auto r = test::greet_sync(*c, "");
   ASSERT_TRUE(r.completed);
-  EXPECT_EQ(r.ec, errc::remote_error);
+  if (std::string_view(GetParam().client) == "grpcpp") EXPECT_EQ(r.ec, errc::remote_error);
+  else EXPECT_EQ(error_name(r.ec), "status_UNIMPLEMENTED") << r.ec.message();
 }
 
 TEST(grpc_user_call_refusals, each_is_one_line_at_start_up) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
+  for (const char* name : {"grpcpp", "grpc"}) {
+  SCOPED_TRACE(name);
   auto refused = [&](const std::string& method, const std::string& json, const std::string& proto) {
-    return refusal(calling(nowhere, method, json, proto));
+    return refusal(calling(nowhere, method, json, proto), find(name));
   };
   const std::string echo = WIREBENCH_ECHO_PROTO;
   EXPECT_NE(refused("wirebench.echo.Echo/Nope", "{}", echo).find("no method wirebench.echo.Echo/Nope"),
@@ -164,6 +196,7 @@ TEST(grpc_user_call_refusals, each_is_one_line_at_start_up) {
   std::ofstream(broken) << "syntax = \"proto3\";\nmessage {\n";
   EXPECT_NE(refused("a.B/C", "{}", broken).find("broken.proto:2:"), std::string::npos)
       << refused("a.B/C", "{}", broken);
+  }
 }
 
 TEST(grpc_user_call_peers, our_client_calls_a_grpcio_server_written_from_the_same_proto) {
@@ -171,19 +204,52 @@ TEST(grpc_user_call_peers, our_client_calls_a_grpcio_server_written_from_the_sam
   const int port = test::free_loopback_port();
   test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port)});
   ASSERT_TRUE(test::wait_for_listener(port));
-  auto client = grpc().make_client(
-      calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
-              "wirebench.echo.Echo/Get", R"({"text": "from grpcio"})"));
-  expect_all_replied(*client, 100, R"({"text":"from grpcio"})");
-  auto bidi = grpc().make_client(
-      calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
-              "wirebench.echo.Echo/Update", R"([{"text": "one"}, {"text": "two"}])"));
-  expect_all_replied(*bidi, 50, R"([{"text":"one"},{"text":"two"}])");
+  for (const char* name : {"grpcpp", "grpc"}) {
+    SCOPED_TRACE(name);
+    auto client = find(name).make_client(
+        calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
+                "wirebench.echo.Echo/Get", R"({"text": "from grpcio"})"));
+    expect_all_replied(*client, 100, R"({"text":"from grpcio"})");
+    auto bidi = find(name).make_client(
+        calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
+                "wirebench.echo.Echo/Update", R"([{"text": "one"}, {"text": "two"}])"));
+    expect_all_replied(*bidi, 50, R"([{"text":"one"},{"text":"two"}])");
+  }
 
   // grpcio's server here offers no reflection: --reflect says so, in one line.
-  const std::string why = refusal(reflecting(calling(
-      endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)), "wirebench.echo.Echo/Get", "{}", "")));
-  EXPECT_NE(why.find("offers no reflection"), std::string::npos) << why;
+  for (const char* name : {"grpcpp", "grpc"}) {
+    const std::string why = refusal(
+        reflecting(calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
+                           "wirebench.echo.Echo/Get", "{}", "")),
+        find(name));
+    EXPECT_NE(why.find("offers no reflection"), std::string::npos) << name << ": " << why;
+  }
+}
+
+// -H with --call: request metadata, as grpcio's server reads it, from both clients; a -bin key's
+// value is bytes (base64 on the wire). What a client sets itself is refused at start-up.
+TEST(grpc_user_call_peers, metadata_from_either_client_reaches_a_grpcio_server) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  const int port = test::free_loopback_port();
+  test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port), "metadata"});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  const endpoint at = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
+  for (const char* name : {"grpcpp", "grpc"}) {
+    SCOPED_TRACE(name);
+    client_config cc = calling(at, "wirebench.echo.Echo/Get", "{}");
+    std::get<grpc_call>(cc.call->request).metadata = {{"X-Team", "blue sky"}, {"x-raw-bin", "\x01hi"}};
+    auto client = find(name).make_client(cc);
+    expect_all_replied(*client, 5, R"({"text":"x-raw-bin=bin:016869;x-team=blue sky;"})");
+    for (const auto& [key, value, why] :
+         {std::tuple{"grpc-timeout", "1S", "the gRPC client sets it itself"},
+          std::tuple{"content-type", "text/plain", "the gRPC client sets it itself"},
+          std::tuple{"bad key", "v", "is not a gRPC metadata key"},
+          std::tuple{"x-a", "caf\xc3\xa9", "printable ASCII"}}) {
+      client_config bad = calling(at, "wirebench.echo.Echo/Get", "{}");
+      std::get<grpc_call>(bad.call->request).metadata = {{key, value}};
+      EXPECT_NE(refusal(bad, find(name)).find(why), std::string::npos) << key << ": " << refusal(bad, find(name));
+    }
+  }
 }
 
 TEST_F(grpc_user_call, grpcio_lists_our_services_by_reflection) {

@@ -1,11 +1,12 @@
 """grpcio (Debian's python3-grpcio), a gRPC implementation we did not write, as a peer of ours.
 Run by grpc_user_call_test.cpp:
 
-  grpcio_peer.py serve PORT [gzip|refuse]
+  grpcio_peer.py serve PORT [gzip|refuse|metadata]
                                a grpcio server of wirebench.echo.Echo/Get, /Update (bidi),
                                /Greet, /GreetStream and /GreetBatchStream from the same echo.proto
                                (with gzip: replies compressed; with refuse: Greet and
-                               GreetStream fail with RESOURCE_EXHAUSTED and REFUSAL): it prints
+                               GreetStream fail with RESOURCE_EXHAUSTED and REFUSAL; with
+                               metadata: Get names the call's metadata, see get()): it prints
                                "listening" and serves until killed
   grpcio_peer.py reflect PORT  lists the services our server names by reflection
                                (grpc.reflection.v1alpha), one per line
@@ -73,6 +74,17 @@ def greet_reply(request):
             length_delimited(2, b"hello, " + f.get(2, b"")))
 
 
+def get(request, context):
+    """Echo.Get: the request itself; with metadata, EchoResponse{text} naming the call's "x-"
+    metadata instead, "key=value;" each by key (a -bin key's value as bin:HEX of its bytes): the
+    order of different keys is not kept by every client."""
+    if MODE != "metadata":
+        return request
+    text = "".join(f"{k}={'bin:' + v.hex() if isinstance(v, bytes) else v};"
+                   for k, v in sorted(context.invocation_metadata()) if k.startswith("x-"))
+    return length_delimited(1, text.encode())
+
+
 def greet_stream(requests, context):
     if MODE == "refuse":
         context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL)
@@ -111,7 +123,7 @@ def serve(port, mode=""):
     MODE = mode
     handler = grpc.method_handlers_generic_handler(
         "wirebench.echo.Echo",
-        {"Get": grpc.unary_unary_rpc_method_handler(lambda request, context: request),
+        {"Get": grpc.unary_unary_rpc_method_handler(get),
          "Greet": grpc.unary_unary_rpc_method_handler(greet),
          "Update": grpc.stream_stream_rpc_method_handler(
              lambda requests, context: (request for request in requests)),

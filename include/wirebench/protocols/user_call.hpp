@@ -56,6 +56,8 @@ struct grpc_call {
   bool reflect = false;    // no .proto: the server's reflection says what the method is
   std::vector<std::string> import_paths = {};  // empty: the file's own folder
   std::string request_json = "{}";        // the request message, proto3's JSON mapping
+  // Request metadata (-H 'name: value'), in order; a "-bin" key's value is the raw bytes.
+  std::vector<std::pair<std::string, std::string>> metadata = {};
   friend bool operator==(const grpc_call&, const grpc_call&) = default;
 };
 

@@ -10,20 +10,41 @@
 // OK fails the call with grpc_status_error (counted as status_NAME), its text the decoded
 // grpc-message; an HTTP status other than 200 with unexpected_status (status_415); a response
 // without grpc-status, or with a message that is not one GreetReply, with wrong_reply.
+//
+// With a user call (config.method: any method of a .proto, every shape, as grpcpp's user calls),
+// each call is one stream of that method: every request message (one per element of -d's JSON
+// array for a client-streaming method), the request side ended, then every reply; the call's text
+// is the reply in JSON, or for a server-streaming method the replies as a JSON array, each of
+// them parsed as the method's reply type (else wrong_reply).
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench::grpc_wire {
 
+class grpc_dynamic_method;
+
 struct grpc_client_config {
   std::string authority;                       // :authority
   bool https = false;                          // :scheme https (TLS under the codec)
   std::size_t max_message_bytes = 4 * 1024 * 1024;  // the largest reply message accepted
   std::chrono::nanoseconds timeout{0};         // sent as grpc-timeout; 0: none
+  // A user call (unary codec only): the method and its requests, made once from the .proto and
+  // -d's JSON; null: the greet call. `keyspace` bounds its __rand_int__ placeholders.
+  std::shared_ptr<const grpc_dynamic_method> method = nullptr;
+  std::uint64_t keyspace = 1;
+  // Its metadata (grpc_metadata.hpp's checked_metadata): sent after the call's own headers.
+  std::vector<std::pair<std::string, std::string>> metadata = {};
+  // A raw call (start-up only: grpc_reflection_fetch.hpp): each call's argument is the bytes of
+  // its one request message, sent to this path, and its reply the bytes of the one reply message.
+  std::string raw_path = {};
 };
 
 std::unique_ptr<client_codec> make_grpc_client_codec(const grpc_client_config& config);

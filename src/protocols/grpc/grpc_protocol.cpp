@@ -8,6 +8,9 @@
 #include <nghttp2/nghttp2.h>
 
 #include "grpc_client_codec.hpp"
+#include "grpc_dynamic_method.hpp"
+#include "grpc_metadata.hpp"
+#include "grpc_reflection_fetch.hpp"
 #include "grpc_server_session.hpp"
 #include "../http2/h2_backend.hpp"
 #include "wirebench/protocols/library_versions.hpp"
@@ -34,8 +37,20 @@ grpc_wire::grpc_client_config client_settings(const client_config& c) {
           .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(c.reply_timeout)};
 }
 
+// The greet call, or the user's method (--call with --proto or --reflect), made once for every
+// connection.
 client_codec_factory grpc_client_codecs(const client_config& c) {
-  return [settings = client_settings(c)] { return grpc_wire::make_grpc_client_codec(settings); };
+  grpc_wire::grpc_client_config settings = client_settings(c);
+  if (c.call) {
+    const grpc_call& call = *c.call->grpc();
+    settings.metadata = grpc_wire::checked_metadata(call);
+    std::vector<std::string> reflected;  // --reflect: the server's own files, asked by our client
+    if (call.reflect)
+      reflected = grpc_wire::fetch_reflected_files(c, grpc_wire::service_of(call.method));
+    settings.method = std::make_shared<const grpc_wire::grpc_dynamic_method>(call, reflected);
+    settings.keyspace = c.call->keyspace;
+  }
+  return [settings] { return grpc_wire::make_grpc_client_codec(settings); };
 }
 
 // What the three share: the server, its options, TLS, the libraries.
@@ -62,10 +77,13 @@ protocol grpc_entry(std::string name, std::string summary,
 constexpr std::size_t batch_size = 10;
 
 void register_grpc_protocol(protocol_registry& registry) {
-  registry.add(grpc_entry("grpc",
-                          "gRPC unary Echo.Greet(GreetRequest) -> GreetReply on our HTTP/2 (nghttp2, "
-                          "protobuf; h2c, or TLS with ALPN h2), calls as streams on one connection",
-                          grpc_client_codecs));
+  protocol unary = grpc_entry("grpc",
+                              "gRPC unary Echo.Greet(GreetRequest) -> GreetReply on our HTTP/2 "
+                              "(nghttp2, protobuf; h2c, or TLS with ALPN h2), calls as streams on "
+                              "one connection; --proto/--reflect user calls",
+                              grpc_client_codecs);
+  unary.user_calls = user_call_kind::grpc;  // any method of a .proto, every shape
+  registry.add(std::move(unary));
   protocol stream = grpc_entry(
       "grpc-stream",
       "gRPC bidi stream on our HTTP/2, Echo.GreetStream: one request per message, matched by id",

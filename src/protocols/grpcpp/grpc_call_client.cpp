@@ -12,6 +12,7 @@
 #include "grpc_client_queues.hpp"
 #include "grpc_reflection_client.hpp"
 #include "grpc_user_rpc.hpp"
+#include "../grpc/grpc_metadata.hpp"
 #include "proto/echo.grpc.pb.h"
 #include "wirebench/core/error.hpp"
 
@@ -75,6 +76,7 @@ class rpc_client final : public protocol_client {
   using call = rpc_call<Rpc>;
   rpc_client(const client_config& c, Rpc rpc)
       : rpc_(std::move(rpc)), timeout_(c.reply_timeout), queues_(c.threads, c.cpus) {
+    if (c.call && c.call->grpc()) metadata_ = grpc_wire::checked_metadata(*c.call->grpc());
     for (auto& channel : open_channels(c)) stubs_.push_back(rpc_.stub(channel));
   }
   ~rpc_client() override { close(); }
@@ -90,6 +92,7 @@ class rpc_client final : public protocol_client {
     c->context.set_deadline(std::chrono::system_clock::now() +
                             std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                 deadline - std::chrono::steady_clock::now()));
+    for (const auto& [name, value] : metadata_) c->context.AddMetadata(name, value);  // -bin: grpc++ encodes
     {
       std::unique_lock lock(mutex_);
       if (closing_) {
@@ -157,6 +160,7 @@ class rpc_client final : public protocol_client {
   std::chrono::steady_clock::duration timeout_;
   client_queues queues_;
   std::vector<std::unique_ptr<typename Rpc::stub_type>> stubs_;
+  std::vector<std::pair<std::string, std::string>> metadata_;  // a user call's (-H)
   std::atomic<std::size_t> next_stub_{0};
   std::mutex mutex_;
   std::condition_variable idle_;

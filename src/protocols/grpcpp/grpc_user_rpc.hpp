@@ -1,6 +1,6 @@
 #pragma once
 // The user's gRPC method as the `grpc` client's call shapes (grpc_call_client.cpp), through
-// grpc++'s generic stub, the messages made once from JSON (grpc_dynamic_method.hpp):
+// grpc++'s generic stub, the messages made once from JSON (../grpc/grpc_dynamic_method.hpp):
 //
 // - user_unary_rpc, for a unary method: one request, one reply, as the greet call is made.
 // - user_stream_rpc, for a streaming method (client, server or both): each call is one stream.
@@ -23,11 +23,15 @@
 #include <grpcpp/grpcpp.h>
 
 #include "grpc_cq.hpp"
-#include "grpc_dynamic_method.hpp"
+#include "../grpc/grpc_dynamic_method.hpp"
 #include "grpc_request_bytes.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::grpc_backend {
+
+// The method from its .proto or the server's reflection: shared with our own gRPC client.
+using grpc_wire::grpc_dynamic_method;
+using grpc_wire::service_of;
 
 // `reply` as the method's reply type in JSON, appended to `json`; false if it is not one.
 bool append_reply_json(const grpc_dynamic_method& method, const grpc::ByteBuffer& reply,

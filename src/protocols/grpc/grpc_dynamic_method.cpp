@@ -8,7 +8,7 @@
 
 #include "wirebench/core/setting_error.hpp"
 
-namespace wirebench::grpc_backend {
+namespace wirebench::grpc_wire {
 
 namespace pb = google::protobuf;
 
@@ -112,4 +112,4 @@ bool grpc_dynamic_method::append_reply_json(std::string_view bytes, std::string&
   return true;
 }
 
-}  // namespace wirebench::grpc_backend
+}  // namespace wirebench::grpc_wire

@@ -15,7 +15,7 @@
 
 #include "wirebench/protocols/user_call.hpp"
 
-namespace wirebench::grpc_backend {
+namespace wirebench::grpc_wire {
 
 // "package.Service" of "package.Service/Method". Throws std::invalid_argument (one line) on
 // anything else.
@@ -60,4 +60,4 @@ class grpc_dynamic_method {
   bool server_streaming_ = false;
 };
 
-}  // namespace wirebench::grpc_backend
+}  // namespace wirebench::grpc_wire
