@@ -71,8 +71,26 @@ std::size_t codec_session::on_data(connection& c, std::span<const std::byte> dat
     if (request_.what == kind::none || error) break;
   }
   count_requests(served);
+  if (!inline_) watch_deadlines(c);
   c.request_flush();
   return consumed;
+}
+
+void codec_session::watch_deadlines(connection& c) {
+  const auto next = codec_->next_deadline();
+  if (next == std::chrono::steady_clock::time_point::max() || next >= armed_) return;
+  if (!deadline_timer_) deadline_timer_.emplace(c.executor());
+  armed_ = next;
+  deadline_timer_->expires_at(next);
+  // On the connection's thread; the connection owns this session, so while the session is alive
+  // (alive_ not expired) so is the connection.
+  deadline_timer_->async_wait([this, &c, alive = std::weak_ptr<int>(alive_)](std::error_code ec) {
+    if (ec || alive.expired()) return;
+    armed_ = std::chrono::steady_clock::time_point::max();
+    codec_->expire(std::chrono::steady_clock::now(), c.outbox());
+    c.request_flush();
+    watch_deadlines(c);
+  });
 }
 
 // The call answered as it is decoded, into a reply buffer kept warm from call to call.

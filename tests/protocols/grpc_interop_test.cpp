@@ -341,5 +341,27 @@ TEST(grpc_interop, h2load_drives_our_server_with_grpc_framed_posts) {
   EXPECT_NE(out.find("status codes: 500 2xx"), std::string::npos) << out;
 }
 
+// grpc-timeout on a call whose work outlasts it (5 s of service time, off the connection's thread):
+// the server answers DEADLINE_EXCEEDED at the deadline, not when the work is done. curl enforces
+// no deadline of its own, so the answer it gets within its 3 s can only be the server's.
+TEST(grpc_interop, a_call_past_its_grpc_timeout_is_answered_deadline_exceeded_at_the_deadline) {
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
+  server_config sc = loopback();
+  sc.service_time = service_time_model::parse("fixed:5s");
+  auto server = ours().make_server(sc);
+  const std::string body = std::string("\0\0\0\0\x05\x12\x03slo", 10);  // GreetRequest{name: "slo"}
+  const std::string file = ::testing::TempDir() + "/grpc_slow.bin";
+  std::ofstream(file, std::ios::binary) << body;
+  int rc = 0;
+  const std::string out = test::run_shell(
+      "curl -sS --max-time 3 --http2-prior-knowledge -D - -o /dev/null --data-binary @" + file +
+          " -H 'content-type: application/grpc' -H 'te: trailers' -H 'grpc-timeout: 200m' "
+          "http://127.0.0.1:" + port_of(*server) + "/wirebench.echo.Echo/Greet 2>&1",
+      &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("grpc-status: 4"), std::string::npos) << out;
+  EXPECT_NE(out.find("grpc-message: deadline exceeded"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace wirebench

@@ -241,6 +241,34 @@ TEST(grpc_server_session, a_reply_after_the_deadline_is_deadline_exceeded) {
   EXPECT_EQ(decode_headers(mine[0].payload), grpc_error("4", "deadline exceeded"));
 }
 
+// The host asks for the next deadline and expires what is past it: the call is answered
+// DEADLINE_EXCEEDED then, and its reply, when it comes, is dropped.
+TEST(grpc_server_session, an_expired_call_is_answered_at_its_deadline_and_its_reply_dropped) {
+  session s(config());
+  s.hold_calls();
+  EXPECT_EQ(s.next_deadline(), std::chrono::steady_clock::time_point::max());
+  EXPECT_FALSE(s.read(opening() + call(1, {.extra_name = "grpc-timeout", .extra_value = "5S"},
+                                       greet_message("slow")) +
+                      call(3, {}, greet_message("no deadline"))));
+  const auto deadline = s.next_deadline();
+  ASSERT_NE(deadline, std::chrono::steady_clock::time_point::max());
+  gather_queue unused;
+  s.expire(deadline - std::chrono::milliseconds(1), unused);  // not yet
+  std::string out;
+  ASSERT_FALSE(s.output(out));
+  EXPECT_TRUE(on_stream(frames_of(out), 1).empty());
+  s.expire(deadline, unused);
+  EXPECT_EQ(s.next_deadline(), std::chrono::steady_clock::time_point::max());
+  s.answer_held();  // the late reply, and the other call's
+  out.clear();
+  ASSERT_FALSE(s.output(out));
+  const auto frames = frames_of(out);
+  const auto mine = on_stream(frames, 1);
+  ASSERT_EQ(mine.size(), 1u);
+  EXPECT_EQ(decode_headers(mine[0].payload), grpc_error("4", "deadline exceeded"));
+  EXPECT_EQ(on_stream(frames, 3).size(), 3u);  // headers, reply, trailers
+}
+
 TEST(grpc_server_session, a_reply_within_the_deadline_is_ok) {
   // The longest timeout the spec allows (about 11 400 years) is past the clock: no deadline.
   for (const std::string_view timeout : {"10S", "99999999H"}) {

@@ -7,6 +7,7 @@
 //
 // One codec per connection, made fresh for every connection, used only on that connection's
 // thread.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -93,6 +94,20 @@ class server_codec {
   /// True when the bytes written depend on how the input was cut into reads (HTTP/2 acknowledges
   /// frames as they arrive): a fuzzer then compares two cuts' calls, not their bytes.
   virtual bool output_depends_on_reads() const { return false; }
+  /// The earliest deadline of a call still owed a reply (gRPC's grpc-timeout), or max() for
+  /// none: the host then calls expire() once it has passed, since the reply may never come in
+  /// time (a call on the worker pool). Asked after each read, only when calls run off the
+  /// connection's thread.
+  virtual std::chrono::steady_clock::time_point next_deadline() {
+    return std::chrono::steady_clock::time_point::max();
+  }
+  /// Answers every call whose deadline is past `now` as the protocol says (gRPC:
+  /// DEADLINE_EXCEEDED), appending what it has to say to `out`; their replies, when they come,
+  /// are dropped.
+  virtual void expire(std::chrono::steady_clock::time_point now, gather_queue& out) {
+    (void)now;
+    (void)out;
+  }
   /// The read buffer's bound: the largest request plus its framing (a codec that keeps what it
   /// needs of a partial request itself may ask for less).
   virtual std::size_t max_read_bytes() const = 0;

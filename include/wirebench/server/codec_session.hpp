@@ -10,10 +10,14 @@
 //   server_skeleton<codec_session> server(config, {.codecs = [] { return make_my_codec(); },
 //                                                  .dispatch = {.handler = h},
 //                                                  .max_read_bytes = 1 << 20});
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+
+#include <asio/steady_timer.hpp>
 
 #include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/request_dispatcher.hpp"
@@ -56,7 +60,10 @@ class codec_session : public stream_session {
   /// connection_handler's callbacks: on the connection's thread, as connection.hpp says.
   std::size_t on_data(connection& c, std::span<const std::byte> data,
                       std::error_code& error) override;
-  void on_close(connection&, std::error_code) override { calls_->connection_closed(); }
+  void on_close(connection&, std::error_code) override {
+    calls_->connection_closed();
+    if (deadline_timer_) deadline_timer_->cancel();
+  }
   bool mid_frame() const override { return codec_->mid_request(); }
   std::size_t calls_in_flight() const override {
     return calls_->in_flight() + codec_->replies_in_flight();
@@ -79,6 +86,9 @@ class codec_session : public stream_session {
                 std::size_t max_in_flight, bool answer_inline);
   call_runner::reply_writer reply_writer();
   void answer_inline(connection& c);
+  // Calls off the connection's thread with deadlines (codec::next_deadline): one timer, armed
+  // at the earliest; when it fires the codec answers those past theirs.
+  void watch_deadlines(connection& c);
 
   const dispatch_settings& dispatch_;
   // No pool and no service time: each call is answered as it is decoded, without the
@@ -90,6 +100,10 @@ class codec_session : public stream_session {
   std::unique_ptr<call_runner> calls_;  // a request_dispatcher unless a session type chose
   server_request request_;  // reused by every decode: its answer's buffer stays warm inline
   std::string reply_;       // reused by every inline call
+  std::optional<asio::steady_timer> deadline_timer_;  // made on the first deadline
+  std::chrono::steady_clock::time_point armed_ = std::chrono::steady_clock::time_point::max();
+  // Expires with the session: a completion already queued when it goes finds it gone.
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
 
 }  // namespace wirebench

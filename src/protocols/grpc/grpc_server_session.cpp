@@ -117,7 +117,30 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
   pb::GreetRequest& request = messages_->greet_request;
   if (!request.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     return refuse(status_code::internal, "cannot parse GreetRequest");
+  if (g.deadline) deadlines_.emplace_back(*g.deadline, stream_id);
   hand_out_call(stream_id, request.name());
+}
+
+std::chrono::steady_clock::time_point grpc_server_session::next_deadline() {
+  auto next = std::chrono::steady_clock::time_point::max();
+  std::erase_if(deadlines_, [&](const auto& entry) {
+    const http2::server_stream* st = open_record(entry.second);
+    if (st == nullptr || st->answered) return true;  // answered, or reset, since
+    next = std::min(next, entry.first);
+    return false;
+  });
+  return next;
+}
+
+void grpc_server_session::expire(std::chrono::steady_clock::time_point now, gather_queue&) {
+  std::erase_if(deadlines_, [&](const auto& entry) {
+    if (entry.first > now) return false;
+    auto* st = static_cast<grpc_stream*>(open_record(entry.second));
+    if (st == nullptr || st->answered) return true;
+    if (st->streaming) fail_stream(entry.second, *st, status_code::deadline_exceeded, "deadline exceeded");
+    else respond_error(entry.second, *st, status_code::deadline_exceeded, "deadline exceeded");
+    return true;
+  });
 }
 
 bool grpc_server_session::message_bytes(const grpc_stream& st, bool compressed,

@@ -32,6 +32,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "grpc_status.hpp"
@@ -57,6 +58,12 @@ class grpc_server_session : public http2::server_core {
   void encode_reply(std::uint64_t key, bool ok, std::string_view body, gather_queue& out) override;
   // The GreetReplyBatch of each batch stream's replies encoded since, then what nghttp2 sends.
   std::error_code produce(gather_queue& out) override;
+  // The earliest grpc-timeout deadline of a call still owed its reply (a unary call, or a
+  // stream's), and DEADLINE_EXCEEDED for each past `now`: a Trailers-Only answer, or a stream's
+  // trailers. The host asks when calls run off its thread, so the client hears at the deadline,
+  // not when the work is done; the late reply is dropped.
+  std::chrono::steady_clock::time_point next_deadline() override;
+  void expire(std::chrono::steady_clock::time_point now, gather_queue& out) override;
 
   // Calls on streams are keyed by slot: the key is first_slot_key + the slot's index (a stream id
   // is below 2^31).
@@ -117,6 +124,8 @@ class grpc_server_session : public http2::server_core {
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::int32_t> batching_;  // batch streams with replies not yet in a message
   std::unique_ptr<reflection_service> reflection_;  // made by the connection's first use of it
+  // Streams with a deadline whose reply (or end) is owed: pruned as they are answered or close.
+  std::vector<std::pair<std::chrono::steady_clock::time_point, std::int32_t>> deadlines_;
 };
 
 }  // namespace wirebench::grpc_wire

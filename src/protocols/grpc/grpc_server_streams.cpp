@@ -42,6 +42,7 @@ void grpc_server_session::request_headers_ended(std::int32_t stream_id, http2::s
     return;
   g.kind = kind;
   g.streaming = true;
+  if (g.deadline) deadlines_.emplace_back(*g.deadline, stream_id);
   const nghttp2_nv headers[] = {header(":status", "200"),
                                 header("content-type", "application/grpc")};
   open_response(stream_id, g, headers);
