@@ -176,6 +176,31 @@ TEST(grpc_server_streams, a_reply_that_fails_ends_the_stream_and_later_replies_a
             (header_list{{"grpc-status", "2"}, {"grpc-message", "no such name"}}));
 }
 
+// A graceful stop's last read: the server reads nothing after it, so an open stream ends as soon
+// as its calls are answered (grpc-status 0, then RST_STREAM(NO_ERROR) to a client still sending),
+// not when the grace runs out.
+TEST(grpc_server_streams, a_graceful_stop_ends_open_streams_once_their_calls_are_answered) {
+  session s(config());
+  s.hold_calls();
+  ASSERT_FALSE(s.read(opening() + request(1, {.path = greet_stream}) + data(1, greet_message("a", 4))));
+  gather_queue unused;
+  s.going_away(unused);
+  s.last_read(unused);
+  std::string out;
+  ASSERT_FALSE(s.output(out));
+  for (const parsed_frame& f : on_stream(frames_of(out), 1))
+    EXPECT_EQ(f.flags & end_stream, 0) << "a call is still out";
+  s.answer_held();
+  out.clear();
+  ASSERT_FALSE(s.output(out));
+  const auto mine = on_stream(frames_of(out), 1);
+  EXPECT_EQ(greetings(mine), (std::vector<std::pair<std::uint64_t, std::string>>{{4, "hello, a"}}));
+  ASSERT_GE(mine.size(), 2u);
+  EXPECT_EQ(decode_headers(mine[mine.size() - 2].payload), (header_list{{"grpc-status", "0"}}));
+  EXPECT_EQ(mine.back().type, 3);  // RST_STREAM(NO_ERROR)
+  EXPECT_EQ(get32(mine.back().payload), 0u);
+}
+
 // The client grants no window for replies (SETTINGS_INITIAL_WINDOW_SIZE 0) and keeps sending: the
 // connection's window comes back, the stream's does not, until the client reads.
 TEST(grpc_server_streams, a_client_that_does_not_read_has_its_stream_window_withheld) {

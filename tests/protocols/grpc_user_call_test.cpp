@@ -165,7 +165,9 @@ TEST_P(grpc_user_call_shapes, a_method_the_server_lacks_fails_each_call_with_its
   // Declared in the .proto, not served: UNIMPLEMENTED is the server's word. grpc++'s client calls
   // it remote_error; ours counts it by the status's name.
   const std::string dir = ::testing::TempDir();
-  const std::string proto = dir + "/other.proto";
+  // A file of its own: the four pairings run at once under ctest -j.
+  const std::string proto =
+      dir + "/other_" + GetParam().client + "_to_" + GetParam().server + ".proto";
   std::ofstream(proto) << "syntax = \"proto3\";\npackage other;\nmessage M { string s = 1; }\n"
                           "service S { rpc Call(M) returns (M); }\n";
   auto c = client().make_client(calling(server_->local_endpoint(), "other.S/Call", "{}", proto));

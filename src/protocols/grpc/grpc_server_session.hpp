@@ -64,6 +64,10 @@ class grpc_server_session : public http2::server_core {
   // not when the work is done; the late reply is dropped.
   std::chrono::steady_clock::time_point next_deadline() override;
   void expire(std::chrono::steady_clock::time_point now, gather_queue& out) override;
+  // A graceful stop's last read: nothing the clients send is read after it, so each open stream
+  // is taken as ended: it ends with grpc-status 0 once its calls are answered (and
+  // RST_STREAM(NO_ERROR) tells a client still sending to stop), rather than at the grace's end.
+  void last_read(gather_queue& out) override;
 
   // Calls on streams are keyed by slot: the key is first_slot_key + the slot's index (a stream id
   // is below 2^31).
@@ -126,6 +130,7 @@ class grpc_server_session : public http2::server_core {
   std::unique_ptr<reflection_service> reflection_;  // made by the connection's first use of it
   // Streams with a deadline whose reply (or end) is owed: pruned as they are answered or close.
   std::vector<std::pair<std::chrono::steady_clock::time_point, std::int32_t>> deadlines_;
+  std::vector<std::int32_t> streams_;  // streaming requests (closed ones pruned as it grows)
 };
 
 }  // namespace wirebench::grpc_wire

@@ -43,6 +43,9 @@ void grpc_server_session::request_headers_ended(std::int32_t stream_id, http2::s
   g.kind = kind;
   g.streaming = true;
   if (g.deadline) deadlines_.emplace_back(*g.deadline, stream_id);
+  if (streams_.size() >= 64)  // closed ones go (a stream id is never used again)
+    std::erase_if(streams_, [&](std::int32_t id) { return open_record(id) == nullptr; });
+  streams_.push_back(stream_id);
   const nghttp2_nv headers[] = {header(":status", "200"),
                                 header("content-type", "application/grpc")};
   open_response(stream_id, g, headers);
@@ -130,6 +133,19 @@ void grpc_server_session::hand_out_on_stream(std::int32_t stream_id, grpc_stream
   slots_[slot] = {stream_id, request_id};
   ++st.calls_out;
   hand_out_call(first_slot_key + slot, name);
+}
+
+void grpc_server_session::last_read(gather_queue& out) {
+  server_core::last_read(out);
+  for (const std::int32_t stream_id : streams_) {
+    auto* st = static_cast<grpc_stream*>(open_record(stream_id));
+    if (st == nullptr || st->answered || st->request_done) continue;
+    st->request_done = true;
+    st->answered_early = true;  // the client may still be sending: RST_STREAM after the trailers
+    if (!st->body.empty()) st->body.clear();  // a message cut by the stop: never completed
+    finish_if_done(stream_id, *st);
+  }
+  streams_.clear();
 }
 
 void grpc_server_session::stream_ended(std::int32_t stream_id, grpc_stream& st) {

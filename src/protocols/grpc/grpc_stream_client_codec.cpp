@@ -72,6 +72,8 @@ class grpc_stream_client_codec final : public http2::client_core {
     if (going_away() && stream_ != nullptr && !stream_->request_closed) {
       stream_->request_closed = true;
       request_grew(*stream_);
+      // Now: nothing else may be written on this connection to carry the END_STREAM.
+      if (const std::error_code ec = client_core::produce(out); ec && !error) error = ec;
     }
     return consumed;
   }
