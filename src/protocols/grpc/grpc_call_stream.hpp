@@ -2,6 +2,8 @@
 // A gRPC call's HTTP/2 stream on the client (the record of ../http2/h2_client_core.hpp), with
 // what the response's headers and trailers said of gRPC. Shared by the unary client codec and
 // the stream client codec.
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +12,22 @@
 #include "../http2/h2_client_core.hpp"
 
 namespace wirebench::grpc_wire {
+
+// The headers every gRPC request of our clients starts with (the values must outlive the stream:
+// nghttp2 references them); the unary codec adds grpc-timeout, a user call its metadata.
+inline constexpr std::size_t request_header_count = 8;
+inline std::array<nghttp2_nv, request_header_count> grpc_request_headers(
+    std::string_view scheme, std::string_view path, std::string_view authority) {
+  using http2::static_header;
+  return {static_header(":method", "POST"),
+          static_header(":scheme", scheme),
+          static_header(":path", path),
+          static_header(":authority", authority),
+          static_header("content-type", "application/grpc"),
+          static_header("te", "trailers"),
+          static_header("user-agent", "wirebench-grpc"),
+          static_header("grpc-accept-encoding", "identity,gzip")};
+}
 
 struct grpc_call_stream : http2::client_stream {
   void reset() override {

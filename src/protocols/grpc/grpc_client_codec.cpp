@@ -1,5 +1,7 @@
 #include "grpc_client_codec.hpp"
 
+#include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -68,18 +70,13 @@ class grpc_client_codec final : public http2::client_core {
     }
     s.body_size = s.request.size();
     // Every value lives in the codec (or a literal) until the stream closes: no copies.
-    nghttp2_nv headers[] = {static_header(":method", "POST"),
-                            static_header(":scheme", scheme_),
-                            static_header(":path", path_),
-                            static_header(":authority", authority_),
-                            static_header("content-type", "application/grpc"),
-                            static_header("te", "trailers"),
-                            static_header("user-agent", "wirebench-grpc"),
-                            static_header("grpc-accept-encoding", "identity,gzip"),
-                            static_header("grpc-timeout", timeout_)};
-    const std::size_t fixed = timeout_.empty() ? 8u : 9u;
-    if (metadata_.empty()) return submit(s, {headers, fixed});
-    headers_.assign(headers, headers + fixed);  // a user call's metadata after them
+    const auto common = grpc_request_headers(scheme_, path_, authority_);
+    std::array<nghttp2_nv, request_header_count + 1> headers;
+    std::copy(common.begin(), common.end(), headers.begin());
+    headers.back() = static_header("grpc-timeout", timeout_);
+    const std::size_t fixed = timeout_.empty() ? request_header_count : request_header_count + 1;
+    if (metadata_.empty()) return submit(s, {headers.data(), fixed});
+    headers_.assign(headers.begin(), headers.begin() + fixed);  // a user call's metadata after them
     for (const auto& [name, value] : metadata_) headers_.push_back(static_header(name, value));
     return submit(s, headers_);
   }

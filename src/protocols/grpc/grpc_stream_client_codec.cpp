@@ -21,7 +21,6 @@ namespace {
 
 namespace pb = ::wirebench::echo;
 using http2::client_stream;
-using http2::static_header;
 
 class grpc_stream_client_codec final : public http2::client_core {
  public:
@@ -95,14 +94,7 @@ class grpc_stream_client_codec final : public http2::client_core {
     if (stream_ != nullptr && !stream_->request_closed) return *stream_;
     auto& s = static_cast<grpc_call_stream&>(take_stream(std::numeric_limits<std::uint32_t>::max()));
     s.streaming = true;
-    const nghttp2_nv headers[] = {static_header(":method", "POST"),
-                                  static_header(":scheme", scheme_),
-                                  static_header(":path", path_),
-                                  static_header(":authority", authority_),
-                                  static_header("content-type", "application/grpc"),
-                                  static_header("te", "trailers"),
-                                  static_header("user-agent", "wirebench-grpc"),
-                                  static_header("grpc-accept-encoding", "identity,gzip")};
+    const auto headers = grpc_request_headers(scheme_, path_, authority_);
     (void)submit(s, headers);  // refused: stream_ended() comes with the next decode
     stream_ = &s;
     return s;
