@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include <openssl/crypto.h>
+
 #include "commands.hpp"
 #include "error_text.hpp"
 #include "wirebench/protocols/library_versions.hpp"
@@ -39,6 +41,10 @@ std::string check_engine(const protocol& p, const std::string& engine) {
 
 int main(int argc, char** argv) {
   using namespace wirebench;
+  // No OpenSSL clean-up at exit: grpc++ ends its threads after main returns, and one still using
+  // OpenSSL would find it torn down, or exit without freeing its error state (grpc/grpc#38539).
+  // First OpenSSL call of the process, as it must be.
+  OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, nullptr);
   CLI::App app{
       "wirebench: measure request-response protocols the same way.\n"
       "Endpoints: tcp://127.0.0.1:7000, tcp://[::1]:7000, unix:/path/sock, unix:@abstract-name"};
