@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "error_text.hpp"
+#include "keepalive_flags.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/core/error.hpp"
@@ -23,6 +24,7 @@ command_runner add_call_command(CLI::App& app) {
     std::size_t count = 1;
     double timeout_s = 5;
     tls_options tls;
+    keepalive_flags keepalive;
     user_call_options user;
   };
   auto o = std::make_shared<options>();
@@ -40,6 +42,7 @@ command_runner add_call_command(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_tls_client_flags(*cmd, o->tls);
+  add_keepalive_client_flags(*cmd, o->keepalive);
   cmd->add_option("-n,--count", o->count, "A user call: how many to make, all at once")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -76,6 +79,8 @@ command_runner add_call_command(CLI::App& app) {
     config.reply_timeout = timeout;
     config.tls = o->tls;
     if (auto problem = settle_tls_client_flags(config.tls); !problem.empty())
+      return usage_error(problem);
+    if (auto problem = settle_keepalive_flags(o->keepalive, config.keepalive); !problem.empty())
       return usage_error(problem);
     if (user.call && user.call->http() && user.call->http()->https) config.tls.enabled = true;
     config.call = user.call;

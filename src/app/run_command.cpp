@@ -14,6 +14,7 @@
 #include "error_text.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
+#include "keepalive_flags.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
@@ -38,6 +39,7 @@ struct run_options {
   std::string check;  // --check: the target every point must meet (the --slo grammar)
   std::optional<slo_target> check_target;
   user_call_options user;
+  keepalive_flags keepalive;
 };
 
 // The signal that interrupted the run (SIGINT, SIGTERM), or 0. The first one ends the sweep with
@@ -152,6 +154,11 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   for (const auto& name : plan.protocols)
     if (plan.tls.enabled && !registry.find(name)->tls)
       return "--tls: protocol '" + name + "' does not speak TLS here";
+  if (auto problem = settle_keepalive_flags(o.keepalive, plan.keepalive); !problem.empty())
+    return problem;
+  for (const auto& name : plan.protocols)
+    if (plan.keepalive.enabled() && !registry.find(name)->keepalive)
+      return "--keepalive: protocol '" + name + "' has no ping for keep-alive";
   if (user.call) {
     if (user.call->http() && user.call->http()->https) plan.tls.enabled = true;
     for (const auto& name : plan.protocols) {
@@ -282,6 +289,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   add_tls_client_flags(*cmd, plan.tls);
+  add_keepalive_client_flags(*cmd, o->keepalive);
   cmd->add_option("-c,--connect", o->connect,
                   "Load a server already running there (wirebench serve) instead of starting one");
   cmd->add_option("--late-after", plan.late_after_ms,

@@ -13,6 +13,7 @@
 #include "wirebench/load/slo.hpp"
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/tls/tls_options.hpp"
+#include "wirebench/transport/keepalive.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench::app {
@@ -38,6 +39,8 @@ struct run_plan {
   // The client's TLS (--tls, --tls-ca, --insecure). A server the run starts then serves TLS with a
   // certificate made for the run, which the client verifies (ca_file is set to it).
   tls_options tls;
+  // The client's keep-alive pings (--keepalive...); off by default.
+  keepalive_settings keepalive;
   double late_after_ms = 1;
   double reply_timeout_seconds = 10;
   std::uint64_t seed = 1;

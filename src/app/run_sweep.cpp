@@ -117,6 +117,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   cc.reply_timeout = seconds(plan.reply_timeout_seconds);
   cc.connect_timeout = seconds(std::min(plan.reply_timeout_seconds, 5.0));
   cc.call = plan.call;
+  cc.keepalive = plan.keepalive;
   // An open loop's calls fail at once while no connection can be had, so that a dead server
   // costs its schedule nothing; a closed loop's wait for the next dial (no worker spins).
   cc.wait_for_connection = params.load == "closed";

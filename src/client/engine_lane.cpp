@@ -123,6 +123,7 @@ void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
   cc.max_read_bytes = link.max_read_bytes();
   cc.initial_read_bytes = std::min(cc.initial_read_bytes, cc.max_read_bytes);
   cc.read_timeout = config_.silence_timeout;
+  cc.keepalive = config_.keepalive;
   current_ = std::make_shared<connection>(std::move(socket), cc, std::move(handler));
   link_ = &link;
   // The preface is queued before reading starts: the link is whole before any byte arrives.
@@ -173,7 +174,8 @@ void engine_lane::link_closed(engine_link& link, std::error_code reason,
   // gRPC's) fails them with that, anything else closed them.
   const std::error_code why = reason == errc::read_timeout ? make_error_code(errc::timeout)
                               : reason == errc::protocol_error || reason == errc::frame_too_long ||
-                                      reason == errc::tls_failed || is_named_error(reason)
+                                      reason == errc::tls_failed ||
+                                      reason == errc::keepalive_timeout || is_named_error(reason)
                                   ? reason
                                   : make_error_code(errc::connection_closed);
   if (!in_flight.empty()) {

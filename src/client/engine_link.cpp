@@ -56,6 +56,13 @@ void engine_link::close(std::error_code reason) {
   if (conn_ != nullptr && !closed_) conn_->close(reason);
 }
 
+// The codec's ping, emitted with the write the connection flushes next (produce()).
+bool engine_link::on_keepalive(connection& c) {
+  if (!codec_->ping(c.outbox())) return false;
+  dirty_ = true;
+  return true;
+}
+
 void engine_link::before_write(connection& c, std::error_code& error) {
   if (!dirty_) return;
   dirty_ = false;

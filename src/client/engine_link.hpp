@@ -65,6 +65,7 @@ class engine_link final : public connection_handler {
   bool awaiting_peer() const override { return matcher_->in_flight() > 0; }
   bool mid_frame() const override { return codec_->mid_reply(); }
   void before_write(connection& c, std::error_code& error) override;
+  bool on_keepalive(connection& c) override;
 
  private:
   struct ready_call {

@@ -36,6 +36,7 @@ constexpr entry entries[] = {
     {"invalid_argument", "invalid argument"},
     {"tls_failed", "TLS failed (handshake, record or ALPN)"},
     {"unfinished", "still in flight when the run had to end"},
+    {"keepalive_timeout", "peer did not answer a keep-alive ping in time"},
 };
 
 class category final : public std::error_category {

@@ -68,6 +68,13 @@ class mux_client_codec final : public client_codec {
     return true;
   }
 
+  // The server answers with a pong, which decode() takes and drops: any byte is the answer.
+  bool ping(gather_queue& out) override {
+    encoded_frame f;
+    if (!encode_mux_frame(mux_frame_type::ping, 0, {}, 0, f)) out.append(f);
+    return true;
+  }
+
   bool mid_reply() const override { return decoder_.mid_frame(); }
   std::size_t max_read_bytes() const override { return max_frame_ + mux_header_bytes + 4; }
 

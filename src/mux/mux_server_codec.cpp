@@ -74,6 +74,12 @@ void mux_server_codec::encode_owned_reply(std::uint64_t key, bool ok, std::strin
     out.append(f.prefix(), std::move(body), {});  // queued, not copied, when it is large
 }
 
+bool mux_server_codec::ping(gather_queue& out) {
+  encoded_frame f;
+  if (!encode_mux_frame(mux_frame_type::ping, 0, {}, 0, f)) out.append(f);
+  return true;
+}
+
 void mux_server_codec::going_away(gather_queue& out) {
   encoded_frame f;
   if (!encode_mux_frame(mux_frame_type::drain, 0, {}, 0, f)) out.append(f);

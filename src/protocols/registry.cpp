@@ -86,6 +86,20 @@ void protocol_registry::add(protocol p) {
       return make(c);
     };
   }
+  if (!p.keepalive) {
+    // Nor is --keepalive: a protocol without a ping cannot check its peer that way.
+    auto refuse = [name = p.name] {
+      throw setting_error("keepalive", "protocol '" + name + "' has no ping for keep-alive");
+    };
+    p.make_server = [make = std::move(p.make_server), refuse](const server_config& c) {
+      if (c.keepalive.enabled()) refuse();
+      return make(c);
+    };
+    p.make_client = [make = std::move(p.make_client), refuse](const client_config& c) {
+      if (c.keepalive.enabled()) refuse();
+      return make(c);
+    };
+  }
   // One check for every tool too: a user call is never silently replaced by the greet call.
   auto check_call = [name = p.name, accepts = p.user_calls](const client_config& c) {
     if (c.call && c.call->kind() != accepts) throw user_call_refused(name, accepts, c.call->kind());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 
 #include "wirebench/core/duration_text.hpp"
@@ -23,17 +24,18 @@ server_flag count_flag(std::string name, std::string short_name, T server_config
           [=](const server_config& c) { return std::optional(std::to_string(c.*field)); }};
 }
 
-server_flag duration_flag(std::string name, config_duration server_config::*field,
-                          std::string help) {
+// `field`: a member pointer, or a function from the config to its duration (a nested one).
+template <class Field>
+server_flag duration_flag(std::string name, Field field, std::string help) {
   using std::chrono::duration_cast;
   return {std::move(name), "", "DURATION", std::move(help),
           [=](server_config& c, std::string_view v) {
             const auto d = parse_duration(v);
             if (!d) throw std::invalid_argument("durations look like 250us, 5ms or 30s");
-            c.*field = duration_cast<config_duration>(*d);
+            std::invoke(field, c) = duration_cast<config_duration>(*d);
           },
           [=](const server_config& c) {
-            const auto ns = duration_cast<std::chrono::nanoseconds>(c.*field);
+            const auto ns = duration_cast<std::chrono::nanoseconds>(std::invoke(field, c));
             return std::optional(format_duration(ns));
           }};
 }
@@ -107,6 +109,13 @@ std::vector<server_flag> make_flags() {
                             "(0s: never)"));
   f.push_back(duration_flag("--grace", &server_config::grace,
                             "SIGTERM/SIGINT: stop accepting, tell clients, answer what was taken in for up to this long, then close (0s: at once)"));
+  f.push_back(duration_flag(
+      "--keepalive", [](auto& c) -> auto& { return c.keepalive.interval; },
+      "Ping every connection whose client has sent nothing for this long, and close one that "
+      "answers no ping in time: a client gone without a word (0s: never; http2, grpc*, mux)"));
+  f.push_back(duration_flag(
+      "--keepalive-timeout", [](auto& c) -> auto& { return c.keepalive.timeout; },
+      "How long a keep-alive ping may go unanswered"));
   f.push_back({"--tls", "", "",
                "Serve over TLS (http2: ALPN h2 required; http1: ALPN http/1.1 offered); without "
                "--tls-cert a self-signed certificate is made at start-up",

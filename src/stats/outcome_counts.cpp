@@ -27,6 +27,7 @@ outcome classify(const std::error_code& ec) {
       case errc::timeout:
       case errc::read_timeout:
       case errc::idle_timeout:
+      case errc::keepalive_timeout:
       case errc::write_timeout: return outcome::timeout;
       case errc::canceled:
       case errc::shutting_down: return outcome::canceled;

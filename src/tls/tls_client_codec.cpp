@@ -57,6 +57,11 @@ class tls_client_codec final : public client_codec {
     return inner_->cancel(id, plain_out_);
   }
 
+  bool ping(gather_queue& out) override {
+    (void)out;  // sealed in produce(), as calls are
+    return inner_->ping(plain_out_);
+  }
+
   std::error_code produce(gather_queue& out) override {
     if (auto ec = inner_->produce(plain_out_)) return ec;
     return seal(out, /*start=*/false);

@@ -65,6 +65,10 @@ class tls_server_handler final : public connection_handler {
     inner_->on_drain(c);
   }
   void on_last_read(connection& c) override { inner_->on_last_read(c); }
+  bool on_keepalive(connection& c) override {
+    c.divert_output(plain_out_);  // sealed in before_write, which the flush runs
+    return inner_->on_keepalive(c);
+  }
   bool accepting_input() const override { return inner_->accepting_input(); }
 
  private:

@@ -37,7 +37,9 @@ void connection::start() {
     asio::use_service<connection_tracker>(ctx).add(self.get());
     self->last_activity_ = self->last_read_ = clock::now();
     const auto t = self->config_;
-    if (t.idle_timeout.count() || t.read_timeout.count() || t.write_timeout.count()) self->on_timer();
+    if (t.idle_timeout.count() || t.read_timeout.count() || t.write_timeout.count() ||
+        t.keepalive.enabled())
+      self->on_timer();
     asio::error_code ec;
     self->socket_.non_blocking(true, ec);
     if (ec) {
@@ -408,7 +410,45 @@ void connection::on_timer() {
   if (check(config_.write_timeout, write_started_, writing_now_, errc::write_timeout)) return;
   if (check(config_.read_timeout, last_read_, expecting, errc::read_timeout)) return;
   if (check(config_.idle_timeout, last_activity_, idle_applies, errc::idle_timeout)) return;
+  if (config_.keepalive.enabled() && !keepalive_off_ && keep_alive(now, earliest)) return;
   if (earliest != clock::time_point::max()) arm_timer(earliest);
+}
+
+// Keep-alive, from the timer: a ping once the peer has been silent for the interval, and a close
+// when not a byte has come back within the timeout (any byte answers: a peer busy sending
+// replies is alive, whether its ack is behind them or not). Returns true if it closed.
+bool connection::keep_alive(clock::time_point now, clock::time_point& earliest) {
+  if (ping_pending_ && read_count_ == reads_at_ping_) {
+    // While we hold reading back (backpressure), the answer may be waiting unread: the clock
+    // starts again once we read.
+    if (input_paused_ || reading_paused()) ping_sent_ = now;
+    if (now - ping_sent_ >= config_.keepalive.timeout) {
+      close_now(errc::keepalive_timeout);
+      return true;
+    }
+    earliest = std::min(earliest, ping_sent_ + config_.keepalive.timeout);
+    return false;
+  }
+  ping_pending_ = false;
+  const bool applies = config_.keepalive.without_calls || handler_->awaiting_peer();
+  if (!applies || draining_) {
+    earliest = std::min(earliest, now + config_.keepalive.interval);
+    return false;
+  }
+  if (now - last_read_ < config_.keepalive.interval) {
+    earliest = std::min(earliest, last_read_ + config_.keepalive.interval);
+    return false;
+  }
+  if (!handler_->on_keepalive(*this)) {
+    keepalive_off_ = true;
+    return false;
+  }
+  ping_pending_ = true;
+  ping_sent_ = now;
+  reads_at_ping_ = read_count_;
+  request_flush();
+  earliest = std::min(earliest, now + config_.keepalive.timeout);
+  return false;
 }
 
 }  // namespace wirebench

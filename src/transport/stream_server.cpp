@@ -27,6 +27,7 @@ class stream_server::counted_handler final : public connection_handler {
     inner_->before_write(c, error);
   }
   bool accepting_input() const override { return inner_->accepting_input(); }
+  bool on_keepalive(connection& c) override { return inner_->on_keepalive(c); }
 
  private:
   stream_server& server_;

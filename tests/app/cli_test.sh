@@ -74,6 +74,16 @@ check "--tls on a protocol without TLS exits 2 (serve)" exit_is 2 "$wb" serve --
 check "--tls on a protocol without TLS is one line (serve)" one_line_error "--tls: protocol 'resp-sync' does not speak TLS"
 check "--tls on a protocol without TLS exits 2 (call)" exit_is 2 "$wb" call --protocol resp-sync --tls --connect tcp://127.0.0.1:9 x
 check "--tls on a protocol without TLS is one line (call)" one_line_error "--tls: protocol 'resp-sync' does not speak TLS"
+check "--keepalive on a protocol without a ping exits 2 (serve)" exit_is 2 "$wb" serve --protocol line --keepalive 1s --listen tcp://127.0.0.1:0
+check "--keepalive on a protocol without a ping is one line (serve)" one_line_error "--keepalive: protocol 'line' has no ping for keep-alive"
+check "--keepalive on a protocol without a ping exits 2 (call)" exit_is 2 "$wb" call --protocol line --keepalive 1s --connect tcp://127.0.0.1:9 x
+check "--keepalive on a protocol without a ping is one line (call)" one_line_error "--keepalive: protocol 'line' has no ping for keep-alive"
+check "--keepalive on a protocol without a ping exits 2 (run)" exit_is 2 "$wb" run --protocol resp --keepalive 1s --quick
+check "--keepalive on a protocol without a ping is one line (run)" one_line_error "--keepalive: protocol 'resp' has no ping for keep-alive"
+check "--keepalive-timeout without --keepalive exits 2" exit_is 2 "$wb" call --protocol http2 --keepalive-timeout 1s --connect tcp://127.0.0.1:9 x
+check "--keepalive-timeout without --keepalive is one line" one_line_error "--keepalive-timeout needs --keepalive"
+check "--keepalive 0s exits 2" exit_is 2 "$wb" call --protocol http2 --keepalive 0s --connect tcp://127.0.0.1:9 x
+check "--keepalive 0s is one line" one_line_error "--keepalive 0s: a duration above 0"
 check "--tls on a protocol without TLS exits 2 (run)" exit_is 2 "$wb" run --protocol line,redis-server --tls
 check "--tls on a protocol without TLS is one line (run)" one_line_error "--tls: protocol 'redis-server' does not speak TLS"
 check "--insecure with --tls-ca exits 2" exit_is 2 "$wb" call -p line --insecure --tls-ca "$0" x

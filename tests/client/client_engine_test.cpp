@@ -129,6 +129,43 @@ TEST(client_engine, deadline_expires_then_the_late_reply_is_counted) {
   EXPECT_EQ(p.client->stats().unknown, 0u);
 }
 
+// Keep-alive: a server that takes the connection and then answers nothing (a stopped process, a
+// dead path: TCP reports neither) is found by the unanswered ping long before the call's deadline,
+// and a new connection is dialed.
+TEST(client_engine, a_server_that_answers_no_ping_fails_its_calls_with_keepalive_timeout) {
+  test::silent_server silent;
+  client_engine_config cc = mux_config();
+  cc.connect = silent.where();
+  cc.keepalive = {.interval = 100ms, .timeout = 100ms};
+  client_engine client(cc);
+  collector c;
+  const auto t0 = clock_type::now();
+  client.async_call("x", clock_type::now() + 10s, c.track("x"));
+  ASSERT_TRUE(c.wait_for(1));
+  EXPECT_EQ(c.get("x").ec, errc::keepalive_timeout);
+  EXPECT_LT(clock_type::now() - t0, 5s) << "the ping, not the deadline, ended the call";
+  // The next call dials again (the silent server's backlog takes it) and ends the same way.
+  client.async_call("y", clock_type::now() + 10s, c.track("y"));
+  ASSERT_TRUE(c.wait_for(2));
+  EXPECT_EQ(c.get("y").ec, errc::keepalive_timeout);
+  EXPECT_EQ(client.stats().connects, 2u);
+}
+
+// A slow call on a live server: the server's event loop answers each ping while its worker
+// works, so keep-alive never mistakes slow for dead.
+TEST(client_engine, keepalive_pings_answered_while_a_slow_call_runs_keep_the_connection) {
+  client_engine_config cc = mux_config();
+  cc.keepalive = {.interval = 50ms, .timeout = 100ms};
+  mux_pair p(cc);
+  collector c;
+  p.client->async_call("sleep:600:slow", p.in(5s), c.track("slow"));
+  ASSERT_TRUE(c.wait_for(1));
+  EXPECT_FALSE(c.get("slow").ec) << c.get("slow").ec.message();
+  EXPECT_EQ(c.get("slow").reply, "slow");
+  EXPECT_EQ(p.client->stats().connects, 1u);
+  EXPECT_EQ(p.client->stats().reconnects, 0u);
+}
+
 TEST(client_engine, cancel_before_send_never_reaches_the_server) {
   client_engine_config cc = mux_config();
   cc.max_in_flight = 1;

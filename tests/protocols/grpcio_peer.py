@@ -15,6 +15,10 @@ Run by grpc_user_call_test.cpp:
                                (or EchoRequest{text}: field 2 or 1 by METHOD; with gzip, the
                                request compressed), and prints the status code's name, then the
                                reply's string field (or the details)
+  grpcio_peer.py idle PORT SECONDS
+                               calls /wirebench.echo.Echo/Greet with "a", leaves the channel idle
+                               for SECONDS, then calls it with "b" on the same channel; prints each
+                               greeting (or the status code's name)
   grpcio_peer.py stream PORT N  calls /wirebench.echo.Echo/GreetStream with N requests (id i,
                                name "n<i>" for i in 1..N) on one stream, and prints "<id> <greeting>"
                                per reply as it comes, then the status code's name
@@ -171,6 +175,20 @@ def call(port, method, name, timeout=10.0, compression=""):
                 print(value.decode())
 
 
+def idle(port, seconds):
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = channel.unary_unary("/wirebench.echo.Echo/Greet")
+        for i, name in enumerate(["a", "b"]):
+            if i:
+                time.sleep(seconds)
+            try:
+                reply = stub(bytes([2 << 3 | 2, len(name)]) + name.encode(), timeout=10)
+            except grpc.RpcError as e:
+                print(e.code().name)
+                continue
+            print(dict(fields(reply)).get(2, b"").decode())
+
+
 def stream(port, n):
     requests = [encode_varint(1 << 3) + encode_varint(i) + length_delimited(2, f"n{i}".encode())
                 for i in range(1, n + 1)]
@@ -191,6 +209,8 @@ if __name__ == "__main__":
     if sys.argv[1] == "call":
         call(int(sys.argv[2]), sys.argv[3], sys.argv[4], *(float(t) for t in sys.argv[5:6]),
              *sys.argv[6:7])
+    elif sys.argv[1] == "idle":
+        idle(int(sys.argv[2]), float(sys.argv[3]))
     elif sys.argv[1] == "stream":
         stream(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "serve":

@@ -27,6 +27,7 @@ struct observed {
   std::uint64_t reads = 0;
   std::uint64_t writes = 0;
   std::atomic<int> frames{0};
+  std::atomic<int> pings{0};
 };
 
 // Echoes each line; on a line "burst" queues three replies at once.
@@ -67,6 +68,12 @@ class echo_handler final : public connection_handler {
     seen_->closed.set_value();
   }
   bool mid_frame() const override { return decoder_.mid_frame(); }
+  // A line "ping" stands for the protocol's ping; the peer's line back answers it.
+  bool on_keepalive(connection& c) override {
+    ++seen_->pings;
+    c.send({}, std::string("ping\n"), {});
+    return true;
+  }
 
  private:
   std::shared_ptr<observed> seen_;
@@ -159,6 +166,46 @@ TEST(connection, idle_peer_is_closed_with_idle_timeout) {
   EXPECT_TRUE(peer.closed_by_peer_within(5s));
   EXPECT_EQ(f.wait_closed().reason, errc::idle_timeout);
   EXPECT_EQ(f.server->stats().close_reasons.at("idle_timeout"), 1u);
+}
+
+TEST(connection, a_peer_that_answers_no_keepalive_ping_is_closed_with_keepalive_timeout) {
+  connection_config cc;
+  cc.keepalive = {.interval = 100ms, .timeout = 150ms, .without_calls = true};
+  server_fixture f(cc);
+  test::raw_socket peer(f.server->local_endpoint());
+  EXPECT_EQ(peer.read_for(5s, 5), "ping\n");  // after 100 ms of silence
+  EXPECT_TRUE(peer.closed_by_peer_within(5s));
+  EXPECT_EQ(f.wait_closed().reason, errc::keepalive_timeout);
+  EXPECT_EQ(f.seen->pings, 1);
+  EXPECT_EQ(f.server->stats().close_reasons.at("keepalive_timeout"), 1u);
+}
+
+TEST(connection, a_peer_that_answers_every_keepalive_ping_stays_connected) {
+  connection_config cc;
+  cc.keepalive = {.interval = 50ms, .timeout = 100ms, .without_calls = true};
+  server_fixture f(cc);
+  test::raw_socket peer(f.server->local_endpoint());
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(peer.read_for(5s, 5), "ping\n") << "ping " << i;
+    peer.send_all("pong\n");  // any byte answers; the echo comes back before the next ping
+    ASSERT_EQ(peer.read_for(5s, 5), "pong\n");
+  }
+  EXPECT_FALSE(f.seen->any_closed);
+  EXPECT_EQ(f.seen->pings, 5);
+}
+
+// Without without_calls, pings go only while the peer owes a reply (awaiting_peer(), which a
+// server's echo handler never does): an idle connection is left alone, as gRPC's clients leave it.
+TEST(connection, keepalive_without_calls_off_leaves_an_idle_connection_unpinged) {
+  connection_config cc;
+  cc.keepalive = {.interval = 20ms, .timeout = 20ms, .without_calls = false};
+  server_fixture f(cc);
+  test::raw_socket peer(f.server->local_endpoint());
+  EXPECT_EQ(peer.read_for(300ms), "");
+  peer.send_all("still\n");
+  EXPECT_EQ(peer.read_for(5s, 6), "still\n");
+  EXPECT_EQ(f.seen->pings, 0);
+  EXPECT_FALSE(f.seen->any_closed);
 }
 
 TEST(connection, half_a_frame_then_silence_is_a_read_timeout) {

@@ -37,6 +37,7 @@
 #include "wirebench/core/call_completion.hpp"
 #include "wirebench/transport/endpoint.hpp"
 #include "wirebench/transport/io_pool.hpp"
+#include "wirebench/transport/keepalive.hpp"
 
 namespace wirebench {
 
@@ -67,6 +68,10 @@ struct client_engine_config {
   /// A connection with calls in flight that receives nothing for this long is closed (its calls
   /// fail with errc::timeout) and replaced. 0: off (calls still have their own deadlines).
   std::chrono::steady_clock::duration silence_timeout{};
+  /// Keep-alive pings on every connection (keepalive.hpp): a connection whose server answers no
+  /// ping in time is closed (its calls fail with errc::keepalive_timeout) and replaced. Off by
+  /// default. The codec must have a ping (client_codec::ping).
+  keepalive_settings keepalive;
   /// Waits between failed dials: the first, doubled after each failure, at most the second.
   std::chrono::steady_clock::duration redial_backoff = std::chrono::milliseconds(10);
   /// The longest wait between failed dials (see redial_backoff).

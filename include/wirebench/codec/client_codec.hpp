@@ -84,6 +84,14 @@ class client_codec {
     (void)out;
     return false;
   }
+  /// Queues the protocol's ping (HTTP/2 PING, a mux ping) for a keep-alive check (keepalive.hpp);
+  /// the server's answer, or any byte of it, tells the engine the connection lives. False if the
+  /// protocol has no ping (the registry refuses keep-alive for such a protocol). Like encode(),
+  /// a codec may queue it and emit it in produce().
+  virtual bool ping(gather_queue& out) {
+    (void)out;
+    return false;
+  }
   /// Emits what encode() and decode() queued; called just before every write. Returns an error
   /// when the stream is broken (the connection closes with it).
   virtual std::error_code produce(gather_queue& out) {

@@ -83,6 +83,12 @@ class server_codec {
   /// A graceful stop's last read was decoded: nothing more is read (HTTP/2's final GOAWAY names
   /// the last stream taken).
   virtual void last_read(gather_queue& out) { (void)out; }
+  /// Queues the protocol's ping to the client for a keep-alive check (transport/keepalive.hpp),
+  /// or emits it in the next produce(); false if the protocol has none.
+  virtual bool ping(gather_queue& out) {
+    (void)out;
+    return false;
+  }
   /// Replies encoded but not yet wholly produced (HTTP/2 responses still being sent): a graceful
   /// stop waits for them, and counts them as cut if it cannot.
   virtual std::size_t replies_in_flight() const { return 0; }

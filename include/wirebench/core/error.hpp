@@ -31,6 +31,7 @@ enum class errc : int {
   invalid_argument,     // a bad argument from the local caller (e.g. a line payload holding '\n')
   tls_failed,           // TLS handshake failure, a bad record, or no agreed ALPN protocol
   unfinished,           // still in flight when a load run had to end without it (its watchdog)
+  keepalive_timeout,    // the peer answered no keep-alive ping in time: the connection is dead
 };
 
 /// The category of wirebench::errc codes (a single instance).

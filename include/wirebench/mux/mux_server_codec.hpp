@@ -25,6 +25,7 @@ class mux_server_codec final : public server_codec {
   void encode_owned_reply(std::uint64_t key, bool ok, std::string&& body,
                           gather_queue& out) override;
   void going_away(gather_queue& out) override;
+  bool ping(gather_queue& out) override;  // the client's pong is taken and dropped
   bool mid_request() const override { return decoder_.mid_frame(); }
   std::size_t max_read_bytes() const override { return max_frame_bytes_ + mux_header_bytes + 4; }
 

@@ -25,6 +25,7 @@
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/tls/tls_options.hpp"
 #include "wirebench/transport/endpoint.hpp"
+#include "wirebench/transport/keepalive.hpp"
 
 namespace asio {
 class io_context;
@@ -54,6 +55,10 @@ struct server_config {
   std::chrono::steady_clock::duration write_timeout = 30s;  // a client not reading its replies
   std::chrono::steady_clock::duration grace = 5s;  // graceful stop: then force-close (0: at once)
   tls_options tls;
+  // Keep-alive pings to every connection (transport/keepalive.hpp; without_calls does not apply:
+  // an idle connection is pinged too): one whose client answers none in time closes
+  // (close reason keepalive_timeout). Off by default; only protocols with a ping take it.
+  keepalive_settings keepalive;
   // The protocol's own settings, by flag (protocol::server_options): HTTP/2's windows, say. The
   // registry's make_server refuses one the protocol does not declare.
   protocol_option_values options;
@@ -86,6 +91,10 @@ struct client_config {
   // fail-fast, the opposite of its wait-for-ready). A closed loop waits, so that a worker does not
   // spin on a dead server; an open loop fails fast, so that its schedule is never held up by one.
   bool wait_for_connection = true;
+  // Keep-alive pings (transport/keepalive.hpp): a connection whose server answers none in time
+  // closes, its calls failing with errc::keepalive_timeout, and is replaced. Off by default; only
+  // protocols with a ping take it (protocol::keepalive).
+  keepalive_settings keepalive;
 };
 
 class protocol_server {
@@ -207,6 +216,10 @@ struct protocol {
   // registry (its codecs under tls_client_codec); a server on a codec from make_codec_server
   // (tls_server_handler under the codec host).
   bool tls = false;
+  // Its client and server send keep-alive pings when the config asks (client_config::keepalive,
+  // server_config::keepalive); the registry refuses such a config for a protocol without
+  // (setting_error "keepalive"), rather than ignore it.
+  bool keepalive = false;
   // What its TLS negotiates with ALPN (the client offers it; the server must pass the same).
   alpn_choice tls_alpn = {};
   // Clients on the client engine: calls in flight per connection when client_config::depth is 0.

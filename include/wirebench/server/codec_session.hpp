@@ -77,6 +77,7 @@ class codec_session : public stream_session {
   void on_drain(connection& c) override;
   void on_last_read(connection& c) override;
   void before_write(connection& c, std::error_code& error) override;
+  bool on_keepalive(connection& c) override { return codec_->ping(c.outbox()); }
 
   /// The codec, for tests that look at it through the session.
   server_codec& codec() { return *codec_; }

@@ -20,6 +20,7 @@
 #include "wirebench/core/encoded_frame.hpp"
 #include "wirebench/core/gather_queue.hpp"
 #include "wirebench/transport/connection_tracker.hpp"
+#include "wirebench/transport/keepalive.hpp"
 #include "wirebench/transport/frame_buffer.hpp"
 
 namespace wirebench {
@@ -40,6 +41,9 @@ struct connection_config {
   duration idle_timeout{};   // no traffic either way for this long: close (0 = off)
   duration read_timeout{};   // a frame started, or a reply awaited, and no byte for this long
   duration write_timeout{};  // a write not taken by the peer for this long
+  /// Pings (keepalive.hpp) through the handler's on_keepalive(); without `without_calls`, only
+  /// while the peer owes us bytes (awaiting_peer()).
+  keepalive_settings keepalive;
   /// Backpressure: above pause_reading_above buffered output bytes we stop reading until the peer
   /// drains; above max_output_bytes the peer is dropped as a slow consumer.
   /// Output bytes buffered above which reading pauses (see above).
@@ -79,6 +83,10 @@ class connection_handler {
   /// Just before queued output is written: a protocol that encodes lazily (nghttp2 gathers a loop
   /// turn's frames into one mem_send) appends to outbox() here. Set `error` to close.
   virtual void before_write(connection&, std::error_code& error) { (void)error; }
+  /// Keep-alive is due (connection_config::keepalive_interval): queue the protocol's ping into
+  /// outbox() (the connection then flushes) and return true; false if the protocol has none,
+  /// which turns keep-alive off for this connection. On the connection's thread, from its timer.
+  virtual bool on_keepalive(connection&) { return false; }
   /// False while the handler wants no more input (too much work in flight): the connection stops
   /// reading, without penalty, until work_finished() finds it true again; then on_data is called
   /// once with whatever is buffered (possibly nothing), so input held back is not stranded.
@@ -171,6 +179,7 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   void write_done();
   void arm_timer(clock::time_point when);
   void on_timer();
+  bool keep_alive(clock::time_point now, clock::time_point& earliest);
   bool expecting_bytes() const;
   // Output queued and not yet being written, diverted or not.
   bool output_waiting() const { return !pending_.empty() || !outbox_->empty(); }
@@ -193,6 +202,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   clock::time_point last_activity_;
   clock::time_point last_read_;
   clock::time_point write_started_;
+  clock::time_point ping_sent_;    // with ping_pending_: when the keep-alive ping was queued
+  std::uint64_t reads_at_ping_ = 0;  // read_count_ then: any later read answers it
   std::uint64_t read_count_ = 0;
   std::uint64_t write_count_ = 0;
   std::error_code reason_;
@@ -209,6 +220,8 @@ class connection final : public std::enable_shared_from_this<connection>, privat
   bool draining_ = false;  // graceful shutdown or a protocol error: no more reads
   bool last_reading_ = false;  // read_before_closing() under way: the drain does not close yet
   bool awaiting_rest_ = false;  // draining, a request caught halfway: read on until it is whole
+  bool ping_pending_ = false;  // a keep-alive ping went out and nothing was read since
+  bool keepalive_off_ = false;  // the handler has no ping (on_keepalive returned false)
 };
 
 }  // namespace wirebench

@@ -31,6 +31,7 @@ inline client_engine_config engine_config(const client_config& c, std::size_t de
   // Calls wait for room on their connection; a load driver bounds how many it makes.
   e.max_queued = 1 << 20;
   e.wait_for_connection = c.wait_for_connection;
+  e.keepalive = c.keepalive;
   e.codec = std::move(codec);
   return e;
 }

@@ -16,6 +16,8 @@ server_skeleton_config skeleton_config(const server_config& c, std::string threa
   s.transport.connection.idle_timeout = c.idle_timeout;
   s.transport.connection.read_timeout = c.read_timeout;
   s.transport.connection.write_timeout = c.write_timeout;
+  s.transport.connection.keepalive = c.keepalive;
+  s.transport.connection.keepalive.without_calls = true;  // idle clients are the ones to check
   s.transport.max_connections = c.max_connections;
   s.transport.grace = c.grace;
   s.workers = c.workers;

@@ -61,6 +61,7 @@ protocol grpc_entry(std::string name, std::string summary,
       .summary = std::move(summary),
       .multiplexed = true,
       .tls = true,
+      .keepalive = true,
       .tls_alpn = http2::tls_alpn,
       // Unary: nghttp2 holds streams beyond the server's concurrency limit; streams: the calls
       // queue in the stream's window. The depth only bounds memory.

@@ -3,6 +3,7 @@
 // grpc_engine.hpp), and a client per shape on grpc++'s completion-queue API (threads in
 // grpc_client_queues.hpp): unary calls on C channels, and a bidirectional stream per channel
 // carrying id-multiplexed requests one per message, or batched up to `batch` per message.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,6 +34,9 @@ std::string grpc_poller();
 
 // Our endpoint syntax in gRPC's: 127.0.0.1:7000, [::1]:7000, unix:/path, unix-abstract:name.
 std::string grpc_address(const endpoint& where);
+
+// A duration as the int milliseconds gRPC's channel arguments take (capped at INT_MAX).
+int grpc_milliseconds(std::chrono::steady_clock::duration d);
 
 // A failed call's status as our error code: the deadline → timeout, cancellation → canceled,
 // an unreachable or lost peer → connection_closed, anything the server said → remote_error.

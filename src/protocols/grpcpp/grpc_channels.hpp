@@ -19,6 +19,13 @@ inline std::vector<std::shared_ptr<grpc::Channel>> open_channels(const client_co
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     args.SetInt("wirebench.channel_index", static_cast<int>(i));  // keeps them distinct
     args.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
+    if (c.keepalive.enabled()) {
+      args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, grpc_milliseconds(c.keepalive.interval));
+      args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, grpc_milliseconds(c.keepalive.timeout));
+      args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, c.keepalive.without_calls ? 1 : 0);
+      // Else gRPC stops pinging after two pings with no data between them.
+      args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+    }
     channels.push_back(grpc::CreateCustomChannel(grpc_address(c.connect),
                                                  credentials, args));
   }

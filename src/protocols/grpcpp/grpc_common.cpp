@@ -1,7 +1,16 @@
 #include "grpc_backend.hpp"
+
+#include <algorithm>
+#include <climits>
+
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::grpc_backend {
+
+int grpc_milliseconds(std::chrono::steady_clock::duration d) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  return static_cast<int>(std::clamp<std::int64_t>(ms, 0, INT_MAX));
+}
 
 std::string grpc_address(const endpoint& where) {
   switch (where.type) {

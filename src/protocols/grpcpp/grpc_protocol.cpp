@@ -38,6 +38,7 @@ protocol grpc_entry(std::string name, std::string summary,
       .own_process_server = true,
       .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
+      .keepalive = true,  // gRPC's own keep-alive (channel arguments)
       .libraries = grpc_libraries,
       .server_options = grpc_backend::server_options(),
       .fit_server_to_load = grpc_backend::fit_server_to_load,

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <cstdint>
 #include <mutex>
 #include <stdexcept>
@@ -47,10 +46,13 @@ class server final : public protocol_server {
     // A connection handed over from a descriptor skips the handshake deadline gRPC's own
     // listener sets: one that never speaks (or stops) would hold its descriptor for good. Closed
     // after the idle timeout instead, as our other servers close theirs.
-    builder.AddChannelArgument(
-        GRPC_ARG_MAX_CONNECTION_IDLE_MS,
-        static_cast<int>(std::min<std::int64_t>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(c.idle_timeout).count(), INT_MAX)));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, grpc_milliseconds(c.idle_timeout));
+    if (c.keepalive.enabled()) {  // gRPC's own keep-alive, idle connections included
+      builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, grpc_milliseconds(c.keepalive.interval));
+      builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, grpc_milliseconds(c.keepalive.timeout));
+      builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+      builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+    }
     engine_->add_to(builder);
     // TLS: gRPC's own listening port, the one way grpc++ 1.51 serves with credentials (a
     // descriptor can only be added in plaintext). Its acceptor's give-up on EMFILE (above) then

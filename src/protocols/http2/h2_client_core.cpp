@@ -163,6 +163,10 @@ bool client_core::cancel(std::uint32_t id, gather_queue&) {
   return true;
 }
 
+bool client_core::ping(gather_queue&) {
+  return nghttp2_submit_ping(session_.get(), NGHTTP2_FLAG_NONE, nullptr) == 0;
+}
+
 client_stream& client_core::take_stream(std::uint32_t id) {
   if (free_.empty()) {
     streams_.push_back(make_stream());

@@ -71,6 +71,7 @@ class client_core : public client_codec {
   std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue& out,
                      std::error_code& error) override;
   bool cancel(std::uint32_t id, gather_queue&) override;  // the RST_STREAM goes out in produce()
+  bool ping(gather_queue&) override;  // PING, out in produce(); nghttp2 takes the ACK
   bool mid_reply() const override { return false; }
   std::size_t max_read_bytes() const override { return 64 * 1024; }
   bool failures_depend_on_reads() const override { return true; }

@@ -19,6 +19,7 @@ void register_http2_protocol(protocol_registry& registry) {
       .summary = "HTTP/2 (nghttp2; h2c, or TLS with ALPN h2) REST: GET /greet?name=NAME as streams on one connection",
       .multiplexed = true,
       .tls = true,
+      .keepalive = true,
       .tls_alpn = http2::tls_alpn,
       // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
       .engine_depth = 1024,

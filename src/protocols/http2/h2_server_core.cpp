@@ -256,6 +256,10 @@ bool server_core::give_back_withheld() {
 bool server_core::want_read() const { return nghttp2_session_want_read(session_.get()) != 0; }
 bool server_core::want_write() const { return nghttp2_session_want_write(session_.get()) != 0; }
 
+bool server_core::ping(gather_queue&) {
+  return nghttp2_submit_ping(session_.get(), NGHTTP2_FLAG_NONE, nullptr) == 0;
+}
+
 void server_core::notice_shutdown() { nghttp2_submit_shutdown_notice(session_.get()); }
 
 void server_core::go_away() {

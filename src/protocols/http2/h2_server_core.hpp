@@ -96,6 +96,7 @@ class server_core : public server_codec {
   // A graceful stop begins (RFC 9113 §6.8): GOAWAY(NO_ERROR) with the highest stream id, so
   // the client opens no more streams while those it already sent are still read and answered.
   void going_away(gather_queue&) override { notice_shutdown(); }
+  bool ping(gather_queue&) override;  // PING, out in produce(); nghttp2 takes the ACK
   // A graceful stop's last word: GOAWAY(NO_ERROR) naming the last stream processed, so the
   // client knows any later stream was not (and may send it again). Goes out with the next produce().
   void last_read(gather_queue&) override { go_away(); }

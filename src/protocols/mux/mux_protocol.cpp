@@ -33,6 +33,7 @@ void register_mux_protocol(protocol_registry& registry) {
       .summary = "length-prefixed frames with request ids: many calls in flight, any order",
       .multiplexed = true,
       .tls = true,
+      .keepalive = true,
       .engine_depth = 1024,
       .wire = mux_wire(),
       .client_codecs = mux_client_codecs,
