@@ -4,7 +4,9 @@
 //   protocol: which codec (modulo how many there are)
 //   flags:    bits 0-2 calls encoded first (ids 1..n), bit 3 a 64-byte reply limit (else 4 KiB),
 //             bit 4 HTTP/1.1 Connection: close, bit 5 a user call where the protocol takes one
-//             (HTTP: with an expected body, and with bit 6 a HEAD; RESP: with an expected reply)
+//             (HTTP: with an expected body, and with bit 6 a HEAD; RESP: with an expected reply;
+//             gRPC: echo.proto's unary Get, and with bit 6 its server-streaming Expand, replies
+//             judged and turned into JSON by the method's descriptors)
 //   pattern, seed: how the bytes are cut into reads for the second run (split_feeder.hpp)
 // The codec is driven as engine_link drives it: open, encode the calls, produce; then each read
 // is appended to the unconsumed bytes, which are decoded whole; the read buffer holds at most
@@ -15,6 +17,7 @@
 // depend on the cut, HTTP/2's: the replies before the first failure only, see below). Any failure aborts.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -77,6 +80,21 @@ std::vector<std::string> run(const client_codec_factory& make, int calls, std::s
   return transcript;
 }
 
+// A gRPC user call's codecs: made once per reply limit and method, as parsing echo.proto for
+// every input would cost more than the input's run.
+client_codec_factory grpc_user_call_codecs(const protocol& p, client_config config, bool expand) {
+  static std::map<std::pair<std::size_t, bool>, client_codec_factory> made;
+  client_codec_factory& codecs = made[{config.max_frame_bytes, expand}];
+  if (!codecs) {
+    config.call = user_call{grpc_call{
+        .method = expand ? "wirebench.echo.Echo/Expand" : "wirebench.echo.Echo/Get",
+        .proto_file = WIREBENCH_ECHO_PROTO,
+        .request_json = R"({"text": "a b"})"}};
+    codecs = p.client_codecs(config);
+  }
+  return codecs;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -96,7 +114,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if ((flags & 32) != 0 && p.user_calls == user_call_kind::resp) {
     config.call = user_call{resp_call{{"GET", "k:__rand_int__"}, "v"}};
   }
-  const client_codec_factory make = p.client_codecs(config);
+  const client_codec_factory make = (flags & 32) != 0 && p.user_calls == user_call_kind::grpc
+                                        ? grpc_user_call_codecs(p, config, (flags & 64) != 0)
+                                        : p.client_codecs(config);
   const int calls = flags & 7;
 
   auto whole = run(make, calls, config.max_frame_bytes, fuzz::whole(in.stream()));

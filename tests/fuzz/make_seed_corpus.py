@@ -126,6 +126,18 @@ grpc_ok = h2_frame(1, 4, 1, b"\x88" + hpack_literal(31, b"application/grpc")) \
 grpc_err = h2_frame(1, 5, 3, b"\x88\x00\x0bgrpc-status\x0212\x00\x0cgrpc-message\x04no%21")
 codec_seed(7, "grpc", settings + grpc_ok + grpc_err + h2_frame(1, 4, 5, b"\x88")
            + h2_frame(0, 1, 5, grpc_message(b"\xff")))
+# gRPC user calls (flags bit 5): echo.proto's unary Get, EchoResponse{text} judged and made JSON;
+# with bit 6 its server-streaming Expand, one EchoResponse per word. Then a Trailers-Only error, and
+# a message that is not an EchoResponse.
+grpc_headers = lambda stream: h2_frame(1, 4, stream, b"\x88" + hpack_literal(31, b"application/grpc"))
+grpc_trailers_ok = lambda stream: h2_frame(1, 5, stream, b"\x00\x0bgrpc-status\x010")
+codec_seed(7, "grpc_user_get", settings + grpc_headers(1) + h2_frame(0, 0, 1, grpc_message(pb_string(1, b"a b")))
+           + grpc_trailers_ok(1) + grpc_err + grpc_headers(5) + h2_frame(0, 0, 5, grpc_message(b"\x0a\x05ab"))
+           + grpc_trailers_ok(5), flags=3 | 32)
+codec_seed(7, "grpc_user_expand", settings + grpc_headers(1)
+           + h2_frame(0, 0, 1, grpc_message(pb_string(1, b"a")) + grpc_message(pb_string(1, b"b")))
+           + grpc_trailers_ok(1) + grpc_err + grpc_headers(5) + h2_frame(0, 0, 5, grpc_message(b"\x08"))
+           + grpc_trailers_ok(5), flags=3 | 32 | 64)
 # gRPC streams: every call a message on stream 1: replies by id (out of order), one whose id is
 # no call's, then the stream ends with RESOURCE_EXHAUSTED (the calls left fail with it).
 def pb_varint(field, value):  # a protobuf varint field (values under 128)

@@ -1,13 +1,17 @@
 // Our gRPC server's reflection service (grpc_reflection.hpp) alone: each kind of request and the
 // exact response, the files it shows (Echo's, and reflection's own under grpc's names, valid enough
 // to build a descriptor pool from) and the ones it does not (the rest of the process).
+#include <algorithm>
 #include <string>
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
 #include <gtest/gtest.h>
 
+#include "../../src/protocols/grpc/grpc_client_codec.hpp"
 #include "../../src/protocols/grpc/grpc_reflection.hpp"
+#include "support/h2_frames.hpp"
+#include "wirebench/codec/bytes.hpp"
 #include "proto/echo.pb.h"
 #include "proto/reflection.pb.h"
 
@@ -110,6 +114,32 @@ TEST(grpc_reflection, bytes_that_are_no_request_are_refused) {
   reflection_service service;
   std::string out;
   EXPECT_FALSE(service.answer("\xff\xff\xff", out));
+}
+
+// --reflect's requests are raw calls of our unary codec (grpc_reflection_fetch.cpp): they carry
+// the user call's -H metadata as its calls do (grpcurl sends -H with its reflection requests too).
+TEST(grpc_reflection, a_raw_reflection_request_carries_the_metadata) {
+  grpc_client_config config{.authority = "localhost:7000",
+                            .metadata = {{"x-team", "blue"}, {"x-raw-bin", "\x01hi"}},
+                            .raw_path = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"};
+  auto codec = make_grpc_client_codec(config);
+  gather_queue out;
+  ASSERT_FALSE(codec->open(out));
+  ASSERT_FALSE(codec->encode(1, "\x3a\x00", out));
+  ASSERT_FALSE(codec->produce(out));
+  std::string wire;
+  out.for_each_segment([&](std::span<const std::byte> s) { wire.append(as_text(s)); });
+  ASSERT_TRUE(wire.starts_with(test::h2::preface));
+  const auto frames = test::h2::frames_of(std::string_view(wire).substr(test::h2::preface.size()));
+  const auto* headers = test::h2::find(frames, test::h2::type_headers);
+  ASSERT_NE(headers, nullptr);
+  const auto fields = test::h2::decode_headers(headers->payload);
+  const auto has = [&](const std::string& name, const std::string& value) {
+    return std::find(fields.begin(), fields.end(), std::pair(name, value)) != fields.end();
+  };
+  EXPECT_TRUE(has(":path", config.raw_path));
+  EXPECT_TRUE(has("x-team", "blue"));
+  EXPECT_TRUE(has("x-raw-bin", "AWhp")) << "a -bin value goes base64";
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ namespace {
 using namespace std::chrono_literals;
 
 const protocol& find(const char* name) { return *protocol_registry::builtin().find(name); }
-const protocol& grpc() { return find("grpcpp"); }
+const protocol& grpcpp() { return find("grpcpp"); }
 
 client_config calling(const endpoint& where, const std::string& method, const std::string& json,
                       const std::string& proto = WIREBENCH_ECHO_PROTO) {
@@ -47,7 +47,7 @@ client_config reflecting(client_config cc) {
 }
 
 // What make_client refuses `cc` with; "(not refused)" when it makes a client.
-std::string refusal(const client_config& cc, const protocol& p = grpc()) {
+std::string refusal(const client_config& cc, const protocol& p = grpcpp()) {
   try {
     p.make_client(cc);
   } catch (const std::invalid_argument& e) {
@@ -75,7 +75,7 @@ void expect_all_replied(protocol_client& client, int calls, const std::string& r
 
 class grpc_user_call : public ::testing::Test {
  protected:
-  void SetUp() override { server_ = grpc().make_server(server_config{}); }
+  void SetUp() override { server_ = grpcpp().make_server(server_config{}); }
   std::unique_ptr<protocol_server> server_;
 };
 
@@ -271,7 +271,7 @@ TEST_F(grpc_user_call, grpcio_lists_our_services_by_reflection) {
 // certificate, with no .proto.
 TEST(grpc_grpcurl, lists_our_services_and_calls_greet_over_tls_by_reflection) {
   WIREBENCH_REQUIRE_GO_TOOL(grpcurl, "grpcurl", "v1.9.3");
-  auto plain = grpc().make_server(server_config{});
+  auto plain = grpcpp().make_server(server_config{});
   int rc = 0;
   const std::string listed = test::run_shell(
       grpcurl + " -plaintext 127.0.0.1:" + std::to_string(plain->local_endpoint().port) + " list 2>&1", &rc);
@@ -283,7 +283,7 @@ TEST(grpc_grpcurl, lists_our_services_and_calls_greet_over_tls_by_reflection) {
   sc.tls.enabled = true;
   sc.tls.certificate_file = files.cert();
   sc.tls.private_key_file = files.key();
-  auto tls = grpc().make_server(sc);
+  auto tls = grpcpp().make_server(sc);
   const std::string reply = test::run_shell(
       grpcurl + " -cacert " + files.cert() + " -d '{\"name\": \"grpcurl\"}' 127.0.0.1:" +
           std::to_string(tls->local_endpoint().port) + " wirebench.echo.Echo/Greet 2>&1",

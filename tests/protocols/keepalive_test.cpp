@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/cert_files.hpp"
 #include "support/raw_socket.hpp"
 #include "support/require_peer.hpp"
 #include "support/silent_server.hpp"
@@ -71,22 +72,33 @@ TEST_P(keepalive_client, a_server_that_stops_answering_fails_calls_with_keepaliv
 }
 
 // Both sides ping an idle connection (the client with without_calls) every 50 ms; each answers
-// the other's, so the connection lives through 400 ms of idleness and then serves.
+// the other's, so the connection lives through 400 ms of idleness and then serves. In the clear
+// and over TLS (the pings sealed like any other bytes).
 TEST_P(keepalive_client, an_idle_connection_pinged_by_both_sides_lives_and_serves) {
-  server_config sc;
-  sc.keepalive = {.interval = 50ms, .timeout = 2s};
-  auto server = protocol_registry::builtin().find(proto().server_of.empty() ? GetParam() : proto().server_of)
-                    ->make_server(sc);
-  client_config cc;
-  cc.connect = server->local_endpoint();
-  cc.keepalive = {.interval = 50ms, .timeout = 2s, .without_calls = true};
-  auto client = proto().make_client(cc);
-  ASSERT_EQ(test::greet_sync(*client, "before").reply, "hello, before");
-  std::this_thread::sleep_for(400ms);
-  EXPECT_EQ(test::greet_sync(*client, "after").reply, "hello, after");
-  EXPECT_EQ(client->counters().connects, 1u);
-  EXPECT_EQ(server->stats().accepted, 1u);
-  EXPECT_EQ(closed_for(*server, "keepalive_timeout"), 0u);
+  test::cert_files files;
+  for (const bool tls : {false, true}) {
+    SCOPED_TRACE(tls ? "over TLS" : "in the clear");
+    server_config sc;
+    sc.keepalive = {.interval = 50ms, .timeout = 2s};
+    sc.tls.enabled = tls;
+    sc.tls.certificate_file = tls ? files.cert() : "";
+    sc.tls.private_key_file = tls ? files.key() : "";
+    const protocol& server_proto =
+        *protocol_registry::builtin().find(proto().server_of.empty() ? GetParam() : proto().server_of);
+    auto server = server_proto.make_server(sc);
+    client_config cc;
+    cc.connect = server->local_endpoint();
+    cc.keepalive = {.interval = 50ms, .timeout = 2s, .without_calls = true};
+    cc.tls.enabled = tls;
+    cc.tls.ca_file = tls ? files.cert() : "";
+    auto client = proto().make_client(cc);
+    ASSERT_EQ(test::greet_sync(*client, "before").reply, "hello, before");
+    std::this_thread::sleep_for(400ms);
+    EXPECT_EQ(test::greet_sync(*client, "after").reply, "hello, after");
+    EXPECT_EQ(client->counters().connects, 1u);
+    EXPECT_EQ(server->stats().accepted, 1u);
+    EXPECT_EQ(closed_for(*server, "keepalive_timeout"), 0u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(all, keepalive_client, ::testing::ValuesIn(pinging_clients()), test_name);

@@ -43,6 +43,8 @@ class grpc_client_codec final : public http2::client_core {
                                   : std::string_view(raw_path_)) {
     if (config.timeout.count() > 0) timeout_ = format_timeout(config.timeout);
     drop_protobuf_parse_complaints();  // a lying server must not be able to flood our stderr
+    // A user call's, or its --reflect requests' (as grpcurl sends -H with those too).
+    for (auto& [name, value] : config.metadata) metadata_.emplace_back(name, wire_value(name, value));
     if (!method_) return;
     // A user call's request body, laid out once: every message with its prefix. Its placeholders
     // keep their length, so each call's copy only gets fresh digits.
@@ -51,7 +53,6 @@ class grpc_client_codec final : public http2::client_core {
       body_template_.append(message);
     }
     filler_.emplace(body_template_, config.keyspace, next_placeholder_seed());
-    for (auto& [name, value] : config.metadata) metadata_.emplace_back(name, wire_value(name, value));
   }
 
   std::error_code encode(std::uint32_t id, std::string_view name, gather_queue&) override {

@@ -77,6 +77,18 @@ protocol grpc_entry(std::string name, std::string summary,
 // grpcpp-batch's batch, so that the two compare like for like.
 constexpr std::size_t batch_size = 10;
 
+// A stream client of `batch` calls per message on grpc's server.
+protocol stream_entry(std::string name, std::string summary, std::size_t batch) {
+  protocol p = grpc_entry(std::move(name), std::move(summary),
+                          [batch](const client_config& c) -> client_codec_factory {
+                            return [settings = client_settings(c), batch] {
+                              return grpc_wire::make_grpc_stream_client_codec(settings, batch);
+                            };
+                          });
+  p.server_of = "grpc";
+  return p;
+}
+
 void register_grpc_protocol(protocol_registry& registry) {
   protocol unary = grpc_entry("grpc",
                               "gRPC unary Echo.Greet(GreetRequest) -> GreetReply on our HTTP/2 "
@@ -85,26 +97,14 @@ void register_grpc_protocol(protocol_registry& registry) {
                               grpc_client_codecs);
   unary.user_calls = user_call_kind::grpc;  // any method of a .proto, every shape
   registry.add(std::move(unary));
-  protocol stream = grpc_entry(
-      "grpc-stream",
-      "gRPC bidi stream on our HTTP/2, Echo.GreetStream: one request per message, matched by id",
-      [](const client_config& c) -> client_codec_factory {
-        return [settings = client_settings(c)] {
-          return grpc_wire::make_grpc_stream_client_codec(settings, 1);
-        };
-      });
-  stream.server_of = "grpc";
-  registry.add(std::move(stream));
-  protocol batch = grpc_entry(
-      "grpc-batch",
-      "gRPC bidi stream on our HTTP/2, Echo.GreetBatchStream: up to 10 requests per message, by id",
-      [](const client_config& c) -> client_codec_factory {
-        return [settings = client_settings(c)] {
-          return grpc_wire::make_grpc_stream_client_codec(settings, batch_size);
-        };
-      });
-  batch.server_of = "grpc";
-  registry.add(std::move(batch));
+  registry.add(stream_entry("grpc-stream",
+                            "gRPC bidi stream on our HTTP/2, Echo.GreetStream: one request per "
+                            "message, matched by id",
+                            1));
+  registry.add(stream_entry("grpc-batch",
+                            "gRPC bidi stream on our HTTP/2, Echo.GreetBatchStream: up to 10 "
+                            "requests per message, by id",
+                            batch_size));
 }
 
 const protocol_registration registered{65, register_grpc_protocol};

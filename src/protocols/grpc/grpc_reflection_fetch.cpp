@@ -8,6 +8,7 @@
 #include <google/protobuf/descriptor.pb.h>
 
 #include "grpc_client_codec.hpp"
+#include "grpc_metadata.hpp"
 #include "grpc_reflection.hpp"
 #include "../common/backend_support.hpp"
 #include "../http2/h2_backend.hpp"
@@ -35,6 +36,7 @@ class reflection_asker {
                                 .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                     c.reply_timeout)};
     settings.raw_path = reflection_v1alpha_path;
+    if (c.call && c.call->grpc()) settings.metadata = checked_metadata(*c.call->grpc());
     client_codec_factory codecs = [settings] { return make_grpc_client_codec(settings); };
     if (c.tls.enabled)  // as the registry puts TLS under every codec client (ALPN h2 required)
       codecs = tls::tls_client_codecs(std::move(codecs), tls::make_client_context(c.tls, "h2"),
