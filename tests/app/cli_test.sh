@@ -147,9 +147,9 @@ check "run with an unknown protocol names it" one_line_error "unknown protocol '
 check "run with a bad load exits 2" exit_is 2 "$wb" run --protocol line --load sometimes --rate 5
 check "run pinned to a CPU that is not there exits 2" exit_is 2 "$wb" run --protocol line --server-cpus 1000
 check "run pinned to a CPU that is not there says which exist" one_line_error "this machine has CPUs 0 to"
-# gRPC servers and clients are left out under ThreadSanitizer (tests/CMakeLists.txt says why).
-if [ -n "${WIREBENCH_TEST_WITHOUT_GRPC:-}" ]; then
-  echo "cli_test: the gRPC checks are skipped (ThreadSanitizer build)" >&2
+# grpc++ (the grpcpp backends) is left out under ThreadSanitizer (tests/CMakeLists.txt says why).
+if [ -n "${WIREBENCH_TEST_WITHOUT_GRPCPP:-}" ]; then
+  echo "cli_test: the grpc++ checks are skipped (ThreadSanitizer build)" >&2
 else
   check "run a gRPC server on each engine" exit_is 0 "$wb" run --protocol grpcpp-stream \
     --server-engine callback --server-threads 2 "${quick[@]}" --out "$work/engine.json"
@@ -214,22 +214,22 @@ check "params that are not an array exit 2" exit_is 2 "$wb" run -p msgpack-rpc -
 check "... and say what they must be" one_line_error "MessagePack-RPC params are a JSON array"
 # gRPC user calls: any unary method from its .proto, the request as JSON (-d).
 echo_proto="$(cd "$(dirname "$0")/../.." && pwd)/proto/echo.proto"
-check "--call without --proto exits 2" exit_is 2 "$wb" run -p grpcpp --call wirebench.echo.Echo/Get
+check "--call without --proto exits 2" exit_is 2 "$wb" run -p grpc --call wirebench.echo.Echo/Get
 check "--call without --proto says so" one_line_error "give the .proto that defines it"
-check "--proto without --call exits 2" exit_is 2 "$wb" run -p grpcpp --proto "$echo_proto"
+check "--proto without --call exits 2" exit_is 2 "$wb" run -p grpc --proto "$echo_proto"
 check "--call on http1 exits 2" exit_is 2 "$wb" run -p http1 --call wirebench.echo.Echo/Get --proto "$echo_proto"
 check "--call on http1 says what http1 sends" one_line_error "protocol 'http1' sends an HTTP request"
-check "a request that is not the method's message exits 2 before the run" exit_is 2 "$wb" run -p grpcpp \
+check "a request that is not the method's message exits 2 before the run" exit_is 2 "$wb" run -p grpc \
   --call wirebench.echo.Echo/Get --proto "$echo_proto" -d '{"nope": 1}'
 check "... and names the message" one_line_error "not a wirebench.echo.EchoRequest"
-check "run a gRPC method from its .proto" exit_is 0 "$wb" run -p grpcpp --call wirebench.echo.Echo/Greet \
+check "run a gRPC method from its .proto" exit_is 0 "$wb" run -p grpc --call wirebench.echo.Echo/Greet \
   --proto "$echo_proto" -d '{"name": "dyn"}' --workers 4 "${quick[@]}" --out "$work/grpc-call.json"
-check "run a gRPC method found by reflection (no .proto)" exit_is 0 "$wb" run -p grpcpp \
+check "run a gRPC method found by reflection (no .proto)" exit_is 0 "$wb" run -p grpc \
   --call wirebench.echo.Echo/Greet --reflect -d '{"name": "r"}' --workers 2 "${quick[@]}" \
   --out "$work/grpc-reflect.json"
 check "every call by reflection succeeded" json_has "$work/grpc-reflect.json" \
   "d['points'][0]['summary']['outcomes']['ok'] > 0 and not d['points'][0]['summary']['errors'] and d['points'][0]['parameters']['request']['reflect']"
-check "run a server-streaming gRPC method (a stream per call)" exit_is 0 "$wb" run -p grpcpp \
+check "run a server-streaming gRPC method (a stream per call)" exit_is 0 "$wb" run -p grpc \
   --call wirebench.echo.Echo/Expand --proto "$echo_proto" -d '{"text": "a b"}' --workers 4 \
   "${quick[@]}" --out "$work/grpc-stream-call.json"
 check "every streaming call succeeded" json_has "$work/grpc-stream-call.json" \
