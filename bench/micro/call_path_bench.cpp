@@ -53,7 +53,8 @@ void call_path(benchmark::State& state) {
   struct context {
     std::vector<worker>& workers;
     call_recorder& recorder;
-  } ctx{workers, recorder};
+    clock_type::time_point zero;  // the timeline's, as closed_loop's start()
+  } ctx{workers, recorder, clock_type::now()};
   auto issue = [&](std::size_t w, clock_type::time_point now) {
     workers[w].started = now;
     const auto id = table.add(
@@ -61,7 +62,8 @@ void call_path(benchmark::State& state) {
           worker& k = c->workers[w];
           const auto now = loop_clock::now();  // the read's time, as in closed_loop
           if (!ec && reply != k.expected) ec = std::make_error_code(std::errc::bad_message);
-          c->recorder.local().record(true, ec, static_cast<std::uint64_t>((now - k.started).count()));
+          c->recorder.local().record(static_cast<std::uint64_t>((now - c->zero).count()), true, ec,
+                                     static_cast<std::uint64_t>((now - k.started).count()));
         },
         deadline, nullptr, workers[w].name);
     codec->encode(id, workers[w].name, out);

@@ -12,11 +12,12 @@
 
 #include "commands.hpp"
 #include "error_text.hpp"
+#include "keepalive_flags.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
-#include "keepalive_flags.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
+#include "wirebench/core/duration_text.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/load/results_file.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -40,6 +41,7 @@ struct run_options {
   std::optional<slo_target> check_target;
   user_call_options user;
   keepalive_flags keepalive;
+  std::string interval = "100ms";  // --interval, the timeline's
 };
 
 // The signal that interrupted the run (SIGINT, SIGTERM), or 0. The first one ends the sweep with
@@ -156,6 +158,11 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
       return "--tls: protocol '" + name + "' does not speak TLS here";
   if (auto problem = settle_keepalive_flags(o.keepalive, plan.keepalive); !problem.empty())
     return problem;
+  // At least 1 ms: a shorter one is noise, and a long run's timeline would grow without need.
+  const auto interval = parse_duration(o.interval);
+  if (!interval || *interval < std::chrono::milliseconds(1))
+    return "--interval " + o.interval + ": a duration of 1ms or more, such as 100ms or 1s";
+  plan.interval = *interval;
   for (const auto& name : plan.protocols)
     if (plan.keepalive.enabled() && !registry.find(name)->keepalive)
       return "--keepalive: protocol '" + name + "' has no ping for keep-alive";
@@ -292,6 +299,10 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   add_keepalive_client_flags(*cmd, o->keepalive);
   cmd->add_option("-c,--connect", o->connect,
                   "Load a server already running there (wirebench serve) instead of starting one");
+  cmd->add_option("--interval", o->interval,
+                  "The timeline's interval (50ms, 1s): every result has calls, failures, re-dials "
+                  "and latency per interval, warm-up included")
+      ->capture_default_str();
   cmd->add_option("--late-after", plan.late_after_ms,
                   "Open loop: a call sent this many ms after its intended start counts as late")
       ->check(CLI::PositiveNumber)

@@ -42,6 +42,7 @@ struct run_plan {
   // The client's keep-alive pings (--keepalive...); off by default.
   keepalive_settings keepalive;
   double late_after_ms = 1;
+  std::chrono::nanoseconds interval = std::chrono::milliseconds(100);  // the timeline's
   double reply_timeout_seconds = 10;
   std::uint64_t seed = 1;
   // --find-max-rate: each protocol, open load and worker count is a search for the highest rate

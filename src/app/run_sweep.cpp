@@ -131,6 +131,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   spec.duration = seconds(plan.duration_seconds);
   spec.payload_bytes = plan.payload_bytes;
   spec.late_after = seconds(plan.late_after_ms / 1000.0);
+  spec.interval = plan.interval;
   spec.seed = plan.seed;
   spec.call_timeout = cc.reply_timeout;
   // Every lane's dial failed and none ever succeeded: nobody listens there, and nothing this

@@ -6,15 +6,15 @@ namespace {
 std::atomic<std::uint64_t> next_recorder_id{1};
 }  // namespace
 
-call_recorder::call_recorder(bool track_actual)
-    : track_actual_(track_actual), id_(next_recorder_id.fetch_add(1)) {}
+call_recorder::call_recorder(bool track_actual, std::chrono::nanoseconds interval)
+    : track_actual_(track_actual), interval_(interval), id_(next_recorder_id.fetch_add(1)) {}
 
 call_recorder::shard& call_recorder::find_or_make() {
   const auto me = std::this_thread::get_id();
   std::lock_guard lock(mutex_);
   for (auto& s : shards_)
     if (s->owner_ == me) return *s;
-  shards_.push_back(std::unique_ptr<shard>(new shard(track_actual_)));
+  shards_.push_back(std::unique_ptr<shard>(new shard(track_actual_, interval_)));
   shards_.back()->owner_ = me;
   return *shards_.back();
 }
@@ -31,10 +31,12 @@ void call_recorder::shard::merge_into(totals& all) const {
   all.actual_latency.merge(track_actual_ ? data_.actual_latency : data_.latency);
   all.outcomes.merge(data_.outcomes);
   all.late += data_.late;
+  all.calls_over_time.merge(timeline_.result());
 }
 
 call_recorder::totals call_recorder::merged() const {
   totals all;
+  all.calls_over_time = timeline(interval_);
   std::lock_guard lock(mutex_);
   for (const auto& s : shards_) s->merge_into(all);
   return all;

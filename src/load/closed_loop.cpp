@@ -15,8 +15,12 @@
 
 namespace wirebench {
 
-closed_loop::closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes)
-    : client_(client), check_greetings_(client.greets()), workers_(workers) {
+closed_loop::closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes,
+                         std::chrono::nanoseconds interval)
+    : client_(client),
+      check_greetings_(client.greets()),
+      workers_(workers),
+      recorder_(/*track_actual=*/false, interval) {
   if (workers == 0) throw std::invalid_argument("a closed loop needs at least one worker");
   for (std::size_t w = 0; w < workers; ++w) {
     workers_[w].name = greet_name(w, payload_bytes);
@@ -29,6 +33,7 @@ closed_loop::~closed_loop() { stop(); }
 void closed_loop::start() {
   if (phase_.load() != phase::idle) return;
   active_.store(workers_.size());
+  zero_ = clock::now();
   phase_.store(phase::warmup, std::memory_order_release);
   for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now(), phase::warmup);
 }
@@ -124,7 +129,10 @@ void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view r
   }
   const auto ns = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now - k.started).count());
-  recorder_.local().record(counted, ec, ns, 0, false, reply);
+  // (A turn's time may be a hair before start() on a loop turning since before it.)
+  const auto at = now <= zero_ ? 0 : static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(now - zero_).count());
+  recorder_.local().record(at, counted, ec, ns, 0, false, reply);
   issue(w, now, now_in);
 }
 
@@ -143,21 +151,24 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   if (spec.workers == 0) throw std::invalid_argument("a closed loop needs at least one worker");
   // On the heap: if the client cannot even be closed, its threads may still call into the loop,
   // which must then never be freed (load_result::stuck).
-  auto loop = std::make_unique<closed_loop>(client, spec.workers, spec.payload_bytes);
+  auto loop = std::make_unique<closed_loop>(client, spec.workers, spec.payload_bytes, spec.interval);
   using clock = closed_loop::clock;
   load_result result;
   std::mutex mutex;  // for wait_for_run: nothing else waits on these
   std::condition_variable nothing;
   auto gave_up = [&] { return !result.gave_up.empty(); };
-  const auto start = clock::now();
+  result.start_unix = unix_seconds_now();
   loop->start();
-  detail::wait_for_run(mutex, nothing, gave_up, start + spec.warmup, spec, result.gave_up, {});
+  const auto start = loop->started_at();
+  detail::counter_sampler sampler(client, start, spec.interval);
+  detail::wait_for_run(mutex, nothing, gave_up, start + spec.warmup, spec, result.gave_up, {},
+                       sampler);
   if (spec.on_window) spec.on_window(true);
   const auto window_start = clock::now();
   result.window_start_unix = unix_seconds_now();
   loop->open_window();
   detail::wait_for_run(mutex, nothing, gave_up, window_start + spec.duration, spec,
-                       result.gave_up, {});
+                       result.gave_up, {}, sampler);
   loop->close_window();
   const auto window_end = clock::now();
   if (spec.on_window) spec.on_window(false);
@@ -174,6 +185,9 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
     }
   }
   auto totals = loop->results();
+  sampler.tick(clock::now());  // the dials of the calls' last moments
+  totals.calls_over_time.merge(sampler.samples());
+  result.calls_over_time = std::move(totals.calls_over_time);
   result.latency = std::move(totals.latency);
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);

@@ -98,7 +98,8 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   // Room in flight is split like the schedule: shard k gets workers / n, the first ones one more.
   const std::size_t each = spec.workers / shards_n, extra = spec.workers % shards_n;
   // A short lead, so that the first calls are not late by the time it takes to get going.
-  const auto start = clock_type::now() + std::chrono::milliseconds(2);
+  const auto lead = std::chrono::milliseconds(2);
+  const auto start = clock_type::now() + lead;
   const auto window_opens = start + spec.warmup;
   const auto window_closes = window_opens + spec.duration;
 
@@ -117,6 +118,8 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   for (auto& s : shards) s->start();
 
   load_result result;
+  result.start_unix = unix_seconds_now() + std::chrono::duration<double>(lead).count();
+  detail::counter_sampler sampler(client, start, spec.interval);
   auto give_up_now = [&] {
     run->stop.store(true, std::memory_order_relaxed);
     for (auto& s : shards) open_loop_shard::wake(s);
@@ -124,12 +127,12 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   auto gave_up = [&] { return !result.gave_up.empty(); };
   auto finished = [&] { return run->running == 0; };
   detail::wait_for_run(run->mutex, run->finished, gave_up, window_opens, spec, result.gave_up,
-                       give_up_now);
+                       give_up_now, sampler);
   if (spec.on_window) spec.on_window(true);
   const auto window_start = clock_type::now();
   result.window_start_unix = unix_seconds_now();
   detail::wait_for_run(run->mutex, run->finished, gave_up, window_closes, spec, result.gave_up,
-                       give_up_now);
+                       give_up_now, sampler);
   const auto window_end = clock_type::now();
   if (spec.on_window) spec.on_window(false);
   result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
@@ -137,7 +140,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   // Every call the window planned ends by its deadline; the watchdog allows a grace beyond it.
   const auto deadline = std::max(window_end, window_closes) + spec.call_timeout + spec.watchdog_grace;
   if (!detail::wait_for_run(run->mutex, run->finished, finished, deadline, spec, result.gave_up,
-                            give_up_now)) {
+                            give_up_now, sampler)) {
     result.watchdog = in_flight_report(shards);
     run->cut.store(true, std::memory_order_relaxed);  // what completes from now on: unfinished
     if (!detail::close_within(client, close_limit)) {
@@ -158,6 +161,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
 
   // Finished, each shard's records were last written before it told the run (under its mutex).
   call_recorder::totals totals;
+  totals.calls_over_time = timeline(spec.interval);
   for (const auto& s : shards) {
     s->records().merge_into(totals);
     result.planned += s->planned();
@@ -167,6 +171,9 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);
   result.late = totals.late;
+  sampler.tick(clock_type::now());  // the dials of the calls' last moments
+  totals.calls_over_time.merge(sampler.samples());
+  result.calls_over_time = std::move(totals.calls_over_time);
   if (loops.own) {
     loops.own->stop();  // no thread runs the shards now
   } else if (result.watchdog.empty()) {

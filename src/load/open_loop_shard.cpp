@@ -37,7 +37,8 @@ open_loop_shard::open_loop_shard(protocol_client& client, asio::io_context& loop
       slots_(p.max_in_flight),
       timer_(loop, [this](bool aborted) { on_timer(aborted); }),
       name_(p.spec->payload_bytes, 'x'),
-      padding_(p.spec->payload_bytes, 'x') {
+      padding_(p.spec->payload_bytes, 'x'),
+      records_(/*track_actual=*/true, p.spec->interval) {
   const load_spec& spec = *p.spec;
   // The warm-up has a schedule of its own, so that a bursty run's whole seconds are the measured
   // window's; it is evenly spaced then (it opens connections and warms caches, it is not measured).
@@ -95,7 +96,8 @@ void open_loop_shard::pump(clock::time_point now) {
       }
       if (now - next_->intended < timeout_) break;  // waits for a slot
       if (next_->measured) ++planned_;
-      records_.record(next_->measured, errc::timeout, 0);
+      records_.scheduled(since_start(next_->intended), false);
+      records_.record(since_start(now), next_->measured, errc::timeout, 0);
       advance();
     }
   }
@@ -113,6 +115,7 @@ void open_loop_shard::issue(clock::time_point now) {
   s.measured = next_->measured;
   s.late = now - s.intended > plan_.spec->late_after;
   s.busy = true;
+  records_.scheduled(since_start(s.intended), true, since_start(now), s.late);
   if (s.measured) {
     ++planned_;
     ++issued_;
@@ -151,8 +154,8 @@ void open_loop_shard::on_reply(std::uint32_t index, std::error_code ec, std::str
   } else if (!judged && check_greetings_ && s.measured && !ec && !is_greeting_for(s.seq, reply)) {
     ec = errc::wrong_reply;
   }
-  records_.record(s.measured, ec, ns_between(s.intended, now), ns_between(s.sent, now), s.late,
-                  reply);
+  records_.record(since_start(now), s.measured, ec, ns_between(s.intended, now),
+                  ns_between(s.sent, now), s.late, reply);
   s.busy = false;
   free_.push_back(index);
   in_flight_count_.store(--in_flight_, std::memory_order_relaxed);
@@ -200,10 +203,11 @@ void open_loop_shard::finish_if_done() {
 
 std::uint64_t open_loop_shard::account_abandoned() {
   std::uint64_t abandoned = 0;
+  const std::uint64_t now = since_start(clock::now());  // on the timeline: when it was given up
   for (slot& s : slots_) {
     if (!s.busy) continue;
     s.busy = false;
-    records_.record(s.measured, errc::unfinished, 0);
+    records_.record(now, s.measured, errc::unfinished, 0);
     abandoned += s.measured ? 1 : 0;
   }
   in_flight_ = 0;
@@ -211,10 +215,15 @@ std::uint64_t open_loop_shard::account_abandoned() {
   for (; next_ && !run_.stop.load(std::memory_order_relaxed); advance()) {
     if (!next_->measured) continue;
     ++planned_;
-    records_.record(true, errc::unfinished, 0);
+    records_.scheduled(since_start(next_->intended), false);
+    records_.record(now, true, errc::unfinished, 0);
     ++abandoned;
   }
   return abandoned;
+}
+
+std::uint64_t open_loop_shard::since_start(clock::time_point t) const {
+  return ns_between(plan_.start, t);
 }
 
 // "c<seq>-" padded with 'x' to the payload size, built over the last name: the digits only grow.

@@ -102,6 +102,8 @@ class open_loop_shard {
                 clock::time_point now, bool judged);
   void finish_if_done();
   std::string_view name_of(std::uint64_t seq);
+  // Where `t` falls on the run's timeline: ns since the schedule's zero (0 before it).
+  std::uint64_t since_start(clock::time_point t) const;
   bool is_greeting_for(std::uint64_t seq, std::string_view reply) const;
 
   protocol_client& client_;
@@ -130,7 +132,7 @@ class open_loop_shard {
   const std::string padding_;  // payload_bytes of 'x'
   std::uint64_t planned_ = 0;  // arrivals in the window taken from the schedule
   std::uint64_t issued_ = 0;   // of those, handed to the client
-  call_recorder::shard records_{/*track_actual=*/true};
+  call_recorder::shard records_;
 };
 
 }  // namespace wirebench::detail

@@ -42,6 +42,59 @@ json histogram_json(const latency_histogram& h) {
           {"sum_ns", h.sum_ns()}, {"saturated", h.saturated()}, {"buckets", std::move(buckets)}};
 }
 
+// The run interval by interval, as columns (one array per figure, one entry per interval), which
+// is how charts take them: counts, the latency p50/p99 (us, within 1/32) and exact max (ns), and
+// each interval's coarse latency buckets as a flat [value_ns, count, ...] list, from which
+// results_reader.cpp rebuilds it exactly. An outcome no call ended with, and an open loop's
+// columns in a closed loop's, are left out.
+json timeline_json(const timeline& t, double start_unix) {
+  const auto& rows = t.intervals();
+  auto column = [&rows](auto field) {
+    json c = json::array();
+    for (const timeline_interval& row : rows) c.push_back(field(row));
+    return c;
+  };
+  json failed = json::object();
+  for (std::size_t i = 0; i < outcome_count; ++i) {
+    const auto kind = static_cast<outcome>(i);
+    if (kind == outcome::ok) continue;
+    bool any = false;
+    for (const timeline_interval& row : rows) any = any || row.outcomes[i] != 0;
+    if (any)
+      failed[std::string(outcome_name(kind))] = column([i](const auto& r) { return r.outcomes[i]; });
+  }
+  auto us = [](std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
+  json p50 = json::array(), p99 = json::array(), buckets = json::array();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    p50.push_back(us(t.percentile(k, 50)));
+    p99.push_back(us(t.percentile(k, 99)));
+    json flat = json::array();
+    for (const auto& b : rows[k].latency) {
+      flat.push_back(b.value_ns);
+      flat.push_back(b.count);
+    }
+    buckets.push_back(std::move(flat));
+  }
+  json j = {{"interval_ns", t.interval().count()},
+            {"start_unix", start_unix},
+            {"ok", column([](const auto& r) { return r.ok(); })},
+            {"failed", std::move(failed)},
+            {"p50_us", std::move(p50)},
+            {"p99_us", std::move(p99)},
+            {"max_ns", column([](const auto& r) { return r.max_ns; })},
+            {"reconnects", column([](const auto& r) { return r.reconnects; })},
+            {"connect_failures", column([](const auto& r) { return r.connect_failures; })},
+            {"latency_buckets", std::move(buckets)}};
+  bool open_loop = false;
+  for (const timeline_interval& row : rows) open_loop = open_loop || row.due != 0;
+  if (open_loop) {
+    j["due"] = column([](const auto& r) { return r.due; });
+    j["sent"] = column([](const auto& r) { return r.sent; });
+    j["late"] = column([](const auto& r) { return r.late; });
+  }
+  return j;
+}
+
 json cpu_json(const cpu_time& c) {
   return {{"user_seconds", c.user_seconds}, {"system_seconds", c.system_seconds}};
 }
@@ -158,7 +211,8 @@ json repeat_json(const repeat_result& r) {
             {"resent", r.resent},
             {"connect_failures", r.connect_failures},
             {"client_cpu", cpu_json(r.client_cpu)},
-            {"server_cpu", nullptr}};
+            {"server_cpu", nullptr},
+            {"timeline", timeline_json(r.load.calls_over_time, r.load.start_unix)}};
   if (r.server_cpu) j["server_cpu"] = cpu_json(*r.server_cpu);
   return j;
 }

@@ -1,6 +1,8 @@
 #include "wirebench/load/results_merge.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
@@ -27,6 +29,29 @@ bool same_point(const point_parameters& a, const point_parameters& b) {
 
 [[noreturn]] void refuse(const std::string& why) { throw std::runtime_error(why); }
 
+// Repeat k's timelines, lined up by the wall-clock time each started (to the nearest interval)
+// and added: the merged one starts with the earliest. Files without timelines give none.
+void merge_timelines(const std::vector<const point_result*>& points,
+                     const std::vector<results_input>& inputs, std::size_t k, load_result& out) {
+  const timeline& first = points[0]->repeats[k].load.calls_over_time;
+  double earliest = std::numeric_limits<double>::max();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const load_result& r = points[i]->repeats[k].load;
+    if (r.calls_over_time.size() == 0) return;
+    if (r.calls_over_time.interval() != first.interval())
+      refuse(inputs[i].file + ": its timeline's interval is not " + inputs[0].file + "'s");
+    earliest = std::min(earliest, r.start_unix);
+  }
+  const double interval_s = std::chrono::duration<double>(first.interval()).count();
+  out.calls_over_time = timeline(first.interval());
+  out.start_unix = earliest;
+  for (const auto* p : points) {
+    const load_result& r = p->repeats[k].load;
+    const auto offset = static_cast<std::size_t>(std::llround((r.start_unix - earliest) / interval_s));
+    out.calls_over_time.merge(r.calls_over_time, offset);
+  }
+}
+
 // Repeat k of every input, merged.
 repeat_result merge_repeat(const std::vector<const point_result*>& points,
                            const std::vector<results_input>& inputs, std::size_t k,
@@ -37,6 +62,7 @@ repeat_result merge_repeat(const std::vector<const point_result*>& points,
   double shortest = std::numeric_limits<double>::max();
   bool all_server_cpu = true;
   cpu_time server;
+  merge_timelines(points, inputs, k, out.load);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const repeat_result& r = points[i]->repeats[k];
     if (r.load.window_start_unix <= 0)

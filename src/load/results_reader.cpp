@@ -67,6 +67,58 @@ latency_histogram histogram(const reader& r) {
   return std::move(*h);
 }
 
+// A timeline (results_file.cpp's columns): every column as long as "ok", the buckets of each
+// interval a coarse histogram's, in order.
+timeline calls_over_time(const reader& r, double& start_unix) {
+  const std::uint64_t interval_ns = r.count("interval_ns");
+  if (interval_ns == 0) r.at("interval_ns").fail("is 0");
+  timeline t{std::chrono::nanoseconds(interval_ns)};
+  start_unix = r.number("start_unix");
+  const std::size_t n = r.at("ok").size();
+  auto column = [&](const reader& c, auto set) {
+    if (c.size() != n) c.fail("has " + std::to_string(c.size()) + " intervals, 'ok' " + std::to_string(n));
+    for (std::size_t i = 0; i < n; ++i) set(t.at(i), c.at(i).whole());
+  };
+  column(r.at("ok"), [](timeline_interval& row, std::uint64_t v) {
+    row.outcomes[static_cast<std::size_t>(outcome::ok)] = v;
+  });
+  const reader failed = r.at("failed");
+  for (std::size_t o = 0; o < outcome_count; ++o) {
+    const std::string name(outcome_name(static_cast<outcome>(o)));
+    if (o == static_cast<std::size_t>(outcome::ok) || !failed.has(name.c_str())) continue;
+    column(failed.at(name.c_str()), [o](timeline_interval& row, std::uint64_t v) { row.outcomes[o] = v; });
+  }
+  column(r.at("max_ns"), [](timeline_interval& row, std::uint64_t v) { row.max_ns = v; });
+  column(r.at("reconnects"), [](timeline_interval& row, std::uint64_t v) { row.reconnects = v; });
+  column(r.at("connect_failures"),
+         [](timeline_interval& row, std::uint64_t v) { row.connect_failures = v; });
+  if (r.has("due")) {
+    column(r.at("due"), [](timeline_interval& row, std::uint64_t v) { row.due = v; });
+    column(r.at("sent"), [](timeline_interval& row, std::uint64_t v) { row.sent = v; });
+    column(r.at("late"), [](timeline_interval& row, std::uint64_t v) { row.late = v; });
+  }
+  const reader buckets = r.at("latency_buckets");
+  if (buckets.size() != n) buckets.fail("has " + std::to_string(buckets.size()) + " intervals");
+  for (std::size_t i = 0; i < n; ++i) {
+    const reader flat = buckets.at(i);
+    if (flat.size() % 2 != 0) flat.fail("is not a list of [value_ns, count] pairs");
+    auto& latency = t.at(i).latency;
+    std::uint64_t total = 0;
+    for (std::size_t k = 0; k < flat.size(); k += 2) {
+      const std::uint64_t value = flat.at(k).whole(), count = flat.at(k + 1).whole();
+      if (count == 0 || value > coarse_latency_histogram::highest_trackable_ns ||
+          value != coarse_latency_histogram::lowest_equivalent_value(value) ||
+          (!latency.empty() && value <= latency.back().value_ns))
+        flat.fail("is not a histogram's buckets in order");
+      latency.push_back({value, count});
+      total += count;
+    }
+    if (total != t.at(i).ok()) flat.fail("counts " + std::to_string(total) + " calls, 'ok' " +
+                                         std::to_string(t.at(i).ok()));
+  }
+  return t;
+}
+
 outcome_counts outcomes(const reader& by_outcome, const reader& errors, const reader& samples) {
   outcome_counts o;
   for (std::size_t i = 0; i < outcome_count; ++i) {
@@ -174,6 +226,8 @@ repeat_result repeat(const reader& r) {
   out.connect_failures = r.count("connect_failures");
   out.client_cpu = cpu(r.at("client_cpu"));
   if (r.has("server_cpu")) out.server_cpu = cpu(r.at("server_cpu"));
+  // Files written before runs had a timeline have none.
+  if (r.has("timeline")) out.load.calls_over_time = calls_over_time(r.at("timeline"), out.load.start_unix);
   return out;
 }
 

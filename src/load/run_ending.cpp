@@ -1,5 +1,6 @@
 #include "run_ending.hpp"
 
+#include <algorithm>
 #include <future>
 #include <memory>
 #include <thread>
@@ -9,14 +10,16 @@ namespace wirebench::detail {
 bool wait_for_run(std::mutex& mutex, std::condition_variable& changed,
                   const std::function<bool()>& done, std::chrono::steady_clock::time_point until,
                   const load_spec& spec, std::string& gave_up,
-                  const std::function<void()>& on_give_up) {
+                  const std::function<void()>& on_give_up, counter_sampler& sampler) {
   using clock = std::chrono::steady_clock;
-  constexpr auto poll = std::chrono::milliseconds(50);
+  const auto poll = std::clamp<clock::duration>(spec.interval / 2, std::chrono::milliseconds(1),
+                                                std::chrono::milliseconds(50));
   std::unique_lock lock(mutex);
   while (!done()) {
     const auto now = clock::now();
     if (now >= until) return false;
     changed.wait_until(lock, std::min(until, now + poll));
+    sampler.tick(clock::now());
     if (done() || !gave_up.empty() || !spec.give_up) continue;
     lock.unlock();
     std::string why = spec.give_up();

@@ -8,19 +8,21 @@
 #include <mutex>
 #include <string>
 
+#include "counter_sampler.hpp"
 #include "wirebench/load/load_spec.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench::detail {
 
 // Waits on `changed` (with `mutex`) until `until` or until `done()` holds (checked under the
-// lock at each wake-up; a done() that reads `gave_up` ends the wait when the run gives up). About
-// every 50 ms, while `gave_up` is empty, it asks spec.give_up; its first non-empty answer is
-// stored in `gave_up`, and `on_give_up()` runs once, without the lock. Returns done().
+// lock at each wake-up; a done() that reads `gave_up` ends the wait when the run gives up). It
+// wakes about every 50 ms (twice an interval when the timeline's is shorter) to tick `sampler`
+// and, while `gave_up` is empty, to ask spec.give_up; its first non-empty answer is stored in
+// `gave_up`, and `on_give_up()` runs once, without the lock. Returns done().
 bool wait_for_run(std::mutex& mutex, std::condition_variable& changed,
                   const std::function<bool()>& done, std::chrono::steady_clock::time_point until,
                   const load_spec& spec, std::string& gave_up,
-                  const std::function<void()>& on_give_up);
+                  const std::function<void()>& on_give_up, counter_sampler& sampler);
 
 // client.close() on a thread of its own, waited for up to `limit`. False when it has not returned
 // by then: the thread is left running, and the client must never be destroyed (the caller ends

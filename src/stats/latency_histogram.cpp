@@ -7,12 +7,14 @@
 
 namespace wirebench {
 
-latency_histogram::latency_histogram() : counts_(counts_size, 0) {}
+template <int B>
+log_linear_histogram<B>::log_linear_histogram() : counts_(counts_size, 0) {}
 
-std::uint64_t latency_histogram::lowest_equivalent(std::size_t index) {
+template <int B>
+std::uint64_t log_linear_histogram<B>::lowest_equivalent(std::size_t index) {
   std::size_t bucket = index >> (sub_bucket_bits - 1);
   std::uint64_t sub = (index & (sub_bucket_half - 1)) + sub_bucket_half;
-  if (bucket == 0) {  // the first half-bucket run is [0, 1024): width 1
+  if (bucket == 0) {  // the first half-bucket run is [0, sub_bucket_half): width 1
     sub -= sub_bucket_half;
   } else {
     bucket -= 1;
@@ -20,25 +22,26 @@ std::uint64_t latency_histogram::lowest_equivalent(std::size_t index) {
   return sub << bucket;
 }
 
-std::uint64_t latency_histogram::highest_equivalent(std::size_t index) {
+template <int B>
+std::uint64_t log_linear_histogram<B>::highest_equivalent(std::size_t index) {
   const std::size_t bucket = index >> (sub_bucket_bits - 1);
   const std::uint64_t width = std::uint64_t{1} << (bucket == 0 ? 0 : bucket - 1);
   return lowest_equivalent(index) + width - 1;
 }
 
-std::vector<latency_histogram::bucket> latency_histogram::nonempty_buckets() const {
+template <int B>
+auto log_linear_histogram<B>::nonempty_buckets() const -> std::vector<bucket> {
   std::vector<bucket> out;
   for (std::size_t i = 0; i < counts_size; ++i)
     if (counts_[i] != 0) out.push_back({lowest_equivalent(i), counts_[i]});
   return out;
 }
 
-std::optional<latency_histogram> latency_histogram::restore(const std::vector<bucket>& buckets,
-                                                            std::uint64_t min_ns,
-                                                            std::uint64_t max_ns,
-                                                            std::uint64_t sum_ns,
-                                                            std::uint64_t saturated) {
-  latency_histogram h;
+template <int B>
+std::optional<log_linear_histogram<B>> log_linear_histogram<B>::restore(
+    const std::vector<bucket>& buckets, std::uint64_t min_ns, std::uint64_t max_ns,
+    std::uint64_t sum_ns, std::uint64_t saturated) {
+  log_linear_histogram h;
   std::size_t last = 0;
   for (std::size_t k = 0; k < buckets.size(); ++k) {
     const bucket& b = buckets[k];
@@ -71,7 +74,8 @@ std::optional<latency_histogram> latency_histogram::restore(const std::vector<bu
   return h;
 }
 
-void latency_histogram::merge(const latency_histogram& other) {
+template <int B>
+void log_linear_histogram<B>::merge(const log_linear_histogram& other) {
   for (std::size_t i = 0; i < counts_size; ++i) counts_[i] += other.counts_[i];
   total_ += other.total_;
   saturated_ += other.saturated_;
@@ -80,18 +84,35 @@ void latency_histogram::merge(const latency_histogram& other) {
   sum_ += other.sum_;
 }
 
-void latency_histogram::reset() {
+template <int B>
+void log_linear_histogram<B>::record_count(std::uint64_t ns, std::uint64_t count) {
+  if (count == 0) return;
+  if (ns > highest_trackable_ns) {
+    ns = highest_trackable_ns;
+    saturated_ += count;
+  }
+  counts_[index_of(ns)] += count;
+  total_ += count;
+  min_ = std::min(min_, ns);
+  max_ = std::max(max_, ns);
+  sum_ += ns * count;
+}
+
+template <int B>
+void log_linear_histogram<B>::reset() {
   std::fill(counts_.begin(), counts_.end(), 0);
   total_ = saturated_ = max_ = 0;
   min_ = UINT64_MAX;
   sum_ = 0;
 }
 
-double latency_histogram::mean() const {
+template <int B>
+double log_linear_histogram<B>::mean() const {
   return total_ ? static_cast<double>(sum_ / static_cast<long double>(total_)) : 0.0;
 }
 
-std::uint64_t latency_histogram::percentile(double percent) const {
+template <int B>
+std::uint64_t log_linear_histogram<B>::percentile(double percent) const {
   if (total_ == 0) return 0;
   if (std::isnan(percent)) percent = 100.0;  // NaN would make the cast below undefined
   percent = std::clamp(percent, 0.0, 100.0);
@@ -110,5 +131,8 @@ std::uint64_t latency_histogram::percentile(double percent) const {
   }
   return max_;
 }
+
+template class log_linear_histogram<11>;
+template class log_linear_histogram<6>;
 
 }  // namespace wirebench

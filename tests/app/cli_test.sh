@@ -126,10 +126,20 @@ check "run JSON has every point with successful calls and both CPUs" json_has "$
 check "run JSON records the layout: a connection per line worker, one mux connection" json_has \
   "$work/run.json" "[(p['parameters']['protocol'], p['parameters']['workers'], p['parameters']['connections']) for p in d['points']] == [('line',1,1),('line',3,3),('mux',1,1),('mux',3,1)]"
 check "run CSV has a header and a row per point" bash -c "[ \$(wc -l <'$work/run.csv') -eq 5 ] && head -1 '$work/run.csv' | grep -q '^protocol,load,workers,'"
+check "each repeat has a timeline of 100 ms intervals whose calls are the run's, warm-up included" \
+  json_has "$work/run.json" "all((t := r['timeline'])['interval_ns'] == 100000000 and sum(t['ok']) >= r['outcomes']['ok'] > 0 and len(t['ok']) >= 2 and len(t['p99_us']) == len(t['ok']) and t['start_unix'] < r['window_start_unix'] for p in d['points'] for r in p['repeats'])"
+check "run --interval sets the timeline's" exit_is 0 "$wb" run --protocol line --interval 20ms \
+  "${quick[@]}" --out "$work/interval.json"
+check "... and the timeline has that many intervals" json_has "$work/interval.json" \
+  "(t := d['points'][0]['repeats'][0]['timeline'])['interval_ns'] == 20000000 and len(t['ok']) >= 12"
+check "run --interval 0 exits 2" exit_is 2 "$wb" run --protocol line --interval 0
+check "run --interval 0 says what it takes" one_line_error "--interval 0: a duration of 1ms or more"
 check "run open loop sends the planned calls" exit_is 0 "$wb" run --protocol line --rate 2000 \
   --load uniform,poisson "${quick[@]}" --out "$work/open.json"
 check "run open loop: uniform plans rate x duration, every call ends ok" json_has "$work/open.json" \
   "[(p['parameters']['load'], p['parameters']['workers']) for p in d['points']] == [('uniform',64),('poisson',64)] and d['points'][0]['summary']['planned'] == 400 and all(p['summary']['outcomes']['ok'] == p['summary']['planned'] for p in d['points'])"
+check "an open loop's timeline has what was due, warm-up and window: 2000/s over 0.25 s" \
+  json_has "$work/open.json" "sum(d['points'][0]['repeats'][0]['timeline']['due']) == 500 and sum(d['points'][0]['repeats'][0]['timeline']['sent']) == 500"
 for transport in unix abstract; do
   check "run over $transport sockets" exit_is 0 "$wb" run --protocol length-prefixed \
     --transport "$transport" "${quick[@]}" --out "$work/$transport.json"

@@ -4,6 +4,7 @@
 // the closed and the open loop: the run ends within its bound (warm-up + window + call timeout +
 // 2 s, a few seconds at most when nobody listens), and every call it planned or issued is counted
 // once, in exactly one outcome.
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -88,8 +89,10 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   argv.insert(argv.end(), load.begin(), load.end());
   const auto started = std::chrono::steady_clock::now();
   test::child_process run(argv, dir.path("stdout"), dir.path("stderr"));
+  double fault_unix = 0;  // when the server was killed or stopped, on the system clock
   if (server) {
     std::this_thread::sleep_for(fault_after);
+    fault_unix = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     ::kill(server->pid(), what == fault::killed ? SIGKILL : SIGTERM);
   }
   const int status = run.wait_for_exit(bound + 5s);
@@ -135,9 +138,23 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   }
   EXPECT_GT(repeat["outcomes"]["ok"].get<std::uint64_t>(), 0u) << repeat["outcomes"];
   EXPECT_EQ(repeat["outcomes"]["unfinished"], 0u);
-  // Killed, the server answers nothing more: calls fail from then on, each with a type.
+  // Killed, the server answers nothing more: calls fail from then on, each with a type. The
+  // timeline shows when: calls succeed in the intervals before the kill, and the first failure
+  // comes in the kill's interval or after it.
   if (what == fault::killed) {
     EXPECT_GT(counted, repeat["outcomes"]["ok"].get<std::uint64_t>()) << repeat["outcomes"];
+    const json& t = repeat["timeline"];
+    const double interval_s = t["interval_ns"].get<double>() / 1e9;
+    const auto killed_in = static_cast<std::size_t>((fault_unix - t["start_unix"].get<double>()) / interval_s);
+    std::size_t first_failed = t["ok"].size();
+    for (const auto& [outcome, column] : t["failed"].items())
+      for (std::size_t k = 0; k < column.size(); ++k)
+        if (column[k].get<std::uint64_t>() > 0) first_failed = std::min(first_failed, k);
+    ASSERT_LT(first_failed, t["ok"].size()) << t["failed"];
+    EXPECT_GE(first_failed, killed_in) << "a call failed before the server was killed: " << t["failed"];
+    std::uint64_t ok_before = 0;
+    for (std::size_t k = 0; k < first_failed; ++k) ok_before += t["ok"][k].get<std::uint64_t>();
+    EXPECT_GT(ok_before, 0u) << t["ok"];
   }
 }
 

@@ -70,6 +70,13 @@ class fake_client final : public protocol_client {
   // Set before the first call: play a client with a user call (its replies judged already).
   bool user_call = false;
   bool greets() const override { return !user_call; }
+  // What counters() says it re-dialed: any thread may bump it (a test's answer does).
+  std::atomic<std::uint64_t> reconnects{0};
+  client_counters counters() const override {
+    client_counters c;
+    c.reconnects = reconnects.load();
+    return c;
+  }
 
   std::uint64_t calls() const {
     std::lock_guard lock(mutex_);

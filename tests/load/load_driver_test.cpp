@@ -253,6 +253,109 @@ TEST(LoadDriver, TheWatchdogEndsARunWhoseCallsNeverComeBack) {
   }
 }
 
+// The sums of a timeline's columns, over every interval.
+struct timeline_sums {
+  std::uint64_t completed = 0, ok = 0, due = 0, sent = 0, late = 0, reconnects = 0, timed = 0;
+  explicit timeline_sums(const timeline& t) {
+    for (const timeline_interval& row : t.intervals()) {
+      completed += row.completed();
+      ok += row.ok();
+      due += row.due;
+      sent += row.sent;
+      late += row.late;
+      reconnects += row.reconnects;
+      for (const auto& b : row.latency) timed += b.count;
+    }
+  }
+};
+
+load_spec closed_with_no_warmup(std::size_t workers, std::chrono::milliseconds duration,
+                                std::chrono::milliseconds interval) {
+  load_spec s = closed(workers, duration);
+  s.warmup = 0ms;
+  s.interval = interval;
+  return s;
+}
+
+TEST(Timeline, AClosedLoopsTimelineHoldsEveryCallWarmUpAndDrainIncluded) {
+  fake_client client(1ms);
+  load_spec s = closed(4, 200ms);
+  s.interval = 50ms;
+  const load_result r = run_load(client, s);
+  const timeline_sums sums(r.calls_over_time);
+  EXPECT_EQ(r.calls_over_time.interval(), 50ms);
+  EXPECT_EQ(sums.completed, client.calls());
+  EXPECT_EQ(sums.ok, client.calls());
+  EXPECT_EQ(sums.timed, sums.ok) << "every success has its latency in its interval";
+  EXPECT_EQ(sums.due, 0u) << "a closed loop has no schedule";
+  EXPECT_GE(r.calls_over_time.size(), 4u);  // 20 ms of warm-up and 200 ms of window
+  EXPECT_LE(r.calls_over_time.size(), 7u);
+  for (std::size_t k = 0; k + 1 < r.calls_over_time.size(); ++k) {
+    EXPECT_GT(r.calls_over_time.intervals()[k].ok(), 0u) << k;
+    EXPECT_GE(r.calls_over_time.percentile(k, 50), 1'000'000u * 31 / 32) << k;
+  }
+  EXPECT_GT(r.start_unix, 0);
+  EXPECT_GE(r.window_start_unix, r.start_unix + 0.02 * 0.9);
+}
+
+TEST(Timeline, AnOpenLoopsTimelineShowsWhatWasDueSentLateAndCompleted) {
+  // 200 calls/s, one in flight, 20 ms each: the loop can do 50/s, so sends fall behind the
+  // schedule interval by interval, and the late ones show where they went out.
+  fake_client client(20ms);
+  load_spec s = open(arrival_kind::uniform, 200, 1, 200ms);
+  s.interval = 50ms;
+  const load_result r = run_load(client, s);
+  const timeline_sums sums(r.calls_over_time);
+  EXPECT_EQ(sums.due, r.planned);
+  EXPECT_EQ(sums.sent, client.calls());
+  EXPECT_EQ(sums.completed, r.outcomes.total());
+  EXPECT_EQ(sums.late, r.late);
+  const auto& rows = r.calls_over_time.intervals();
+  ASSERT_GE(rows.size(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(rows[k].due, 10u) << k;  // 200/s in 50 ms
+  EXPECT_LE(rows[1].sent, 3u) << "at most 50/s go out";
+  EXPECT_GT(rows.size(), 4u) << "calls due in the window completed long after it";
+}
+
+TEST(Timeline, AServerThatFailsHalfWayShowsTheFallInTheTimeline) {
+  // Calls succeed for 150 ms, then every one fails as if the server had gone.
+  const auto fails_from = std::chrono::steady_clock::now() + 150ms;
+  fake_client client(2ms, [&](std::uint64_t) -> fake_answer {
+    if (std::chrono::steady_clock::now() < fails_from) return {};
+    return {errc::connection_closed, {}};
+  });
+  const load_result r = run_load(client, closed_with_no_warmup(2, 300ms, 50ms));
+  const auto& rows = r.calls_over_time.intervals();
+  ASSERT_GE(rows.size(), 6u);
+  auto closed_in = [&](std::size_t k) {
+    return rows[k].outcomes[static_cast<std::size_t>(outcome::connection_closed)];
+  };
+  EXPECT_GT(rows[0].ok(), 0u);
+  EXPECT_EQ(closed_in(0), 0u);
+  EXPECT_EQ(rows[4].ok(), 0u);
+  EXPECT_GT(closed_in(4), 0u);
+  EXPECT_EQ(timeline_sums(r.calls_over_time).completed, client.calls());
+}
+
+TEST(Timeline, TheClientsReDialsLandInTheIntervalTheyHappenedIn) {
+  fake_client client(1ms);
+  const auto redial_at = std::chrono::steady_clock::now() + 120ms;
+  std::atomic<bool> done{false};
+  client.on_call = [&](std::string_view) {
+    if (!done && std::chrono::steady_clock::now() >= redial_at && !done.exchange(true))
+      client.reconnects += 2;
+  };
+  const load_result r = run_load(client, closed_with_no_warmup(1, 300ms, 100ms));
+  const auto& rows = r.calls_over_time.intervals();
+  ASSERT_GE(rows.size(), 3u);
+  EXPECT_EQ(timeline_sums(r.calls_over_time).reconnects, 2u);
+  std::size_t seen_in = 0;
+  while (seen_in < rows.size() && rows[seen_in].reconnects == 0) ++seen_in;
+  // Sampled within a tick (50 ms) of 120 ms: interval 1, or 2 on a machine that slow.
+  EXPECT_GE(seen_in, 1u) << "never before they happened";
+  EXPECT_LE(seen_in, 2u);
+}
+
 TEST(LoadDriver, RejectsSpecsThatCannotRun) {
   fake_client client;
   EXPECT_THROW(run_load(client, closed(0, 10ms)), std::invalid_argument);

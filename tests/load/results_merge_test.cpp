@@ -28,7 +28,11 @@ run_record generator(const std::string& host, const std::vector<std::uint64_t>& 
   point.parameters.server_local = false;
   for (std::size_t r = 0; r < repeats; ++r) {
     repeat_result rep;
+    timeline_recorder over_time(std::chrono::milliseconds(100));
+    std::uint64_t at = 0;  // sample k completes k intervals after the run's start
     for (std::uint64_t v : samples) {
+      over_time.completed(at, {}, v);
+      at += 100'000'000;
       rep.load.latency.record(v);
       rep.load.actual_latency.record(v);
       rep.load.outcomes.add({});
@@ -36,6 +40,8 @@ run_record generator(const std::string& host, const std::vector<std::uint64_t>& 
     rep.load.outcomes.add(errc::timeout);
     rep.load.window_seconds = window_seconds;
     rep.load.window_start_unix = window_start + 10.0 * static_cast<double>(r);
+    rep.load.calls_over_time = over_time.result();
+    rep.load.start_unix = rep.load.window_start_unix;
     rep.client_cpu = {1.0, 0.5};
     rep.reconnects = 1;
     point.repeats.push_back(rep);
@@ -103,6 +109,21 @@ TEST(results_merge, a_merged_file_merges_again_as_its_generators) {
   EXPECT_EQ(three.points[0].repeats[0].load.latency.count(), 9u);
   EXPECT_EQ(three.merged_from.size(), 3u);
   EXPECT_TRUE(three.points[0].summary.warning.empty());
+}
+
+TEST(results_merge, timelines_line_up_by_the_wall_clock_time_each_run_started) {
+  const run_record merged = merge_results({{"a.json", generator("gen-1", {1000, 2000, 3000}, 1000.3)},
+                                           {"b.json", generator("gen-2", {4000, 5000}, 1000.0)}});
+  const load_result& r = merged.points[0].repeats[0].load;
+  EXPECT_DOUBLE_EQ(r.start_unix, 1000.0) << "the earliest start";
+  // gen-2's calls in intervals 0 and 1; gen-1's, started 300 ms later, in 3, 4 and 5.
+  const timeline& t = r.calls_over_time;
+  ASSERT_EQ(t.size(), 6u);
+  const std::uint64_t want_max[] = {4000, 5000, 0, 1000, 2000, 3000};
+  for (std::size_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(t.intervals()[k].ok(), k == 2 ? 0u : 1u) << k;
+    EXPECT_EQ(t.intervals()[k].max_ns, want_max[k]) << k;
+  }
 }
 
 TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {

@@ -47,6 +47,15 @@ run_record sample_run() {
       rep.client_cpu = {0.5, 0.25};
       if (p == 0) rep.server_cpu = cpu_time{0.125, 0.0625};
       rep.reconnects = 3;
+      // A timeline: calls over three intervals, a failure, a re-dial; an open loop's arrivals.
+      timeline_recorder over_time(std::chrono::milliseconds(100));
+      for (std::uint64_t i = 0; i < 30; ++i)
+        over_time.completed(i * 10'000'000, i == 17 ? make_error_code(errc::timeout) : std::error_code{},
+                            50'000 + i * 1'000);
+      if (p == 1) over_time.scheduled(250'000'000, true, 260'000'000, true);
+      rep.load.calls_over_time = over_time.result();
+      rep.load.calls_over_time.at(2).reconnects = 1;
+      rep.load.start_unix = rep.load.window_start_unix - 0.5;
       point.repeats.push_back(rep);
     }
     point.summary = summarize(point.repeats, {1, 2});
@@ -65,6 +74,15 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(read.points[0].repeats[1].load.latency.nonempty_buckets(),
             sample_run().points[0].repeats[1].load.latency.nonempty_buckets());
   EXPECT_EQ(read.points[1].parameters.call, sample_run().points[1].parameters.call);
+  const timeline& t = read.points[1].repeats[0].load.calls_over_time;
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t.interval(), std::chrono::milliseconds(100));
+  EXPECT_EQ(t.intervals()[1].completed(), 10u);
+  EXPECT_EQ(t.intervals()[1].ok(), 9u);
+  EXPECT_EQ(t.intervals()[2].reconnects, 1u);
+  EXPECT_EQ(t.intervals()[2].late, 1u);
+  EXPECT_EQ(t.intervals()[2].latency, sample_run().points[1].repeats[0].load.calls_over_time.intervals()[2].latency);
+  EXPECT_EQ(read.points[1].repeats[0].load.start_unix, 1'795'000'000.0);
   ASSERT_EQ(read.points[0].summary.outcomes.samples().size(), 1u);
   EXPECT_EQ(read.points[0].summary.outcomes.samples()[0].text, "ERR unknown command 'FOO'");
   ASSERT_EQ(read.knees.size(), 1u);
@@ -99,6 +117,22 @@ TEST(results_reader, refuses_what_is_not_a_format_2_results_file) {
   EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
   doc["points"][0]["parameters"]["workers"] = -1;  // not 2^64 - 1
   EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
+
+  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][0]["repeats"][0]["timeline"]["reconnects"].push_back(0);
+  EXPECT_EQ(reason(doc.dump()),
+            "file.points[0].repeats[0].timeline.reconnects has 4 intervals, 'ok' 3");
+  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][0]["repeats"][0]["timeline"]["ok"][0] = 11;
+  EXPECT_EQ(reason(doc.dump()),
+            "file.points[0].repeats[0].timeline.latency_buckets[0] counts 10 calls, 'ok' 11");
+  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][0]["repeats"][0]["timeline"]["latency_buckets"][0][0] = 50'001;
+  EXPECT_EQ(reason(doc.dump()),
+            "file.points[0].repeats[0].timeline.latency_buckets[0] is not a histogram's buckets in order");
+  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["points"][0]["repeats"][0].erase("timeline");
+  EXPECT_EQ(reason(doc.dump()), "accepted") << "files from before timelines have none";
 
   doc = nlohmann::json::parse(results_json(sample_run()));
   doc["points"][0]["parameters"]["protocol"] = 7;

@@ -2,8 +2,10 @@
 // Where completed calls record their latency and outcome, from whatever threads the client runs
 // its completions on. Each recording thread gets a shard of its own, made on its first call and
 // then found through a thread-local cache: a completion touches only its own thread's shard, with
-// no lock and no shared read-modify-write. Shards are merged when the run is over.
+// no lock and no shared read-modify-write. Shards are merged when the run is over. Every call is
+// also placed on the run's timeline by when it completed (stats/timeline.hpp), measured or not.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -13,6 +15,7 @@
 
 #include "wirebench/stats/latency_histogram.hpp"
 #include "wirebench/stats/outcome_counts.hpp"
+#include "wirebench/stats/timeline.hpp"
 
 namespace wirebench {
 
@@ -23,6 +26,7 @@ class call_recorder {
     latency_histogram actual_latency;
     outcome_counts outcomes;
     std::uint64_t late = 0;
+    timeline calls_over_time;  // the whole run's: warm-up, window and the calls after it
   };
 
   // One thread's records. Written only by that thread; `completions` is also read by others. A
@@ -30,17 +34,20 @@ class call_recorder {
   // shards) and merge it into the totals when that thread is done.
   class shard {
    public:
-    explicit shard(bool track_actual) : track_actual_(track_actual) {}
+    shard(bool track_actual, std::chrono::nanoseconds interval)
+        : track_actual_(track_actual), timeline_(interval) {}
     shard(const shard&) = delete;
     shard& operator=(const shard&) = delete;
-    // A completed call: counted always (warm-up included), recorded only when `measured`: its
-    // outcome always, its latencies when it succeeded (a failed call's time says nothing about
-    // the protocol, and its outcome is counted instead). Without `track_actual` the actual
-    // latency is the latency (a closed loop), kept once and copied when merged. `detail`: what
-    // came back with a failed call (outcome_counts::error_sample).
-    void record(bool measured, const std::error_code& ec, std::uint64_t latency_ns,
-                std::uint64_t actual_latency_ns = 0, bool late = false,
+    // A call that completed `at_ns` after the run's start: counted always and placed on the
+    // timeline (warm-up included), recorded only when `measured`: its outcome always, its
+    // latencies when it succeeded (a failed call's time says nothing about the protocol, and its
+    // outcome is counted instead). Without `track_actual` the actual latency is the latency (a
+    // closed loop), kept once and copied when merged. `detail`: what came back with a failed call
+    // (outcome_counts::error_sample).
+    void record(std::uint64_t at_ns, bool measured, const std::error_code& ec,
+                std::uint64_t latency_ns, std::uint64_t actual_latency_ns = 0, bool late = false,
                 std::string_view detail = {}) {
+      timeline_.completed(at_ns, ec, latency_ns);
       if (measured) {
         data_.outcomes.add(ec, detail);
         if (late) ++data_.late;
@@ -53,6 +60,11 @@ class call_recorder {
       completions_.store(completions_.load(std::memory_order_relaxed) + 1,
                          std::memory_order_release);
     }
+    // Open loop: a call was due `due_ns` after the run's start, and sent `sent_ns` after it (late
+    // or not), or never sent (timed out waiting for room in flight, or never reached).
+    void scheduled(std::uint64_t due_ns, bool sent, std::uint64_t sent_ns = 0, bool late = false) {
+      timeline_.scheduled(due_ns, sent, sent_ns, late);
+    }
     std::uint64_t completions() const { return completions_.load(std::memory_order_acquire); }
     // Adds these records to `all`; once the recording thread is done.
     void merge_into(totals& all) const;
@@ -61,12 +73,15 @@ class call_recorder {
     friend class call_recorder;
     const bool track_actual_;
     std::thread::id owner_;
-    totals data_;
+    totals data_;  // but for its timeline, which timeline_ records
+    timeline_recorder timeline_;
     std::atomic<std::uint64_t> completions_{0};
   };
 
-  // `track_actual`: record the latency from the actual send apart (an open loop's).
-  explicit call_recorder(bool track_actual = false);
+  // `track_actual`: record the latency from the actual send apart (an open loop's). `interval`:
+  // the timeline's.
+  explicit call_recorder(bool track_actual = false,
+                         std::chrono::nanoseconds interval = std::chrono::milliseconds(100));
   call_recorder(const call_recorder&) = delete;
   call_recorder& operator=(const call_recorder&) = delete;
 
@@ -93,6 +108,7 @@ class call_recorder {
   shard& find_or_make();
 
   const bool track_actual_;
+  const std::chrono::nanoseconds interval_;
   const std::uint64_t id_;  // unique per recorder: a new one at a freed one's address is not it
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<shard>> shards_;  // under mutex_

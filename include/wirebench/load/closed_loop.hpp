@@ -30,13 +30,17 @@ class closed_loop {
  public:
   using clock = std::chrono::steady_clock;
 
-  closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes = 5);
+  // `interval`: the timeline's (results().calls_over_time).
+  closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes = 5,
+              std::chrono::nanoseconds interval = std::chrono::milliseconds(100));
   ~closed_loop();  // stops, if running
   closed_loop(const closed_loop&) = delete;
   closed_loop& operator=(const closed_loop&) = delete;
 
   // Every worker starts calling. Calls are counted but not recorded until open_window().
   void start();
+  // When start() was called: the timeline's zero.
+  clock::time_point started_at() const { return zero_; }
   // Calls that start from now on are recorded (close_window() ends that); workers keep calling.
   void open_window();
   void close_window();
@@ -73,6 +77,7 @@ class closed_loop {
   const bool check_greetings_;  // client_.greets(), asked once
   std::vector<worker> workers_;
   call_recorder recorder_;
+  clock::time_point zero_;  // set by start(), before any call
   std::atomic<phase> phase_{phase::idle};
   std::atomic<bool> cut_{false};
   std::atomic<std::size_t> active_{0};  // workers not yet retired (touched once per worker)

@@ -10,6 +10,7 @@
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
 #include "wirebench/stats/outcome_counts.hpp"
+#include "wirebench/stats/timeline.hpp"
 
 namespace wirebench {
 
@@ -27,6 +28,7 @@ struct load_spec {
   std::chrono::nanoseconds duration = 1s;
   std::size_t payload_bytes = 5;  // the greeted name's length
   std::chrono::nanoseconds late_after = 1ms;  // open loop: a send this much past its intended start is late
+  std::chrono::nanoseconds interval = 100ms;  // the timeline's (load_result::calls_over_time)
   std::uint64_t seed = 1;  // open loop: the arrival schedule's
   // The client's own deadline for each call (client_config::reply_timeout). The run relies on it:
   // an open-loop call that waited this long for room in flight times out unsent, and the run's
@@ -74,6 +76,11 @@ struct load_result {
   // When the window opened, in seconds since the Unix epoch (the system clock): what lines up
   // the windows of generators on several hosts when their results are merged.
   double window_start_unix = 0;
+  // The whole run interval by interval, from its start (the warm-up's first call) to its last
+  // call: warm-up and drain included, the window within it (stats/timeline.hpp).
+  timeline calls_over_time;
+  // When the run (the timeline) started, on the system clock as window_start_unix.
+  double start_unix = 0;
   // Merged results only: the sum of each generator's successful calls per second, each over its
   // own window (0 otherwise).
   double merged_rate = 0;
