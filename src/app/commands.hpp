@@ -17,6 +17,7 @@ command_runner add_call_command(CLI::App& app);
 // argc/argv: recorded with the results, so that every figure carries the command that made it.
 command_runner add_run_command(CLI::App& app, int argc, char** argv);
 command_runner add_merge_command(CLI::App& app);
+command_runner add_report_command(CLI::App& app);
 command_runner add_list_command(CLI::App& app);
 
 // Shared option helpers.

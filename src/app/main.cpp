@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   auto call = app::add_call_command(app);
   auto run = app::add_run_command(app, argc, argv);
   auto merge = app::add_merge_command(app);
+  auto report = app::add_report_command(app);
 
   try {
     app.parse(argc, argv);
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("call")) return call();
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("merge")) return merge();
+    if (app.got_subcommand("report")) return report();
   } catch (const std::exception& e) {
     return app::usage_error(app::error_text(e));
   }

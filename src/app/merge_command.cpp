@@ -1,16 +1,13 @@
 // wirebench merge: the results of several generators that loaded one server at the same time
 // (scripts/multihost, deploy/kubernetes), as one run: the table, JSON and CSV.
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "commands.hpp"
 #include "error_text.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
 #include "wirebench/load/results_merge.hpp"
-#include "wirebench/load/results_reader.hpp"
 
 namespace wirebench::app {
 namespace {
@@ -41,18 +38,9 @@ command_runner add_merge_command(CLI::App& app) {
     for (const auto* path : {&o->out_json, &o->out_csv})
       if (!path->empty())
         if (auto problem = prepare_output(*path); !problem.empty()) return usage_error(problem);
-    std::vector<results_input> inputs;
-    for (const auto& file : o->inputs) {
-      std::ifstream in(file, std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
-      try {
-        inputs.push_back({file, read_results_json(text.str())});
-      } catch (const std::exception& e) {
-        std::cerr << "wirebench: " << file << ": " << error_text(e) << "\n";
-        return 1;
-      }
-    }
+    auto read = read_results_files(o->inputs);
+    if (!read) return 1;
+    std::vector<results_input>& inputs = *read;
     run_record merged;
     try {
       merged = merge_results(inputs);

@@ -6,16 +6,33 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <utility>
 #include <vector>
 
 #include <unistd.h>
 
-namespace wirebench::app {
-namespace {
+#include "error_text.hpp"
+#include "wirebench/load/results_reader.hpp"
 
-// Written beside the file and renamed over it once whole: a run that fails or is cut short never
-// leaves a file truncated, and a file that was there stays until its replacement is complete.
+namespace wirebench::app {
+
+std::optional<std::vector<results_input>> read_results_files(const std::vector<std::string>& files) {
+  std::vector<results_input> inputs;
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      inputs.push_back({file, read_results_json(text.str())});
+    } catch (const std::exception& e) {
+      std::cerr << "wirebench: " << file << ": " << error_text(e) << "\n";
+      return std::nullopt;
+    }
+  }
+  return inputs;
+}
+
 bool write_file(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
   {
@@ -30,8 +47,6 @@ bool write_file(const std::string& path, const std::string& text) {
   std::remove(temporary.c_str());
   return false;
 }
-
-}  // namespace
 
 std::string prepare_output(const std::string& path) {
   std::error_code ec;

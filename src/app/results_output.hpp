@@ -1,10 +1,22 @@
 #pragma once
-// Where `run` and `merge` write their results files: JSON, and CSV beside it.
+// Where `run` and `merge` write their results files (JSON, and CSV beside it), and `report` its page.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "wirebench/load/results_file.hpp"
+#include "wirebench/load/results_merge.hpp"
 
 namespace wirebench::app {
+
+// Reads results files (`merge`'s and `report`'s inputs). On the first that is not one, says on
+// stderr which and why ("wirebench: a.json: not JSON") and returns nullopt.
+std::optional<std::vector<results_input>> read_results_files(const std::vector<std::string>& files);
+
+// Writes `text` beside `path` and renames it over it once whole: a run that fails or is cut
+// short never leaves a file truncated, and a file that was there stays until its replacement is
+// complete. False when it could not.
+bool write_file(const std::string& path, const std::string& text);
 
 // Creates the file's folder and checks that files can be written there, before a long run
 // rather than after it; the file itself is left as it is. Returns a message when it cannot.

@@ -185,7 +185,9 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
     }
   }
   auto totals = loop->results();
-  sampler.tick(clock::now());  // the dials of the calls' last moments
+  const auto end = clock::now();
+  totals.calls_over_time.set_span(end - start);
+  sampler.tick(end);  // the dials of the calls' last moments
   totals.calls_over_time.merge(sampler.samples());
   result.calls_over_time = std::move(totals.calls_over_time);
   result.latency = std::move(totals.latency);

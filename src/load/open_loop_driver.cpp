@@ -171,7 +171,9 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);
   result.late = totals.late;
-  sampler.tick(clock_type::now());  // the dials of the calls' last moments
+  const auto end = clock_type::now();
+  totals.calls_over_time.set_span(end > start ? end - start : clock_type::duration::zero());
+  sampler.tick(end);  // the dials of the calls' last moments
   totals.calls_over_time.merge(sampler.samples());
   result.calls_over_time = std::move(totals.calls_over_time);
   if (loops.own) {

@@ -17,6 +17,11 @@ std::string describe_point(const point_parameters& p) {
   return text;
 }
 
+double cpu_us_per_call(const repeat_result& r, double cpu_seconds) {
+  const auto calls = r.load.outcomes.total();
+  return calls ? cpu_seconds * 1e6 / static_cast<double>(calls) : 0;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -83,12 +88,7 @@ point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_bud
   auto per_second = [](const repeat_result& r, double cpu) {
     return r.load.window_seconds > 0 ? cpu / r.load.window_seconds : 0;
   };
-  // Per call: CPU over the window divided by the calls completed in it (all outcomes: a failed
-  // call costs CPU too).
-  auto per_call_us = [](const repeat_result& r, double cpu) {
-    const auto calls = r.load.outcomes.total();
-    return calls ? cpu * 1e6 / static_cast<double>(calls) : 0;
-  };
+  auto per_call_us = [](const repeat_result& r, double cpu) { return cpu_us_per_call(r, cpu); };
   s.client_cores_used =
       median_of(repeats, [&](const auto& r) { return per_second(r, r.client_cpu.total()); });
   s.client_cpu_us_per_call =

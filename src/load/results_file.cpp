@@ -77,6 +77,7 @@ json timeline_json(const timeline& t, double start_unix) {
   }
   json j = {{"interval_ns", t.interval().count()},
             {"start_unix", start_unix},
+            {"span_ns", t.span().count()},
             {"ok", column([](const auto& r) { return r.ok(); })},
             {"failed", std::move(failed)},
             {"p50_us", std::move(p50)},

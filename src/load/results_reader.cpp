@@ -75,6 +75,9 @@ timeline calls_over_time(const reader& r, double& start_unix) {
   timeline t{std::chrono::nanoseconds(interval_ns)};
   start_unix = r.number("start_unix");
   const std::size_t n = r.at("ok").size();
+  // (Timelines written before spans were: as long as their intervals.)
+  t.set_span(r.has("span_ns") ? std::chrono::nanoseconds(r.count("span_ns"))
+                              : t.interval() * static_cast<std::int64_t>(n));
   auto column = [&](const reader& c, auto set) {
     if (c.size() != n) c.fail("has " + std::to_string(c.size()) + " intervals, 'ok' " + std::to_string(n));
     for (std::size_t i = 0; i < n; ++i) set(t.at(i), c.at(i).whole());

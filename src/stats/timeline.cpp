@@ -51,6 +51,7 @@ timeline::timeline(std::chrono::nanoseconds interval) : interval_(interval) {}
 void timeline::merge(const timeline& other, std::size_t offset) {
   for (std::size_t i = 0; i < other.intervals_.size(); ++i)
     at(i + offset).merge(other.intervals_[i]);
+  span_ = std::max(span_, other.span_ + interval_ * static_cast<std::int64_t>(offset));
 }
 
 std::uint64_t timeline::percentile(std::size_t index, double percent) const {

@@ -296,6 +296,10 @@ TEST(Timeline, AClosedLoopsTimelineHoldsEveryCallWarmUpAndDrainIncluded) {
   }
   EXPECT_GT(r.start_unix, 0);
   EXPECT_GE(r.window_start_unix, r.start_unix + 0.02 * 0.9);
+  // The span ends with the last call, in the last interval.
+  EXPECT_GE(r.calls_over_time.span(), 220ms);
+  EXPECT_GT(r.calls_over_time.span(), 50ms * static_cast<int>(r.calls_over_time.size() - 1));
+  EXPECT_LE(r.calls_over_time.span(), 50ms * static_cast<int>(r.calls_over_time.size()));
 }
 
 TEST(Timeline, AnOpenLoopsTimelineShowsWhatWasDueSentLateAndCompleted) {

@@ -55,6 +55,7 @@ run_record sample_run() {
       if (p == 1) over_time.scheduled(250'000'000, true, 260'000'000, true);
       rep.load.calls_over_time = over_time.result();
       rep.load.calls_over_time.at(2).reconnects = 1;
+      rep.load.calls_over_time.set_span(std::chrono::milliseconds(295));
       rep.load.start_unix = rep.load.window_start_unix - 0.5;
       point.repeats.push_back(rep);
     }
@@ -77,6 +78,7 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   const timeline& t = read.points[1].repeats[0].load.calls_over_time;
   ASSERT_EQ(t.size(), 3u);
   EXPECT_EQ(t.interval(), std::chrono::milliseconds(100));
+  EXPECT_EQ(t.span(), std::chrono::milliseconds(295));
   EXPECT_EQ(t.intervals()[1].completed(), 10u);
   EXPECT_EQ(t.intervals()[1].ok(), 9u);
   EXPECT_EQ(t.intervals()[2].reconnects, 1u);

@@ -104,12 +104,16 @@ TEST(timeline, a_merge_at_an_offset_moves_the_other_timeline_along) {
   b.completed(0, {}, 20);
   b.completed(150 * ms, errc::timeout, 0);
   timeline t = a.result();
-  t.merge(b.result(), 3);  // b started 300 ms after a
+  t.set_span(100ms);
+  timeline later = b.result();
+  later.set_span(160ms);
+  t.merge(later, 3);  // b started 300 ms after a
   ASSERT_EQ(t.size(), 5u);
   EXPECT_EQ(t.intervals()[0].ok(), 1u);
   EXPECT_EQ(t.intervals()[3].ok(), 1u);
   EXPECT_EQ(t.intervals()[3].max_ns, 20u);
   EXPECT_EQ(count_of(t.intervals()[4], outcome::timeout), 1u);
+  EXPECT_EQ(t.span(), 460ms) << "to the later one's end";
 }
 
 TEST(coarse_latency_histogram, keeps_values_within_1_in_32) {

@@ -88,6 +88,10 @@ struct point_summary {
 
 point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_budget& budget);
 
+// A repeat's CPU per call in microseconds: `cpu_seconds` over its window divided by the calls
+// completed in it (all outcomes: a failed call costs CPU too); 0 without calls.
+double cpu_us_per_call(const repeat_result& r, double cpu_seconds);
+
 // The median of some repeats' figures (the mean of the middle two for an even count; 0 for none).
 double median(std::vector<double> values);
 

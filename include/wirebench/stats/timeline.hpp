@@ -43,6 +43,10 @@ class timeline {
   explicit timeline(std::chrono::nanoseconds interval = std::chrono::milliseconds(100));
 
   std::chrono::nanoseconds interval() const { return interval_; }
+  // How long the run lasted, from its start to its last call's completion (its drivers set it):
+  // the last interval is only partly covered, and a rate over it must know by how much.
+  std::chrono::nanoseconds span() const { return span_; }
+  void set_span(std::chrono::nanoseconds span) { span_ = span; }
   std::size_t size() const { return intervals_.size(); }
   const std::vector<timeline_interval>& intervals() const { return intervals_; }
   // Interval `index`, made (with those before it) if the timeline is shorter.
@@ -50,7 +54,8 @@ class timeline {
     if (index >= intervals_.size()) intervals_.resize(index + 1);
     return intervals_[index];
   }
-  // Adds `other`'s interval i to interval i + offset (other's intervals must be as long).
+  // Adds `other`'s interval i to interval i + offset (other's intervals must be as long); the span
+  // covers both.
   void merge(const timeline& other, std::size_t offset = 0);
   // Interval `index`'s successful calls' latency at `percent` (0 without any): within 1/32, and
   // never above the interval's exact max.
@@ -58,6 +63,7 @@ class timeline {
 
  private:
   std::chrono::nanoseconds interval_;
+  std::chrono::nanoseconds span_{0};
   std::vector<timeline_interval> intervals_;
 };
 

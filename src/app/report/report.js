@@ -1,0 +1,534 @@
+// The page of `wirebench report`: draws the data that report_data.cpp wrote into the page
+// (<script id="data">) with Chart.js (inlined before this script). Everything is built with DOM
+// calls and textContent, never from markup, so no text from a results file can run as code.
+// When it is done, <body> says how it went, for a browser test to read:
+//   data-ready="yes", data-charts="N" (charts drawn with data), data-empty-charts="N",
+//   data-errors="N" (script errors and console.error calls, also listed at the top of the page).
+"use strict";
+
+const errors = [];
+function noteError(text) {
+  errors.push(text);
+  const box = document.getElementById("errors");
+  if (box) {
+    box.hidden = false;
+    box.append(el("div", {}, text));
+  }
+  document.body.dataset.errors = String(errors.length);
+}
+window.addEventListener("error", (e) => noteError("script error: " + e.message));
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  noteError("console.error: " + args.join(" "));
+  consoleError(...args);
+};
+
+// --- DOM and number helpers -------------------------------------------------------------------
+
+function el(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attributes || {})) {
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) {
+    if (c === null || c === undefined) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function fmtNumber(x, digits = 3) {
+  if (x === null || x === undefined || !isFinite(x)) return "-";
+  const a = Math.abs(x);
+  if (a >= 1e9) return (x / 1e9).toPrecision(digits) + "G";
+  if (a >= 1e6) return (x / 1e6).toPrecision(digits) + "M";
+  if (a >= 1e4) return (x / 1e3).toPrecision(digits) + "k";
+  if (a >= 100) return x.toFixed(0);
+  return x.toPrecision(digits).replace(/\.?0+$/, "");
+}
+
+// Microseconds as a person reads them: 850 us, 1.42 ms, 2.5 s.
+function fmtLatency(us) {
+  if (us === null || us === undefined || !isFinite(us)) return "-";
+  if (us >= 1e6) return fmtNumber(us / 1e6) + " s";
+  if (us >= 1e3) return fmtNumber(us / 1e3) + " ms";
+  return fmtNumber(us) + " µs";
+}
+
+function fmtPercentile(p) {
+  if (p >= 100) return "max";
+  return String(Number(p.toPrecision(6))) + "%";
+}
+
+// Distinct colours in a fixed order, so that a protocol keeps its colour from chart to chart.
+const palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+                 "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#ad494a", "#637939", "#843c39"];
+const colours = new Map();
+function colourOf(label) {
+  if (!colours.has(label)) colours.set(label, palette[colours.size % palette.length]);
+  return colours.get(label);
+}
+
+// --- Charts -----------------------------------------------------------------------------------
+
+let chartsDrawn = 0;
+let chartsEmpty = 0;
+
+// Shades the measured windows ([from, to] in x units) behind a chart's lines.
+const windowShading = {
+  id: "windowShading",
+  beforeDatasetsDraw(chart, args, options) {
+    const spans = options.spans || [];
+    if (!spans.length) return;
+    const { ctx, chartArea, scales } = chart;
+    ctx.save();
+    ctx.fillStyle = "rgba(120, 160, 220, 0.12)";
+    for (const [from, to] of spans) {
+      const a = Math.max(scales.x.getPixelForValue(from), chartArea.left);
+      const b = Math.min(scales.x.getPixelForValue(to), chartArea.right);
+      if (b > a) ctx.fillRect(a, chartArea.top, b - a, chartArea.bottom - chartArea.top);
+    }
+    ctx.restore();
+  },
+};
+
+function chartBox(parent, title, note) {
+  const box = el("figure", { class: "chart" });
+  box.append(el("figcaption", {}, title));
+  const holder = el("div", { class: "canvas-holder" });
+  const canvas = el("canvas", {});
+  holder.append(canvas);
+  box.append(holder);
+  if (note) box.append(el("p", { class: "note" }, note));
+  parent.append(box);
+  return canvas;
+}
+
+function draw(canvas, config) {
+  const hasData = config.data.datasets.some((d) => d.data.some((v) => v !== null && (v.y ?? v) !== null));
+  if (!hasData) {
+    chartsEmpty++;
+    canvas.parentElement.replaceWith(el("p", { class: "empty" }, "nothing to draw: no call succeeded"));
+    return null;
+  }
+  config.options = Object.assign({ animation: false, responsive: true, maintainAspectRatio: false,
+                                   normalized: true }, config.options || {});
+  const chart = new Chart(canvas, config);
+  chartsDrawn++;
+  canvas.closest("figure").dataset.drawn = "yes";
+  return chart;
+}
+
+function axis(title, type, extra) {
+  return Object.assign({ type: type || "linear", title: { display: true, text: title } }, extra || {});
+}
+
+// Latency against 1/(1 - q), both on log axes: HdrHistogram's percentile spectrum, where p99.9
+// and p99.99 get as much room as the median.
+function spectrumChart(parent, title, series, note) {
+  const canvas = chartBox(parent, title, note);
+  const datasets = series.map(({ label, spectrum, dashed }) => {
+    let last = 1;
+    const data = spectrum.map(([p, us]) => {
+      const x = p >= 100 ? last * 2 : 1 / (1 - p / 100);
+      last = x;
+      return { x, y: Math.max(us, 0.001), p };
+    });
+    return { label, data, borderColor: colourOf(label), backgroundColor: colourOf(label),
+             borderDash: dashed ? [6, 4] : [], pointRadius: 1.5, borderWidth: 1.5, stepped: false };
+  });
+  draw(canvas, {
+    type: "line",
+    data: { datasets },
+    options: {
+      parsing: false,
+      scales: {
+        x: axis("percentile", "logarithmic", {
+          min: 1,
+          ticks: {
+            callback: (v) => {
+              const e = Math.log10(v);
+              if (Math.abs(e - Math.round(e)) > 1e-9 && v !== 2) return "";
+              return fmtPercentile(100 * (1 - 1 / v));
+            },
+          },
+        }),
+        y: axis("latency", "logarithmic", { ticks: { callback: (v) => tickLatency(v) } }),
+      },
+      plugins: {
+        legend: { position: "bottom" },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${fmtPercentile(c.raw.p)} ${fmtLatency(c.raw.y)}` } },
+      },
+    },
+  });
+}
+
+// Log-axis latency ticks: only 1, 2 and 5 of each decade, labelled.
+function tickLatency(v) {
+  const m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+  return [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6) ? fmtLatency(v) : "";
+}
+
+// One point's repeats on one time axis (seconds since its first repeat started): calls/s ok,
+// the offered rate of an open loop (calls due per second), p99 and the max latency, the measured
+// windows shaded; below it, when any call failed or the client re-dialed, failures per second by
+// outcome and the client's re-dials and failed dials.
+function timelineCharts(parent, point) {
+  const repeats = point.repeats.filter((r) => r.timeline);
+  if (!repeats.length) {
+    parent.append(el("p", { class: "empty" }, "no timeline (a results file from before timelines)"));
+    return;
+  }
+  const zero = repeats[0].timeline.start_unix;
+  const seconds = (ns) => ns / 1e9;
+  const sets = { ok: [], p99: [], max: [], due: [], redials: [] };
+  const failures = new Map();  // outcome -> points
+  const spans = [];
+  let open = false;
+  let anyFailure = false;
+  for (const r of repeats) {
+    const t = r.timeline;
+    const offset = t.start_unix - zero;
+    const interval = seconds(t.interval_ns), span = seconds(t.span_ns);
+    spans.push([r.window_start_unix - zero, r.window_start_unix - zero + r.window_seconds]);
+    for (const name of Object.keys(t.failed)) if (!failures.has(name)) failures.set(name, []);
+    for (let k = 0; k < t.ok.length; k++) {
+      // The last interval ends with the run: a rate over it is over the part the run covered.
+      const covered = Math.min(interval, Math.max(span - k * interval, interval / 100));
+      const perSecond = 1 / covered;
+      const x = offset + k * interval + covered / 2;
+      const dials = t.reconnects[k] + t.connect_failures[k];
+      sets.ok.push({ x, y: t.ok[k] * perSecond });
+      sets.p99.push({ x, y: t.ok[k] > 0 ? t.p99_us[k] / 1000 : null });
+      sets.max.push({ x, y: t.ok[k] > 0 ? t.max_ns[k] / 1e6 : null });
+      sets.redials.push({ x, y: dials * perSecond });
+      for (const [name, column] of Object.entries(t.failed)) {
+        failures.get(name).push({ x, y: column[k] * perSecond });
+        anyFailure = anyFailure || column[k] > 0;
+      }
+      anyFailure = anyFailure || dials > 0;
+      if (t.due) {
+        open = true;
+        sets.due.push({ x, y: t.due[k] * perSecond });
+      }
+    }
+    // A gap between repeats, so that lines do not join them.
+    const end = offset + t.ok.length * interval;
+    for (const s of [sets.ok, sets.p99, sets.max, sets.due]) s.push({ x: end, y: null });
+  }
+  const interval = seconds(repeats[0].timeline.interval_ns);
+  const line = (label, data, colour, axisId, extra) =>
+    Object.assign({ label, data, borderColor: colour, backgroundColor: colour, yAxisID: axisId,
+                    pointRadius: 0, borderWidth: 1.5, spanGaps: false }, extra || {});
+  const datasets = [
+    line("ok calls/s", sets.ok, "#2b7bba", "y"),
+    line("p99 ms", sets.p99, "#ff7f0e", "y2"),
+    line("max ms", sets.max, "rgba(127,127,127,0.7)", "y2", { borderWidth: 1, borderDash: [3, 3] }),
+  ];
+  if (open) datasets.push(line("offered calls/s (due)", sets.due, "#2ca02c", "y", { borderWidth: 1, borderDash: [6, 3] }));
+  const span = Math.max(...repeats.map((r) => r.timeline.start_unix - zero + seconds(r.timeline.span_ns)));
+  const x = axis("seconds since the first repeat started", "linear", { min: 0, max: span });
+  draw(chartBox(parent, `${point.label}: over time`,
+                `per ${fmtNumber(interval * 1000)} ms interval; the measured windows shaded; ` +
+                "warm-up and the last calls' drain around them"), {
+    type: "line",
+    data: { datasets },
+    options: {
+      parsing: false,
+      scales: {
+        x,
+        y: axis("calls/s", "linear", { beginAtZero: true, position: "left" }),
+        y2: axis("latency, ms", "linear", { beginAtZero: true, position: "right",
+                                           grid: { drawOnChartArea: false } }),
+      },
+      plugins: { legend: { position: "bottom" }, windowShading: { spans } },
+    },
+    plugins: [windowShading],
+  });
+  if (!anyFailure) {
+    parent.append(el("p", { class: "note" }, "no call failed and the client never re-dialed"));
+    return;
+  }
+  const failureSets = [...failures.entries()].map(([name, data]) => ({
+    label: `${name}/s`, data, type: "bar", backgroundColor: colourOf("outcome " + name), stack: "failed",
+    barPercentage: 1, categoryPercentage: 1,
+  }));
+  failureSets.push(line("re-dials and failed dials/s", sets.redials, "#9467bd", "dials",
+                        { type: "scatter", showLine: false, pointRadius: 3 }));
+  // The same x axis as the chart above (no offset for the bars), so that the two line up.
+  draw(chartBox(parent, `${point.label}: failures over time`,
+                "failed calls per second, stacked by outcome; the client's re-dials and failed dials (right)"), {
+    type: "bar",
+    data: { datasets: failureSets },
+    options: {
+      parsing: false,
+      scales: {
+        x: Object.assign({}, x, { stacked: true, offset: false }),
+        y: axis("failed calls/s", "linear", { beginAtZero: true, stacked: true }),
+        dials: axis("dials/s", "linear", { beginAtZero: true, position: "right", grid: { drawOnChartArea: false } }),
+      },
+      plugins: { legend: { position: "bottom" }, windowShading: { spans } },
+    },
+    plugins: [windowShading],
+  });
+}
+
+// --- Page sections ----------------------------------------------------------------------------
+
+function section(title, id) {
+  const s = el("section", { id });
+  s.append(el("h2", {}, title));
+  document.getElementById("app").append(s);
+  return s;
+}
+
+function table(parent, header, rows, cls) {
+  const t = el("table", { class: cls || "" });
+  const head = el("tr", {});
+  for (const h of header) head.append(el("th", {}, h));
+  t.append(el("thead", {}, head));
+  const body = el("tbody", {});
+  for (const r of rows) {
+    const tr = el("tr", {});
+    for (const c of r) tr.append(c instanceof Node && c.tagName === "TD" ? c : el("td", {}, c));
+    body.append(tr);
+  }
+  t.append(body);
+  parent.append(t);
+  return t;
+}
+
+function okCalls(s) { return s.outcomes.ok || 0; }
+function failedCalls(s) { return Object.values(s.outcomes).reduce((a, b) => a + b, 0) - okCalls(s); }
+
+function failedText(s) {
+  const failed = failedCalls(s);
+  if (!failed) return "0";
+  return `${failed} (${fmtNumber((100 * failed) / Math.max(failed + okCalls(s), 1), 2)}%)`;
+}
+
+// A latency cell: "-" where no call succeeded (there is no latency to show).
+function latencyCell(s, key) { return okCalls(s) > 0 ? fmtLatency(s.latency_us[key]) : "-"; }
+
+function summarySection(data) {
+  const s = section("Summary: every point", "summary");
+  s.append(el("p", { class: "note" },
+              "Medians over each point's repeats, [min–max] of calls/s; latency from the intended " +
+              "start (open loops: coordinated omission counted); CPU per call is user + system " +
+              "time over the measured window, divided by the calls completed in it."));
+  const rows = data.points.map((p) => {
+    const x = p.summary;
+    const rps = x.requests_per_second;
+    const rate = `${fmtNumber(rps.median)} [${fmtNumber(rps.min)}–${fmtNumber(rps.max)}]`;
+    const notes = [x.client_bound ? "generator-bound" : "", x.warning].filter(Boolean).join("; ");
+    const link = el("a", { href: `#point-${p.id}` }, p.describe + (data.files.length > 1 ? ` [${p.file + 1}]` : ""));
+    return [el("td", {}, link), p.parameters.transport, rate, latencyCell(x, "p50"), latencyCell(x, "p99"),
+            latencyCell(x, "p99_9"), latencyCell(x, "max"), failedText(x),
+            fmtNumber(x.client_cpu_us_per_call) + " µs",
+            x.server_cpu_us_per_call === null ? "-" : fmtNumber(x.server_cpu_us_per_call) + " µs", notes];
+  });
+  table(s, ["point", "transport", "calls/s [spread]", "p50", "p99", "p99.9", "max", "failed",
+            "client cpu/call", "server cpu/call", "notes"], rows, "summary");
+}
+
+function comparisonSection(data) {
+  if (!data.comparison.length) return;
+  const s = section(`Before and after: ${data.files[0].file} → ${data.files[1].file}`, "comparison");
+  s.append(el("p", { class: "note" },
+              "Each figure per repeat; a change is coloured only when neither run's median lies " +
+              "within the other's spread [min–max] over its repeats."));
+  for (const c of data.comparison) {
+    s.append(el("h3", {}, c.point));
+    const rows = c.figures.map((f) => {
+      const spreadText = (x) => `${fmtNumber(x.median)} [${fmtNumber(x.min)}–${fmtNumber(x.max)}]`;
+      const verdict = el("td", { class: `verdict ${f.verdict}` }, f.verdict);
+      return [f.figure, spreadText(f.before), spreadText(f.after),
+              f.ratio === null ? "-" : fmtNumber(f.ratio) + "x", verdict];
+    });
+    table(s, ["figure", "before", "after", "after / before", ""], rows, "comparison");
+  }
+}
+
+function kneeSection(data) {
+  if (!data.knees.length) return;
+  const s = section("Knee searches: latency against the offered rate", "knees");
+  for (const k of data.knees) {
+    const steps = k.steps.slice().sort((a, b) => a.rate - b.rate);
+    const quantiles = [["p50", "p50", "#1f77b4"], ["p99", "p99", "#ff7f0e"], ["p99.9", "p99_9", "#9467bd"]];
+    const datasets = quantiles.map(([name, key, colour]) => ({
+      label: `${name}`,
+      data: steps.map((st) => {
+        const x = data.points[st.point].summary;
+        return { x: st.rate, y: okCalls(x) > 0 ? Math.max(x.latency_us[key], 0.001) : null };
+      }),
+      borderColor: colour, backgroundColor: colour, pointRadius: 3, borderWidth: 1.5,
+    }));
+    datasets.push({
+      label: "met the target", type: "scatter", showLine: false, pointStyle: "circle", pointRadius: 6,
+      borderColor: "#2ca02c", backgroundColor: "rgba(44,160,44,0.25)",
+      data: steps.filter((st) => st.met).map((st) => ({ x: st.rate, y: data.points[st.point].summary.latency_us.p99 })),
+    });
+    datasets.push({
+      label: "missed it", type: "scatter", showLine: false, pointStyle: "crossRot", pointRadius: 7,
+      borderColor: "#d62728", backgroundColor: "#d62728",
+      data: steps.filter((st) => !st.met).map((st) => ({ x: st.rate, y: data.points[st.point].summary.latency_us.p99 })),
+    });
+    const lo = steps.length ? steps[0].rate : 1, hi = steps.length ? steps[steps.length - 1].rate : 2;
+    for (const l of k.limits) {
+      datasets.push({ label: `target p${Number(l.percentile.toPrecision(6))} ≤ ${fmtLatency(l.at_most_us)}`,
+                      data: [{ x: lo, y: l.at_most_us }, { x: hi, y: l.at_most_us }],
+                      borderColor: "#555", backgroundColor: "#555", borderDash: [8, 4], pointRadius: 0,
+                      borderWidth: 1 });
+    }
+    const verdict = k.max_rate_met > 0 ? `knee: ${fmtNumber(k.max_rate_met)} calls/s met ${k.slo}` :
+                                         `no rate met ${k.slo}`;
+    const why = [k.lowest_missed > 0 ? `${fmtNumber(k.lowest_missed)}/s missed: ${k.missed_because}` : "",
+                 k.stopped_because].filter(Boolean).join("; ");
+    const canvas = chartBox(s, `${k.protocol} ${k.load}, ${k.workers} in flight — ${verdict}`, why);
+    draw(canvas, {
+      type: "line",
+      data: { datasets },
+      options: {
+        parsing: false,
+        // Log only when the steps span more than a decade and a half.
+        scales: { x: axis("offered calls/s", hi / lo > 30 ? "logarithmic" : "linear"),
+                  y: axis("latency", "logarithmic", { ticks: { callback: (v) => tickLatency(v) } }) },
+        plugins: { legend: { position: "bottom" } },
+      },
+    });
+  }
+}
+
+// Closed-loop sweeps over workers: calls/s and p99 against workers, a line per protocol.
+function sweepSection(data) {
+  const byKey = new Map();
+  for (const p of data.points) {
+    if (p.parameters.load !== "closed") continue;
+    const key = [p.file, p.parameters.transport, p.parameters.payload_bytes, requestOf(p)].join("|");
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key).push(p);
+  }
+  const sweeps = [...byKey.values()].filter((ps) => new Set(ps.map((p) => p.parameters.workers)).size > 1);
+  if (!sweeps.length) return;
+  const s = section("Sweeps over workers (closed loop)", "sweeps");
+  for (const ps of sweeps) {
+    const labels = [...new Set(ps.map((p) => p.label))];
+    const series = (get) => labels.map((label) => ({
+      label, borderColor: colourOf(label), backgroundColor: colourOf(label), pointRadius: 3, borderWidth: 1.5,
+      data: ps.filter((p) => p.label === label).sort((a, b) => a.parameters.workers - b.parameters.workers)
+              .map((p) => ({ x: p.parameters.workers, y: get(p.summary) })),
+    }));
+    const row = el("div", { class: "pair" });
+    s.append(row);
+    const common = { parsing: false, plugins: { legend: { position: "bottom" } } };
+    draw(chartBox(row, "calls/s against workers (median of repeats)"), {
+      type: "line", data: { datasets: series((x) => x.requests_per_second.median) },
+      options: Object.assign({ scales: { x: axis("workers", "logarithmic"), y: axis("calls/s", "linear", { beginAtZero: true }) } }, common),
+    });
+    draw(chartBox(row, "p99 latency against workers"), {
+      type: "line", data: { datasets: series((x) => (okCalls(x) > 0 ? x.latency_us.p99 : null)) },
+      options: Object.assign({ scales: { x: axis("workers", "logarithmic"),
+                                         y: axis("p99", "logarithmic", { ticks: { callback: (v) => tickLatency(v) } }) } }, common),
+    });
+  }
+}
+
+function outcomesOf(parent, p) {
+  const x = p.summary;
+  const counted = Object.entries(x.outcomes).filter(([, n]) => n > 0);
+  const facts = [`${x.repeats} repeat(s)`, `${okCalls(x)} ok`, `${failedCalls(x)} failed`];
+  if (x.planned) facts.push(`${x.planned} planned`, `${x.late} sent late`);
+  if (x.reconnects || x.connect_failures) facts.push(`${x.reconnects} re-dials`, `${x.connect_failures} failed dials`);
+  parent.append(el("p", {}, facts.join(", ")));
+  if (counted.length > 1 || failedCalls(x)) {
+    table(parent, ["outcome", "calls"], counted.map(([k, n]) => [k, n]), "small");
+    const errorsList = Object.entries(x.errors);
+    if (errorsList.length) table(parent, ["error", "calls"], errorsList, "small");
+    if (x.error_samples.length) {
+      const list = el("ul", { class: "samples" });
+      for (const e of x.error_samples) list.append(el("li", {}, el("code", {}, e.error), " ", e.text));
+      parent.append(el("p", {}, "what came back with the first failures:"), list);
+    }
+  }
+}
+
+// What each call sent, as the results file words it (null: the greet call).
+function requestOf(p) { return p.parameters.request ? p.parameters.request.text : null; }
+
+function placementOf(p) {
+  const q = p.parameters;
+  return [`${q.connections} connection(s), depth ${q.depth}`, `server: ${q.server_threads} thread(s) on CPUs ${q.server_cpus}` +
+          (q.server_engine ? `, ${q.server_engine} engine` : ""), `client: ${q.client_threads} thread(s) on CPUs ${q.client_cpus}`,
+          q.server_local ? "server started by the run" : `remote server ${q.endpoint}`,
+          q.generators > 1 ? `${q.generators} generators merged` : "",
+          requestOf(p) ? `request: ${requestOf(p)}` : "greet call"].filter(Boolean).join("; ");
+}
+
+function groupSections(data) {
+  const groups = new Map();
+  for (const p of data.points) {
+    if (!groups.has(p.group)) groups.set(p.group, []);
+    groups.get(p.group).push(p);
+  }
+  for (const [name, ps] of groups) {
+    const s = section(name, "");
+    const series = [];
+    for (const p of ps) {
+      if (p.spectrum.length) series.push({ label: p.label, spectrum: p.spectrum });
+      if (p.actual_spectrum && p.actual_spectrum.length)
+        series.push({ label: p.label + " (from the send)", spectrum: p.actual_spectrum, dashed: true });
+    }
+    spectrumChart(s, "latency percentile spectrum", series,
+                  "every repeat's calls together; an open loop's dashed line times calls from their " +
+                  "actual send instead of their intended start");
+    for (const p of ps) {
+      const box = el("div", { class: "point", id: `point-${p.id}` });
+      box.append(el("h3", {}, p.describe + (data.files.length > 1 ? ` [${data.files[p.file].file}]` : "")));
+      box.append(el("p", { class: "note" }, placementOf(p)));
+      timelineCharts(box, p);
+      outcomesOf(box, p);
+      s.append(box);
+    }
+  }
+}
+
+function header(data) {
+  const app = document.getElementById("app");
+  app.append(el("h1", {}, "wirebench report"));
+  for (const [i, f] of data.files.entries()) {
+    const d = el("details", { class: "file" });
+    const m = f.machine;
+    d.append(el("summary", {}, `${data.files.length > 1 ? `[${i + 1}] ` : ""}${f.file}: ${f.command}`));
+    const libs = Object.entries(f.libraries).map(([k, v]) => `${k} ${v}`).join(", ");
+    table(d, ["", ""], [["started", f.started_at], ["machine", `${m.hostname}: ${m.cpu_model}, ` +
+      `${m.available_cpus} of ${m.online_cpus} CPUs usable; ${m.os}; ${m.kernel}`],
+      ["build", `${m.compiler}${m.optimized_build ? ", optimized" : ", NOT optimized (a debug build)"}`],
+      ["libraries", libs], ["merged from", f.merged_from ? `${f.merged_from} generators` : "-"]], "facts");
+    if (f.incomplete) d.append(el("p", { class: "warning" }, `incomplete: ${f.incomplete}`));
+    app.append(d);
+  }
+}
+
+function main() {
+  const data = JSON.parse(document.getElementById("data").textContent);
+  Chart.defaults.font.size = 11;
+  header(data);
+  summarySection(data);
+  comparisonSection(data);
+  kneeSection(data);
+  sweepSection(data);
+  groupSections(data);
+}
+
+try {
+  const started = performance.now();
+  main();
+  document.body.dataset.renderMs = String(Math.round(performance.now() - started));
+} catch (e) {
+  noteError("report failed: " + (e && e.stack ? e.stack : e));
+}
+document.body.dataset.charts = String(chartsDrawn);
+document.body.dataset.emptyCharts = String(chartsEmpty);
+document.body.dataset.errors = String(errors.length);
+document.body.dataset.ready = "yes";
