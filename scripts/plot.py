@@ -3,7 +3,8 @@
 
   <name>-quantiles.*  open-loop points: one bar chart per quantile (min, p50, p90, max) across protocols,
                a bar per arrival schedule: the comparison's four charts, with the schedule beside
-               the protocol so the two sources of spread can be told apart
+               the protocol so the two sources of spread can be told apart (log axes: a bursty
+               schedule's latency is a hundred times a uniform one's)
   <name>-workers.*    closed-loop points: time per request (1 / throughput) and p99 latency against the
                worker count, one line per protocol (a fixed colour and marker per protocol, a line
                style per family: framed, HTTP, gRPC, RESP)
@@ -93,10 +94,13 @@ def quantile_charts(plt, doc, out):
     for ax, (field, title) in zip(axes.flat, quantiles):
         for i, load in enumerate(loads):
             xs = [k + (i - (len(loads) - 1) / 2) * width for k in range(len(protocols))]
-            ys = [value.get((proto, load), {}).get(field, float("nan")) / 1000 for proto in protocols]
+            # No bar where no call succeeded: its latencies are 0, which is no latency.
+            ys = [value.get((proto, load), {}).get(field, 0) / 1000 or float("nan") for proto in protocols]
             ax.bar(xs, ys, width, label=load)
+        # Log: a bursty schedule's tens of ms would flatten a uniform one's tenths of a ms to nothing.
+        ax.set_yscale("log")
         ax.set_title(f"{title} latency")
-        ax.set_ylabel("ms (from the intended start)")
+        ax.set_ylabel("ms (from the intended start, log scale)")
         ax.set_xticks(range(len(protocols)))
         ax.set_xticklabels(protocols, rotation=30, ha="right")
         ax.grid(axis="y", alpha=0.3)

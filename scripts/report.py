@@ -1,12 +1,61 @@
 """Turns a scripts/bench results directory into a table (stdout and table.txt), results.csv and
-plots. Every figure is the median over the run's repetitions; ratios compare cases measured in
-the same run, which on a small noisy machine is the only comparison worth making."""
+plots of its Google Benchmark parts, and report.html, the page `wirebench report` makes of its
+`wirebench run` results. Every figure is the median over the run's repetitions; ratios compare
+cases measured in the same run, which on a small noisy machine is the only comparison worth making.
+
+  scripts/report RESULTS_DIR     a scripts/bench output (or any folder of wirebench results)
+  scripts/report RESULTS.json    one `wirebench run -o` file: its page, RESULTS.html
+WIREBENCH=path/to/wirebench picks the program that writes the page (default: the Release build,
+else the test build)."""
 import csv
+import glob
 import json
 import os
 import re
+import subprocess
 import sys
 from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GBENCH_FILES = ("micro.json", "depth.json", "http.json", "grpc.json", "floor-same-cpu.json",
+                "floor-cross-cpu.json")
+
+
+def wirebench_program():
+    if os.environ.get("WIREBENCH"):
+        return os.environ["WIREBENCH"]
+    for build in ("build/release", "build/test"):
+        path = os.path.join(ROOT, build, "src/app/wirebench")
+        if os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def results_files(paths):
+    """Those of `paths` that are wirebench results files (not Google Benchmark's)."""
+    found = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                if str(json.load(f).get("format", "")).startswith("wirebench-results-"):
+                    found.append(path)
+        except (OSError, ValueError, AttributeError):
+            pass
+    return found
+
+
+def write_page(results, page):
+    """`wirebench report RESULTS... -o PAGE`; the page's path, or None (with the reason said)."""
+    program = wirebench_program()
+    if not program:
+        print("scripts/report: no wirebench program built (scripts/bench builds one; or set "
+              "WIREBENCH): no report.html", file=sys.stderr)
+        return None
+    done = subprocess.run([program, "report", *results, "-o", page], capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"scripts/report: wirebench report failed: {done.stderr.strip()}", file=sys.stderr)
+        return None
+    return page
 
 
 def load(path):
@@ -45,6 +94,23 @@ def table(title, header, rows):
 
 
 def main(out):
+    page = None
+    results = results_files(sorted(glob.glob(os.path.join(out, "*.json"))))
+    if results:
+        page = write_page(results, os.path.join(out, "report.html"))
+    if not any(os.path.exists(os.path.join(out, f)) for f in GBENCH_FILES):
+        if not results:
+            sys.exit(f"scripts/report: {out} holds no results: neither wirebench results files nor "
+                     f"the Google Benchmark files of scripts/bench ({', '.join(GBENCH_FILES)})")
+        if page:
+            print(f"scripts/report: the page of {len(results)} results file(s): {page}")
+        return
+    benchmark_tables(out)
+    if page:
+        print(f"scripts/report: the page of {len(results)} wirebench results file(s): {page}")
+
+
+def benchmark_tables(out):
     micro, micro_ctx = load(os.path.join(out, "micro.json"))
     floors = {p: load(os.path.join(out, f"floor-{p}.json"))[0] for p in ("same-cpu", "cross-cpu")}
     depth, _ = load(os.path.join(out, "depth.json"))
@@ -52,9 +118,11 @@ def main(out):
     grpc, grpc_ctx = load(os.path.join(out, "grpc.json"))
     ctx = http_ctx or micro_ctx  # the end-to-end cases record their placement in their context
     text = []
+    machine = (f"{ctx['num_cpus']} CPUs at {ctx['mhz_per_cpu']} MHz, load "
+               f"{', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}"
+               if "num_cpus" in ctx and "mhz_per_cpu" in ctx else "not recorded")
     text.append(
-        f"wirebench results {out} (the Google Benchmark parts)\nmachine: {ctx.get('num_cpus')} CPUs at "
-        f"{ctx.get('mhz_per_cpu')} MHz, load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}; "
+        f"wirebench results {out} (the Google Benchmark parts)\nmachine: {machine}; "
         f"end-to-end cases: server threads {ctx.get('server_threads', '-')}, client threads "
         f"{ctx.get('client_threads', '-')}, the depth and worker sweeps unpinned; medians of "
         f"{repetitions(http or micro)} repetitions "
@@ -216,7 +284,9 @@ def plot(out, micro, sizes, by_model, by_variant):
         for ext in ("png", "svg"):
             fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=110)
         plt.close(fig)
+        written.append(name)
 
+    written = []
     if sizes:
         fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
         series = {"line_decode": ("newline decoder", "#1f77b4"),
@@ -282,10 +352,23 @@ def plot(out, micro, sizes, by_model, by_variant):
         axes[0].legend(fontsize=8)
         fig.suptitle("A job queue with N workers: HTTP/1.1 against HTTP/2")
         save(fig, "http")
-    print(f"scripts/report: wrote {out}/table.txt, results.csv and plots (decode, depth, http)")
+    plots = f"plots ({', '.join(written)}, PNG and SVG)" if written else "no plots (nothing to draw)"
+    print(f"scripts/report: wrote {out}/table.txt, results.csv and {plots}")
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: scripts/report RESULTS_DIR")
-    main(sys.argv[1])
+        sys.exit("usage: scripts/report RESULTS_DIR | RESULTS.json")
+    target = sys.argv[1]
+    if os.path.isdir(target):
+        main(target)
+    elif os.path.isfile(target):
+        if not results_files([target]):
+            sys.exit(f"scripts/report: {target} is not a wirebench results file (give a scripts/bench "
+                     f"results directory, or a file written by `wirebench run -o`)")
+        page = write_page([target], os.path.splitext(target)[0] + ".html")
+        if not page:
+            sys.exit(1)
+        print(f"scripts/report: the page of {target}: {page}")
+    else:
+        sys.exit(f"scripts/report: {target}: no such file or directory")

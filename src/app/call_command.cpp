@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "number_checks.hpp"
 #include "error_text.hpp"
 #include "keepalive_flags.hpp"
 #include "tls_flags.hpp"
@@ -39,12 +40,12 @@ command_runner add_call_command(CLI::App& app) {
   add_protocol_option(*cmd, o->protocol);
   cmd->add_option("-c,--connect", o->connect, "Server endpoint")->capture_default_str();
   cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")
-      ->check(CLI::PositiveNumber)
+      ->check(above_zero())
       ->capture_default_str();
   add_tls_client_flags(*cmd, o->tls);
   add_keepalive_client_flags(*cmd, o->keepalive);
   cmd->add_option("-n,--count", o->count, "A user call: how many to make, all at once")
-      ->check(CLI::Range(1, 100000))
+      ->check(from_to(1, 100000))
       ->capture_default_str();
   add_user_call_options(*cmd, o->user);
   cmd->add_option("words", o->words, "Names to greet (the greet call)");

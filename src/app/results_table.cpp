@@ -1,8 +1,9 @@
 // The table `wirebench run` prints: one row per point, medians over the repeats, latency from the
 // intended start for open loads, failures and late sends beside the percentiles.
+#include <algorithm>
 #include <cstdio>
 #include <initializer_list>
-#include <set>
+#include <utility>
 
 #include "run_plan.hpp"
 
@@ -91,11 +92,18 @@ void print_table(std::ostream& out, const run_record& run) {
     out << "no results" << (run.incomplete.empty() ? "" : " (" + run.incomplete + ")") << "\n";
     return;
   }
-  std::vector<std::vector<std::string>> rows = {
-      {"protocol", "load", "workers", "conns", "req/s", "(min-max)", "p50", "p90", "p99", "p99.9",
-       "max", "failed", "late", "cli cpu/call", "srv cpu/call"}};
+  // A transport column only when some point did not run over plain TCP (TLS, Unix sockets).
+  const bool show_transport = std::any_of(run.points.begin(), run.points.end(), [](const auto& p) {
+    return p.parameters.transport != "tcp";
+  });
+  std::vector<std::string> header = {"protocol", "load", "workers", "conns", "req/s", "(min-max)",
+                                     "p50", "p90", "p99", "p99.9", "max", "failed", "late",
+                                     "cli cpu/call", "srv cpu/call"};
+  if (show_transport) header.insert(header.begin() + 2, "transport");
+  std::vector<std::vector<std::string>> rows = {header};
   std::vector<std::string> warnings;
-  std::set<std::string> placements;
+  // Each placement, with the protocols that ran under it, in the order first seen.
+  std::vector<std::pair<std::string, std::vector<std::string>>> placements;
   for (const auto& point : run.points) {
     const auto& p = point.parameters;
     const auto& s = point.summary;
@@ -105,14 +113,18 @@ void print_table(std::ostream& out, const run_record& run) {
       load += count(p.rate);
       load += "/s";
     }
-    rows.push_back({p.protocol, load, std::to_string(p.workers), std::to_string(p.connections),
-                    count(s.rps_median), count(s.rps_min) + "-" + count(s.rps_max),
-                    microseconds(s.latency.p50), microseconds(s.latency.p90),
-                    microseconds(s.latency.p99), microseconds(s.latency.p999),
-                    microseconds(s.latency.max), std::to_string(s.outcomes.failed()),
-                    late_text(p, s),
-                    microseconds(s.client_cpu_us_per_call),
-                    s.server_cpu_us_per_call ? microseconds(*s.server_cpu_us_per_call) : "-"});
+    // Without a successful call there is no latency to show ("-", not "0us").
+    const bool timed = s.outcomes.count(outcome::ok) > 0;
+    auto latency = [timed](double us) { return timed ? microseconds(us) : std::string("-"); };
+    std::vector<std::string> row = {
+        p.protocol, load, std::to_string(p.workers), std::to_string(p.connections),
+        count(s.rps_median), count(s.rps_min) + "-" + count(s.rps_max), latency(s.latency.p50),
+        latency(s.latency.p90), latency(s.latency.p99), latency(s.latency.p999),
+        latency(s.latency.max), std::to_string(s.outcomes.failed()), late_text(p, s),
+        microseconds(s.client_cpu_us_per_call),
+        s.server_cpu_us_per_call ? microseconds(*s.server_cpu_us_per_call) : "-"};
+    if (show_transport) row.insert(row.begin() + 2, p.transport);
+    rows.push_back(std::move(row));
     const std::string label = p.protocol + " " + load + " workers=" + std::to_string(p.workers);
     if (s.outcomes.count(outcome::ok) == 0)
       warnings.push_back(label + ": no call succeeded: its latencies are empty and its rate 0; the "
@@ -139,11 +151,15 @@ void print_table(std::ostream& out, const run_record& run) {
                          "away a connection; " + std::to_string(s.resent) +
                          " unprocessed calls sent again), " + std::to_string(s.connect_failures) +
                          " failed dials");
-    placements.insert("server threads " + std::to_string(p.server_threads) + " on cpus " +
-                      p.server_cpus +
-                      (p.server_engine.empty() ? "" : " (" + p.server_engine + " engine)") +
-                      ", client threads " + std::to_string(p.client_threads) +
-                      " on cpus " + p.client_cpus);
+    const std::string placement =
+        "server threads " + std::to_string(p.server_threads) + " on cpus " + p.server_cpus +
+        (p.server_engine.empty() ? "" : " (" + p.server_engine + " engine)") +
+        ", client threads " + std::to_string(p.client_threads) + " on cpus " + p.client_cpus;
+    auto at = std::find_if(placements.begin(), placements.end(),
+                           [&](const auto& known) { return known.first == placement; });
+    if (at == placements.end()) at = placements.insert(placements.end(), {placement, {}});
+    if (std::find(at->second.begin(), at->second.end(), p.protocol) == at->second.end())
+      at->second.push_back(p.protocol);
   }
   write_rows(out, rows);
   const auto& first = run.points.front();
@@ -153,7 +169,17 @@ void print_table(std::ostream& out, const run_record& run) {
       << first.parameters.late_after_ms << " ms after it); cpu/call = user+sys CPU per call.\n";
   out << "machine: " << run.machine.cpu_model << ", " << run.machine.available_cpus << " of "
       << run.machine.online_cpus << " CPUs, " << run.machine.kernel << "\n";
-  for (const auto& placement : placements) out << "placement: " << placement << "\n";
+  // One placement: it is every point's. Several (a server engine, threads per protocol): each
+  // says whose it is.
+  for (const auto& [placement, protocols] : placements) {
+    out << "placement";
+    if (placements.size() > 1) {
+      out << " (";
+      for (std::size_t i = 0; i < protocols.size(); ++i) out << (i ? ", " : "") << protocols[i];
+      out << ")";
+    }
+    out << ": " << placement << "\n";
+  }
   if (!run.merged_from.empty()) {
     out << "merged from " << run.merged_from.size() << " generators (workers, conns and req/s "
         "are their sums, cpu/call is theirs over all their calls, latency is read from their "

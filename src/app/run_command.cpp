@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "number_checks.hpp"
 #include "error_text.hpp"
 #include "keepalive_flags.hpp"
 #include "results_output.hpp"
@@ -258,42 +259,42 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
                   "Worker counts to sweep (closed loop: callers; open loop: most calls in flight, "
                   "default 64)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber)
+      ->check(above_zero())
       ->capture_default_str();
   cmd->add_option("--load", plan.loads,
                   "Load models: closed, or an open loop's arrivals: uniform, poisson, bursty")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("-r,--rate", plan.rate, "Open loop: calls per second (implies --load uniform)")
-      ->check(CLI::PositiveNumber);
+      ->check(above_zero());
   cmd->add_option("-D,--duration", plan.duration_seconds, "Seconds measured per repeat")
-      ->check(CLI::Range(0.01, 86400.0))
+      ->check(from_to(0.01, 86400.0))
       ->capture_default_str();
   cmd->add_option("--warmup", plan.warmup_seconds, "Seconds of unrecorded calls before each repeat")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(from_to(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--depth", plan.depth,
                   "Calls in flight per connection (pipelining, or streams/ids); connections = "
                   "workers / depth. 0: one connection for multiplexed protocols, else one per worker")
       ->capture_default_str();
   cmd->add_option("--payload", plan.payload_bytes, "Bytes in each call's name")
-      ->check(CLI::Range(1, 60000))
+      ->check(from_to(1, 60000))
       ->capture_default_str();
   cmd->add_option("--transport", plan.transport, "tcp, unix or abstract (Linux abstract Unix)")
       ->check(CLI::IsMember({"tcp", "unix", "abstract"}))
       ->capture_default_str();
   cmd->add_option("--server-threads", plan.server_threads, "Server event-loop threads")
-      ->check(CLI::Range(1, 1024))
+      ->check(from_to(1, 1024))
       ->capture_default_str();
   cmd->add_option("--server-engine", plan.server_engine,
                   "Server implementation, for protocols with several (grpcpp: cq, callback)");
   cmd->add_option("--client-threads", plan.client_threads, "Client event-loop threads")
-      ->check(CLI::Range(1, 1024))
+      ->check(from_to(1, 1024))
       ->capture_default_str();
   cmd->add_option("--server-cpus", plan.server_cpus, "Pin the server to these CPUs, e.g. 0 or 0-1");
   cmd->add_option("--client-cpus", plan.client_cpus, "Pin the generator to these CPUs, e.g. 1");
   cmd->add_option("-R,--repeats", plan.repeats, "Runs per point (median and spread reported)")
-      ->check(CLI::Range(1, 1000))
+      ->check(from_to(1, 1000))
       ->capture_default_str();
   add_tls_client_flags(*cmd, plan.tls);
   add_keepalive_client_flags(*cmd, o->keepalive);
@@ -305,10 +306,10 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("--late-after", plan.late_after_ms,
                   "Open loop: a call sent this many ms after its intended start counts as late")
-      ->check(CLI::PositiveNumber)
+      ->check(above_zero())
       ->capture_default_str();
   cmd->add_option("--timeout", plan.reply_timeout_seconds, "Seconds a call may wait for its reply")
-      ->check(CLI::PositiveNumber)
+      ->check(above_zero())
       ->capture_default_str();
   cmd->add_option("--seed", plan.seed, "Seed of the poisson and bursty schedules")
       ->capture_default_str();
@@ -323,7 +324,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
                   "The target of --find-max-rate: quantiles and an error share, e.g. "
                   "'p99<=1ms', 'p50<=200us,p99.9<=5ms,errors<=0.1%' (errors<=1% unless given)");
   cmd->add_option("--max-rate", plan.max_rate, "--find-max-rate: the highest rate tried (calls/s)")
-      ->check(CLI::PositiveNumber)
+      ->check(above_zero())
       ->capture_default_str();
   cmd->add_option("--check", o->check,
                   "Exit 3 when a point misses this target (as --slo: quantiles and an error "

@@ -6,8 +6,6 @@
 #include <cmath>
 #include <csignal>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -17,12 +15,12 @@
 #include "progress_line.hpp"
 #include "run_plan.hpp"
 #include "serve_command_line.hpp"
+#include "temporary_certificate.hpp"
 #include "wirebench/load/knee_search.hpp"
 #include "wirebench/load/load_driver.hpp"
 #include "wirebench/load/server_process.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
-#include "wirebench/tls/tls_context.hpp"
 #include "wirebench/transport/io_pool.hpp"
 
 namespace wirebench::app {
@@ -45,34 +43,6 @@ std::string listen_endpoint(const std::string& transport, const std::string& pro
   if (transport == "abstract") return "unix:@" + name;
   return "tcp://127.0.0.1:0";
 }
-
-// A certificate made for this run, on disk for the server processes it starts (their --tls-cert
-// and --tls-key) and for its client to verify them against; removed when the run ends.
-class run_certificate {
- public:
-  run_certificate() {
-    std::string dir = (std::filesystem::temp_directory_path() / "wirebench-tls-XXXXXX").string();
-    if (::mkdtemp(dir.data()) == nullptr)
-      throw std::runtime_error("cannot make a directory for the run's certificate in " + dir);
-    dir_ = dir;
-    const tls::certificate_pem pem = tls::make_self_signed_certificate();
-    std::ofstream(certificate()) << pem.certificate;
-    std::ofstream(key()) << pem.private_key;
-    std::filesystem::permissions(key(), std::filesystem::perms::owner_read |
-                                            std::filesystem::perms::owner_write);
-  }
-  ~run_certificate() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-  run_certificate(const run_certificate&) = delete;
-  run_certificate& operator=(const run_certificate&) = delete;
-  std::string certificate() const { return (dir_ / "cert.pem").string(); }
-  std::string key() const { return (dir_ / "key.pem").string(); }
-
- private:
-  std::filesystem::path dir_;
-};
 
 // A repeat in which the client never had a connection: the rest of the protocol's points are
 // skipped, and the run fails.
@@ -215,7 +185,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
   if (!plan.client_cpus.empty()) pin_current_thread(parse_cpu_list(plan.client_cpus));
 
   // TLS against servers the run starts: a certificate of its own, verified by its client.
-  std::optional<run_certificate> certificate;
+  std::optional<temporary_certificate> certificate;
   tls_options tls = plan.tls;
   if (tls.enabled && !plan.connect) {
     certificate.emplace();

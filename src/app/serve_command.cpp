@@ -5,8 +5,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -17,7 +19,9 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "number_checks.hpp"
 #include "error_text.hpp"
+#include "temporary_certificate.hpp"
 #include "wirebench/core/duration_text.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/protocols/server_args.hpp"
@@ -33,6 +37,18 @@ server_config serve_defaults() {
 }
 
 const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+// How the start-up line says TLS, and how a client can trust the certificate.
+std::string tls_words(const server_config& config, const std::string& cert_out) {
+  if (!config.tls.enabled) return "";
+  if (!cert_out.empty())
+    return " over TLS (a self-signed certificate for localhost, 127.0.0.1 and ::1, written to " +
+           cert_out + ": clients verify it with --tls-ca " + cert_out + ")";
+  if (!config.tls.certificate_file.empty())
+    return " over TLS (certificate " + config.tls.certificate_file + ")";
+  return " over TLS (a self-signed certificate made at start-up: clients need --insecure, or "
+         "serve with --cert-out FILE and verify against it)";
+}
 
 // The graceful stop, on a thread of its own, while this thread waits for a second signal, which
 // ends the grace at once. A server that cannot end its grace early (grpc++) gets a second to
@@ -65,6 +81,7 @@ command_runner add_serve_command(CLI::App& app) {
   struct options {
     std::string protocol;
     int ready_fd = -1;
+    std::string cert_out;
     // server_config's flags (server_args.hpp), as CLI11 found them: CLI11 reads the command line
     // and writes --help; from_args gives them their meaning, as it does for a parent's to_args.
     std::vector<std::pair<const server_flag*, CLI::Option*>> server_options;
@@ -88,7 +105,10 @@ command_runner add_serve_command(CLI::App& app) {
   // For programs that start a server (wirebench run): the bound endpoint, one line, on this fd.
   cmd->add_option("--ready-fd", o->ready_fd,
                   "Write the endpoint to this file descriptor once listening, then close it")
-      ->check(CLI::Range(0, 1 << 20));
+      ->check(from_to(0, 1 << 20));
+  cmd->add_option("--cert-out", o->cert_out,
+                  "With --tls and no --tls-cert: write the self-signed certificate made at start-up "
+                  "here (PEM), for clients to verify it with --tls-ca FILE");
 
   return [o]() -> int {
     // A server started by a program (--ready-fd) must not outlive it: were `wirebench run` or a
@@ -106,6 +126,24 @@ command_runner add_serve_command(CLI::App& app) {
       config = from_args(args, serve_defaults());
     } catch (const std::invalid_argument& e) {
       return usage_error(error_text(e));
+    }
+    // --cert-out: the certificate is made here rather than in the server, so that it can be
+    // written out; the server reads it from a private folder removed when serve exits.
+    std::optional<temporary_certificate> certificate;
+    if (!o->cert_out.empty()) {
+      if (!config.tls.enabled) return usage_error("--cert-out needs --tls");
+      if (!config.tls.certificate_file.empty())
+        return usage_error("--cert-out: the server serves --tls-cert " +
+                           config.tls.certificate_file + ": give clients that file");
+      try {
+        certificate.emplace();
+        std::filesystem::copy_file(certificate->certificate(), o->cert_out,
+                                   std::filesystem::copy_options::overwrite_existing);
+      } catch (const std::exception& e) {
+        return usage_error("--cert-out " + o->cert_out + ": " + error_text(e));
+      }
+      config.tls.certificate_file = certificate->certificate();
+      config.tls.private_key_file = certificate->key();
     }
     const protocol& chosen = *protocol_registry::builtin().find(o->protocol);
     if (!config.engine.empty())
@@ -129,7 +167,7 @@ command_runner add_serve_command(CLI::App& app) {
     std::cerr << "wirebench: serving " << o->protocol << " on "
               << server->local_endpoint().to_string() << " with " << config.threads << " thread(s)"
               << (engine.empty() ? "" : " on the " + engine + " engine")
-              << "; SIGINT or SIGTERM stops\n";
+              << tls_words(config, o->cert_out) << "; SIGINT or SIGTERM stops\n";
     if (o->ready_fd >= 0) {
       const std::string line = server->local_endpoint().to_string() + "\n";
       const bool told = ::write(o->ready_fd, line.data(), line.size()) ==

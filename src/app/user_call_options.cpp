@@ -5,6 +5,7 @@
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 
+#include "number_checks.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 namespace wirebench::app {
@@ -53,7 +54,7 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
   option(http, "-d,--data", o.data,
          "Request body, or @FILE for a file's bytes (sent with Content-Length)");
   option(http, "--expect-status", o.expect_status, "The status of a successful call")
-      ->check(CLI::Range(100, 999))
+      ->check(from_to(100, 999))
       ->capture_default_str();
   option(http, "--expect-body", o.expect_body, "A successful call's whole body, byte for byte");
   const char* resp = "User call (resp, redis-server)";
@@ -78,7 +79,7 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
       ->allow_extra_args(false);
   option("User call", "--keyspace", o.keyspace,
          "__rand_int__ in a user call becomes a 12-digit number in [0, N), new per call")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000'000}))
+      ->check(from_to(1, 1'000'000'000'000))
       ->capture_default_str();
 }
 

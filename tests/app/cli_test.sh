@@ -34,7 +34,7 @@ start_server() {  # start_server PROTOCOL ENDPOINT [SERVE-FLAGS...]
     kill -0 "$server_pid" 2>/dev/null || break  # it exited: its log says why
     sleep 0.05
   done
-  bound=$(sed -n 's/.* on \([^ ]*\) with.*/\1/p' "$work/serve.log")
+  bound=$(sed -n 's/^wirebench: serving [^ ]* on \([^ ]*\) .*/\1/p' "$work/serve.log")
   [ -n "$bound" ] || { echo "  serve.log: $(cat "$work/serve.log")" >&2; false; }
 }
 stop_server() {  # stop_server SIGNAL: the server must exit 0 and say so
@@ -150,6 +150,10 @@ check "run the comparison scenario, shortened" exit_is 0 "$wb" run --scenario co
   --protocol line --duration 1 --quiet --out "$work/cmp.json"
 check "the comparison runs bursty then uniform at 100/s" json_has "$work/cmp.json" \
   "[(p['parameters']['load'], p['parameters']['rate'], p['summary']['planned']) for p in d['points']] == [('bursty',100,100),('uniform',100,100)]"
+check "a number out of range exits 2" exit_is 2 "$wb" run --protocol line --duration 0
+check "... and says the range as given, not to six decimals" one_line_error "--duration: 0: must be from 0.01 to 86400 "
+check "a number that must be positive and is not exits 2" exit_is 2 "$wb" run --protocol line --late-after 0
+check "... and says so without 309 digits" one_line_error "--late-after: 0: must be above 0 "
 check "run without a rate for an open loop exits 2" exit_is 2 "$wb" run --protocol line --load poisson
 check "run without a rate says what to do" one_line_error "give its rate with --rate"
 check "run with an unknown protocol exits 2" exit_is 2 "$wb" run --protocol line,nope
@@ -172,6 +176,9 @@ else
     --protocol grpcpp "${quick[@]}" --out "$work/epoll1.json"
   check "the user's GRPC_POLL_STRATEGY wins" json_has "$work/epoll1.json" \
     "d['libraries']['grpc-poller'] == 'epoll1' and d['points'][0]['summary']['outcomes']['ok'] > 0"
+  check "run gRPC beside another protocol" exit_is 0 "$wb" run --protocol line,grpcpp "${quick[@]}"
+  check "... labels each placement with its protocols" bash -c \
+    "grep -q '^placement (line): server threads' '$work/out' && grep -q '^placement (grpcpp): .*(cq engine)' '$work/out'"
   check "serve grpc with its default engine" start_server grpcpp "tcp://127.0.0.1:0"
   check "serve names the default engine, cq" grep -q 'with 2 thread(s) on the cq engine' "$work/serve.log"
   check "serve grpc stops cleanly" stop_server TERM
@@ -196,16 +203,34 @@ check "the remote server still stops cleanly" stop_server TERM
 # TLS: the servers a run starts get a certificate made for the run, which its client verifies.
 check "run --tls over four protocols" exit_is 0 "$wb" run --protocol line,http1,resp,grpc --tls \
   --workers 2 "${quick[@]}" --out "$work/tls.json"
+check "... and its table says so in a transport column" grep -qE '^line +closed +tcp\+tls ' "$work/out"
 check "run --tls records TLS in the transport, every call a success" json_has "$work/tls.json" \
   "all(p['parameters']['transport'] == 'tcp+tls' and p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] for p in d['points']) and len(d['points']) == 4"
-# A TLS server with a self-signed certificate: the system's CAs refuse it, --insecure takes it.
+# A TLS server with a self-signed certificate: the system's CAs refuse it, --insecure takes it;
+# --cert-out writes it for clients to verify against.
+check "serve --cert-out without --tls exits 2" exit_is 2 "$wb" serve -p http1 --cert-out "$work/cert.pem"
+check "... and says it needs --tls" one_line_error "--cert-out needs --tls"
+check "serve --tls --cert-out" start_server http1 "tcp://127.0.0.1:0" --tls --cert-out "$work/cert.pem"
+check "... says TLS, and where the certificate is, in its start-up line" \
+  grep -q "over TLS (a self-signed certificate .* written to $work/cert.pem: clients verify it with --tls-ca" "$work/serve.log"
+check "call --tls-ca verifies the certificate serve wrote" bash -c \
+  "[ \"\$('$wb' call -p http1 --tls-ca '$work/cert.pem' -c '$bound' ann)\" = 'hello, ann' ]"
+check "the --cert-out server stops cleanly" stop_server TERM
 check "serve --tls for call" start_server http1 "tcp://127.0.0.1:0" --tls
+check "... says it made a certificate clients cannot verify" grep -q "over TLS (a self-signed certificate made at start-up: clients need --insecure" "$work/serve.log"
 check "call --tls verifies against the system's CAs and refuses a self-signed server" \
   exit_is 1 "$wb" call -p http1 --tls -c "$bound" ann
 check "the refusal says it was TLS" grep -q "tls" "$work/out" "$work/err"
 check "call --insecure takes the self-signed server" bash -c \
   "[ \"\$('$wb' call -p http1 -k -c '$bound' ann)\" = 'hello, ann' ]"
 check "the TLS server stops cleanly" stop_server TERM
+# A run whose every call fails: its latencies are "-", not "0us".
+check "serve http1 for a run whose calls all fail" start_server http1 "tcp://127.0.0.1:0"
+check "a run of 404s" exit_is 0 "$wb" run -p http1 --url "http://${bound#tcp://}/nope" --workers 1 \
+  "${quick[@]}"
+check "... shows no latency where no call succeeded" \
+  grep -qE '^http1 +closed +remote +1 +1 +0 +0-0 +- +- +- +- +- +[1-9]' "$work/out"
+check "the 404 server stops cleanly" stop_server TERM
 # User calls (--url, --path, --command): flags that do not fit the protocol, or each other, are
 # one-line errors with exit 2, before anything is dialed.
 check "-X on resp exits 2" exit_is 2 "$wb" run -p resp --command PING -X POST
@@ -363,7 +388,7 @@ if check "a server for two generators starts" start_server line "tcp://127.0.0.1
   check "two generators run at the same time" two_generators
   stop_server TERM
   check "merge exits 0" exit_is 0 "$wb" merge "$work/gen-1.json" "$work/gen-2.json" -o "$work/all.json"
-  check "merge prints the table with summed workers" grep -q "^line  *closed  *4 " "$work/out"
+  check "merge prints the table with summed workers" grep -qE "^line +closed +remote +4 " "$work/out"
   sum=$(( $(ok_calls "$work/gen-1.json") + $(ok_calls "$work/gen-2.json") ))
   check "merged calls are the sum of the generators'" [ "$(ok_calls "$work/all.json")" = "$sum" ]
   check "merging a file with itself exits 1" exit_is 1 "$wb" merge "$work/gen-1.json" "$work/gen-1.json"
