@@ -31,14 +31,17 @@ def wirebench_program():
     return None
 
 
-def results_files(paths):
-    """Those of `paths` that are wirebench results files (not Google Benchmark's)."""
+def results_files(paths, benchmarks=False):
+    """Those of `paths` that are wirebench results files, and with `benchmarks` Google Benchmark's
+    JSON files too (`wirebench report` draws both)."""
     found = []
     for path in paths:
         try:
             with open(path) as f:
-                if str(json.load(f).get("format", "")).startswith("wirebench-results-"):
-                    found.append(path)
+                doc = json.load(f)
+            if str(doc.get("format", "")).startswith("wirebench-results-") or (
+                    benchmarks and isinstance(doc.get("benchmarks"), list)):
+                found.append(path)
         except (OSError, ValueError, AttributeError):
             pass
     return found
@@ -95,19 +98,21 @@ def table(title, header, rows):
 
 def main(out):
     page = None
-    results = results_files(sorted(glob.glob(os.path.join(out, "*.json"))))
-    if results:
-        page = write_page(results, os.path.join(out, "report.html"))
+    every = sorted(glob.glob(os.path.join(out, "*.json")))
+    results = results_files(every)
+    drawn = results_files(every, benchmarks=True)  # the page: wirebench results and benchmarks
+    if drawn:
+        page = write_page(drawn, os.path.join(out, "report.html"))
     if not any(os.path.exists(os.path.join(out, f)) for f in GBENCH_FILES):
         if not results:
             sys.exit(f"scripts/report: {out} holds no results: neither wirebench results files nor "
                      f"the Google Benchmark files of scripts/bench ({', '.join(GBENCH_FILES)})")
         if page:
-            print(f"scripts/report: the page of {len(results)} results file(s): {page}")
+            print(f"scripts/report: the page of {len(drawn)} results file(s): {page}")
         return
     benchmark_tables(out)
     if page:
-        print(f"scripts/report: the page of {len(results)} wirebench results file(s): {page}")
+        print(f"scripts/report: the page of {len(drawn)} results file(s): {page}")
 
 
 def benchmark_tables(out):

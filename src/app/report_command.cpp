@@ -1,6 +1,7 @@
 // wirebench report: results files as one page to open in a browser (report_data.hpp,
 // report_page.hpp). Two files are also compared, the first as before, the second as after.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -18,6 +19,14 @@ struct report_options {
   std::string title;
 };
 
+// Whether `path` holds Google Benchmark's JSON (--benchmark_out): its cases are drawn too, as
+// scripts/bench's sweeps. Anything else is taken for a results file (and refused if it is not).
+bool is_google_benchmark(const std::string& path, nlohmann::json& doc) {
+  std::ifstream in(path, std::ios::binary);
+  doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return doc.is_object() && doc.contains("benchmarks") && doc["benchmarks"].is_array();
+}
+
 // "results.html" for "results.json": where the page goes when -o is not given.
 std::string page_path_for(const std::string& results) {
   std::filesystem::path p(results);
@@ -33,9 +42,12 @@ command_runner add_report_command(CLI::App& app) {
       "report",
       "Results files as one HTML page that opens offline: a summary of every point, each "
       "point's latency percentile spectrum and timeline, outcomes, knee searches and sweeps; "
-      "given two files, the first compared with the second.\n"
+      "given two results files, the first compared with the second. Google Benchmark JSON "
+      "files (scripts/bench's) are drawn too.\n"
       "Example:\n  wirebench report results.json -o report.html");
-  cmd->add_option("files", o->inputs, "Results files written by `wirebench run -o` or `merge -o`")
+  cmd->add_option("files", o->inputs,
+                  "Results files written by `wirebench run -o` or `merge -o`; Google Benchmark "
+                  "--benchmark_out files")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("-o,--out", o->out, "Write the page here (default: the first file's, .html)");
@@ -44,7 +56,17 @@ command_runner add_report_command(CLI::App& app) {
   return [o]() -> int {
     if (o->out.empty()) o->out = page_path_for(o->inputs.front());
     if (auto problem = prepare_output(o->out); !problem.empty()) return usage_error(problem);
-    auto read = read_results_files(o->inputs);
+    std::vector<std::string> results;
+    std::vector<benchmark_input> benchmarks;
+    for (const auto& file : o->inputs) {
+      nlohmann::json doc;
+      if (is_google_benchmark(file, doc)) {
+        benchmarks.push_back({file, std::move(doc)});
+      } else {
+        results.push_back(file);
+      }
+    }
+    auto read = read_results_files(results);
     if (!read) return 1;
     std::vector<results_input>& inputs = *read;
     std::string title = o->title;
@@ -52,7 +74,7 @@ command_runner add_report_command(CLI::App& app) {
       title = "wirebench report:";
       for (const auto& file : o->inputs) title += " " + std::filesystem::path(file).filename().string();
     }
-    if (!write_file(o->out, report_page(report_data(inputs), title))) {
+    if (!write_file(o->out, report_page(report_data(inputs, benchmarks), title))) {
       std::cerr << "wirebench: cannot write " << o->out << "\n";
       return 1;
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "wirebench/load/slo.hpp"
@@ -163,7 +164,32 @@ json percentile_spectrum(const latency_histogram& h) {
   return out;
 }
 
-json report_data(const std::vector<results_input>& inputs) {
+json benchmark_of(const benchmark_input& in) {
+  const json& doc = in.doc;
+  // A case's median over repetitions when there are some, else its own row (report.py's rule).
+  std::set<std::string> aggregated;
+  for (const json& b : doc["benchmarks"])
+    if (b.value("run_type", "") == "aggregate") aggregated.insert(b.value("run_name", ""));
+  json rows = json::array();
+  for (const json& b : doc["benchmarks"]) {
+    if (!b.is_object()) continue;
+    const std::string run = b.value("run_name", b.value("name", ""));
+    const bool aggregate = b.value("run_type", "") == "aggregate";
+    if (aggregate ? b.value("aggregate_name", "") != "median" : aggregated.count(run) > 0) continue;
+    json row = b;
+    row["case"] = run.ends_with("/real_time") ? run.substr(0, run.size() - 10) : run;
+    rows.push_back(std::move(row));
+  }
+  json context = json::object();
+  if (doc.contains("context") && doc["context"].is_object())
+    for (const char* key : {"date", "host_name", "num_cpus", "mhz_per_cpu", "library_build_type",
+                            "server_threads", "client_threads"})
+      if (doc["context"].contains(key)) context[key] = doc["context"][key];
+  return {{"file", in.file}, {"context", std::move(context)}, {"rows", std::move(rows)}};
+}
+
+json report_data(const std::vector<results_input>& inputs,
+                 const std::vector<benchmark_input>& benchmarks) {
   json files = json::array(), points = json::array(), knees = json::array();
   const bool many = inputs.size() > 1;
   for (std::size_t f = 0; f < inputs.size(); ++f) {
@@ -191,8 +217,11 @@ json report_data(const std::vector<results_input>& inputs) {
           comparison.push_back({{"point", describe_point(after.parameters)},
                                 {"figures", compare_points(before, after)}});
   }
+  json cases = json::array();
+  for (const auto& b : benchmarks) cases.push_back(benchmark_of(b));
   return {{"format", "wirebench-report-1"},
           {"files", std::move(files)},
+          {"benchmarks", std::move(cases)},
           {"points", std::move(points)},
           {"knees", std::move(knees)},
           {"comparison", std::move(comparison)}};

@@ -16,7 +16,16 @@ namespace wirebench::app {
 // [percentile, microseconds] pairs; empty for an empty histogram.
 nlohmann::json percentile_spectrum(const latency_histogram& h);
 
-// The page's data. Two inputs are also compared, the first as before, the second as after.
-nlohmann::json report_data(const std::vector<results_input>& inputs);
+// A Google Benchmark JSON file (--benchmark_out), drawn beside the results.
+struct benchmark_input {
+  std::string file;
+  nlohmann::json doc;
+};
+
+// The page's data. Two results inputs are also compared, the first as before, the second as
+// after. Google Benchmark files keep their context and the rows that stand for a case: the
+// median of its repetitions (or its one run), with its counters.
+nlohmann::json report_data(const std::vector<results_input>& inputs,
+                           const std::vector<benchmark_input>& benchmarks = {});
 
 }  // namespace wirebench::app

@@ -113,6 +113,22 @@ TEST(report_data, a_knee_carries_its_target_and_its_steps_points) {
   EXPECT_DOUBLE_EQ(d["knees"][0]["limits"][0]["at_most_us"].get<double>(), 1000.0);
 }
 
+TEST(report_data, a_google_benchmark_case_stands_by_its_median_or_its_one_run) {
+  const json doc = json::parse(R"({"context": {"num_cpus": 2, "secret": "x"}, "benchmarks": [
+    {"run_name": "a/workers:1/real_time", "run_type": "iteration", "real_time": 9},
+    {"run_name": "a/workers:1/real_time", "run_type": "aggregate", "aggregate_name": "mean", "real_time": 5},
+    {"run_name": "a/workers:1/real_time", "run_type": "aggregate", "aggregate_name": "median", "real_time": 4},
+    {"run_name": "b/encode", "run_type": "iteration", "real_time": 7}]})");
+  const json d = report_data({}, {{"micro.json", doc}});
+  ASSERT_EQ(d["benchmarks"].size(), 1u);
+  const json& rows = d["benchmarks"][0]["rows"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["case"], "a/workers:1");
+  EXPECT_EQ(rows[0]["real_time"], 4);
+  EXPECT_EQ(rows[1]["case"], "b/encode");
+  EXPECT_EQ(d["benchmarks"][0]["context"], json({{"num_cpus", 2}}));
+}
+
 TEST(report_page, holds_its_data_and_no_text_can_end_its_script) {
   run_record run = one_run("line", {repeat(10, 50, 0.02)});
   run.command_line = "wirebench run </script><script>alert(1)</script>";

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`wirebench report` checked in a real browser: results of real runs (a closed-loop sweep run
 twice, for the before/after comparison; an open loop; a run whose server is killed half-way; a
-knee search)
+knee search; a Google Benchmark file, fixtures/google_benchmark.json)
 made into one page, which must hold everything it needs (nothing fetched), and which headless
 Chromium must render with every chart drawn and no script or console error. It writes a
 screenshot beside the page (in the build tree, report_page_test/) and prints how long the page
@@ -87,7 +87,8 @@ def main():
 
     pages = {
         "compare": [f"{work}/before.json", f"{work}/after.json"],
-        "all": [f"{work}/before.json", f"{work}/open.json", f"{work}/killed.json", f"{work}/knee.json"],
+        "all": [f"{work}/before.json", f"{work}/open.json", f"{work}/killed.json", f"{work}/knee.json",
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures/google_benchmark.json")],
     }
     for name, files in pages.items():
         page = f"{work}/{name}.html"
@@ -131,6 +132,8 @@ def main():
             fail("compare.html has no before/after section")
         if name == "all" and "Knee searches" not in shown.stdout:
             fail("all.html has no knee search")
+        if name == "all" and "http_workers over workers: calls/s" not in shown.stdout:
+            fail("all.html does not draw the Google Benchmark sweep")
         subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                         "--virtual-time-budget=10000", "--window-size=1400,4000",
                         f"--screenshot={work}/{name}.png", "file://" + page],

@@ -171,7 +171,8 @@ function tickLatency(v) {
 }
 
 // One point's repeats on one time axis (seconds since its first repeat started): calls/s ok,
-// the offered rate of an open loop (calls due per second), p99 and the max latency, the measured
+// an open loop's offered rate (calls due per second) and share of its sends that went out late,
+// p99 and the max latency, the measured
 // windows shaded; below it, when any call failed or the client re-dialed, failures per second by
 // outcome and the client's re-dials and failed dials.
 function timelineCharts(parent, point) {
@@ -182,7 +183,7 @@ function timelineCharts(parent, point) {
   }
   const zero = repeats[0].timeline.start_unix;
   const seconds = (ns) => ns / 1e9;
-  const sets = { ok: [], p99: [], max: [], due: [], redials: [] };
+  const sets = { ok: [], p99: [], max: [], due: [], late: [], redials: [] };
   const failures = new Map();  // outcome -> points
   const spans = [];
   let open = false;
@@ -211,11 +212,12 @@ function timelineCharts(parent, point) {
       if (t.due) {
         open = true;
         sets.due.push({ x, y: t.due[k] * perSecond });
+        sets.late.push({ x, y: t.sent[k] > 0 ? (100 * t.late[k]) / t.sent[k] : null });
       }
     }
     // A gap between repeats, so that lines do not join them.
     const end = offset + t.ok.length * interval;
-    for (const s of [sets.ok, sets.p99, sets.max, sets.due]) s.push({ x: end, y: null });
+    for (const s of [sets.ok, sets.p99, sets.max, sets.due, sets.late]) s.push({ x: end, y: null });
   }
   const interval = seconds(repeats[0].timeline.interval_ns);
   const line = (label, data, colour, axisId, extra) =>
@@ -226,7 +228,10 @@ function timelineCharts(parent, point) {
     line("p99 ms", sets.p99, "#ff7f0e", "y2"),
     line("max ms", sets.max, "rgba(127,127,127,0.7)", "y2", { borderWidth: 1, borderDash: [3, 3] }),
   ];
-  if (open) datasets.push(line("offered calls/s (due)", sets.due, "#2ca02c", "y", { borderWidth: 1, borderDash: [6, 3] }));
+  if (open) {
+    datasets.push(line("offered calls/s (due)", sets.due, "#2ca02c", "y", { borderWidth: 1, borderDash: [6, 3] }));
+    datasets.push(line("sent late, % of sent", sets.late, "#d62728", "late", { borderWidth: 1 }));
+  }
   const span = Math.max(...repeats.map((r) => r.timeline.start_unix - zero + seconds(r.timeline.span_ns)));
   const x = axis("seconds since the first repeat started", "linear", { min: 0, max: span });
   draw(chartBox(parent, `${point.label}: over time`,
@@ -241,6 +246,8 @@ function timelineCharts(parent, point) {
         y: axis("calls/s", "linear", { beginAtZero: true, position: "left" }),
         y2: axis("latency, ms", "linear", { beginAtZero: true, position: "right",
                                            grid: { drawOnChartArea: false } }),
+        ...(open ? { late: axis("late, %", "linear", { min: 0, max: 100, position: "right",
+                                                        grid: { drawOnChartArea: false } }) } : {}),
       },
       plugins: { legend: { position: "bottom" }, windowShading: { spans } },
     },
@@ -493,6 +500,72 @@ function groupSections(data) {
   }
 }
 
+// Google Benchmark cases (scripts/bench's micro, depth, http, grpc, floor files): a case named
+// "family/variant.../param:N" is a point of a sweep over N; each family's variants are lines on
+// one chart per figure (calls/s, p99, or the case's own rate or time). Cases without a swept
+// number are listed in a table.
+const benchFigures = [
+  ["rps", "calls/s", false], ["p99_us", "p99 latency, µs", true], ["frames_per_s", "frames/s", false],
+  ["items_per_second", "items/s", false], ["bytes_per_second", "bytes/s", false],
+];
+
+function benchmarkSection(data) {
+  if (!data.benchmarks.length) return;
+  const s = section("Google Benchmark cases", "benchmarks");
+  s.append(el("p", { class: "note" }, "the median of each case's repetitions; a case named " +
+              "family/variant/param:N is a point of a sweep over N"));
+  for (const b of data.benchmarks) {
+    const c = b.context;
+    s.append(el("h3", {}, b.file));
+    s.append(el("p", { class: "note" }, [c.host_name, c.num_cpus && `${c.num_cpus} CPUs`, c.date,
+                                         c.server_threads && `server threads ${c.server_threads}`,
+                                         c.client_threads && `client threads ${c.client_threads}`]
+                                          .filter(Boolean).join("; ")));
+    const sweeps = new Map();
+    const others = [];
+    for (const r of b.rows) {
+      const parts = r.case.split("/");
+      const last = parts[parts.length - 1].match(/^([A-Za-z_]+):(\d+(?:\.\d+)?)$/);
+      if (!last || parts.length < 2) {
+        others.push(r);
+        continue;
+      }
+      const key = `${parts[0]} over ${last[1]}`;
+      if (!sweeps.has(key)) sweeps.set(key, { param: last[1], rows: [] });
+      sweeps.get(key).rows.push({ variant: parts.slice(1, -1).join("/") || parts[0], x: Number(last[2]), r });
+    }
+    for (const [title, sweep] of sweeps) {
+      const figures = benchFigures.filter(([key]) => sweep.rows.some((p) => typeof p.r[key] === "number"));
+      if (!figures.length) figures.push(["real_time", `time per iteration, ${sweep.rows[0].r.time_unit || "ns"}`, true]);
+      const row = el("div", { class: "pair" });
+      s.append(row);
+      for (const [key, label, logY] of figures.slice(0, 2)) {
+        const variants = [...new Set(sweep.rows.map((p) => p.variant))];
+        const datasets = variants.map((v) => ({
+          label: v, borderColor: colourOf("bench " + v), backgroundColor: colourOf("bench " + v),
+          pointRadius: 3, borderWidth: 1.5,
+          data: sweep.rows.filter((p) => p.variant === v && typeof p.r[key] === "number")
+                          .sort((a, b2) => a.x - b2.x).map((p) => ({ x: p.x, y: p.r[key] })),
+        }));
+        const xs = sweep.rows.map((p) => p.x);
+        const logX = Math.min(...xs) > 0 && Math.max(...xs) / Math.min(...xs) > 30;
+        draw(chartBox(row, `${title}: ${label}`), {
+          type: "line", data: { datasets },
+          options: { parsing: false, plugins: { legend: { position: "bottom" } },
+                     scales: { x: axis(sweep.param, logX ? "logarithmic" : "linear"),
+                               y: axis(label, logY ? "logarithmic" : "linear", logY ? {} : { beginAtZero: true }) } },
+        });
+      }
+    }
+    if (others.length) {
+      const counters = [...new Set(others.flatMap((r) => benchFigures.map(([k]) => k).filter((k) => typeof r[k] === "number")))];
+      table(s, ["case", "time", ...counters], others.map((r) => [
+        r.case, r.error_message ? `error: ${r.error_message}` : `${fmtNumber(r.real_time)} ${r.time_unit || ""}`,
+        ...counters.map((k) => fmtNumber(r[k]))]), "small");
+    }
+  }
+}
+
 function header(data) {
   const app = document.getElementById("app");
   app.append(el("h1", {}, "wirebench report"));
@@ -514,11 +587,12 @@ function main() {
   const data = JSON.parse(document.getElementById("data").textContent);
   Chart.defaults.font.size = 11;
   header(data);
-  summarySection(data);
+  if (data.points.length) summarySection(data);
   comparisonSection(data);
   kneeSection(data);
   sweepSection(data);
   groupSections(data);
+  benchmarkSection(data);
 }
 
 try {
