@@ -73,16 +73,6 @@ inline std::string printable(std::string_view bytes) {
   return out;
 }
 
-// The transcript up to (not including) its first line starting with "failed".
-inline std::vector<std::string> until_first_failure(std::vector<std::string> transcript) {
-  for (std::size_t i = 0; i < transcript.size(); ++i)
-    if (transcript[i].starts_with("failed")) {
-      transcript.resize(i);
-      break;
-    }
-  return transcript;
-}
-
 [[noreturn]] inline void fail(const char* target, const std::string& what) {
   std::fprintf(stderr, "%s fuzz: %s\n", target, what.c_str());
   std::abort();
