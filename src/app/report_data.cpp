@@ -103,7 +103,7 @@ json spread(const point_result& p, const std::function<std::optional<double>(con
 
 // Before against after, figure by figure: each repeat's own value, so that a change is judged
 // against the repeats' spread. A change counts ("better", "worse") only when neither run's
-// median falls within the other's spread; else it is "same".
+// median falls within the other's spread; else it is "same". A point run once is not judged.
 json compare_points(const point_result& before, const point_result& after) {
   using getter = std::function<std::optional<double>(const repeat_result&)>;
   struct figure {
@@ -135,8 +135,10 @@ json compare_points(const point_result& before, const point_result& after) {
     const double bm = b["median"], am = a["median"];
     const bool apart = (am < b["min"].get<double>() || am > b["max"].get<double>()) &&
                        (bm < a["min"].get<double>() || bm > a["max"].get<double>());
-    std::string verdict = "same";
-    if (apart) verdict = (am > bm) == f.higher_is_better ? "better" : "worse";
+    // One repeat has no spread to judge a change against: nothing is coloured then.
+    const bool judged = before.repeats.size() > 1 && after.repeats.size() > 1;
+    std::string verdict = judged ? "same" : "one repeat: not judged";
+    if (judged && apart) verdict = (am > bm) == f.higher_is_better ? "better" : "worse";
     rows.push_back({{"figure", f.name},
                     {"before", std::move(b)},
                     {"after", std::move(a)},

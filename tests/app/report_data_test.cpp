@@ -95,6 +95,11 @@ TEST(report_data, two_files_compare_their_shared_points_against_the_repeats_spre
   EXPECT_EQ(verdicts["client cpu us/call"], "better") << "the same CPU over twice the calls";
   EXPECT_EQ(verdicts.count("server cpu us/call"), 0u) << "no server CPU was measured";
   EXPECT_EQ(d["points"][0]["label"], "mux [1]");
+  // Run once, a point has no spread to judge a change by.
+  const json once = report_data({{"before.json", one_run("mux", {repeat(1000, 50, 0.02)})},
+                                 {"after.json", one_run("mux", {repeat(2000, 50, 0.02)})}});
+  for (const json& f : once["comparison"][0]["figures"])
+    EXPECT_EQ(f["verdict"], "one repeat: not judged") << f["figure"];
   // Points of another load are not compared.
   const json other = report_data({{"before.json", before}, {"b.json", one_run("line", {repeat(1000, 50, 0.02)})}});
   EXPECT_TRUE(other["comparison"].empty());

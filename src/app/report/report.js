@@ -349,7 +349,7 @@ function comparisonSection(data) {
     s.append(el("h3", {}, c.point));
     const rows = c.figures.map((f) => {
       const spreadText = (x) => `${fmtNumber(x.median)} [${fmtNumber(x.min)}–${fmtNumber(x.max)}]`;
-      const verdict = el("td", { class: `verdict ${f.verdict}` }, f.verdict);
+      const verdict = el("td", { class: `verdict ${f.verdict.split(" ")[0].replace(/\W/g, "")}` }, f.verdict);
       return [f.figure, spreadText(f.before), spreadText(f.after),
               f.ratio === null ? "-" : fmtNumber(f.ratio) + "x", verdict];
     });
