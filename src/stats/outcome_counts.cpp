@@ -1,8 +1,10 @@
 #include "wirebench/stats/outcome_counts.hpp"
 
+#include <cerrno>
 #include <numeric>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/error_condition.hpp"
 
 namespace wirebench {
 
@@ -43,12 +45,12 @@ outcome classify(const std::error_code& ec) {
       default: return outcome::other_error;
     }
   }
-  if (ec == std::errc::too_many_files_open) return outcome::rejected;
-  if (ec == std::errc::operation_canceled) return outcome::canceled;
-  if (ec == std::errc::timed_out) return outcome::timeout;
-  if (ec == std::errc::connection_refused || ec == std::errc::connection_reset ||
-      ec == std::errc::broken_pipe || ec == std::errc::connection_aborted)
-    return outcome::connection_closed;
+  // By condition and errno, not std::errc: Asio's codes compare equal to no std::errc.
+  const int e = system_errno(ec);
+  if (e == EMFILE || e == ENFILE) return outcome::rejected;
+  if (ec == condition::canceled) return outcome::canceled;
+  if (ec == condition::timed_out) return outcome::timeout;
+  if (ec == condition::peer_gone || e == ECONNREFUSED) return outcome::connection_closed;
   return outcome::other_error;
 }
 

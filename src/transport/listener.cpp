@@ -1,5 +1,6 @@
 #include "wirebench/transport/listener.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <future>
 #include <mutex>
@@ -13,11 +14,14 @@
 #include <unistd.h>
 
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/error_condition.hpp"
 
 namespace wirebench {
 
 std::error_code connect_error(std::error_code ec) {
-  if (ec == std::errc::too_many_files_open || ec == std::errc::too_many_files_open_in_system) return ec;
+  // By errno: Asio's EMFILE compares equal to no std::errc (error_condition.hpp).
+  const int e = system_errno(ec);
+  if (e == EMFILE || e == ENFILE) return ec;
   return errc::connect_failed;
 }
 

@@ -91,7 +91,8 @@ TEST(Error, SystemErrors) {
   EXPECT_EQ(error_name(std::error_code(ECONNREFUSED, std::system_category())), "connection_refused");
   EXPECT_EQ(error_name(std::error_code(ECONNRESET, std::system_category())), "connection_reset");
   EXPECT_EQ(error_name(std::error_code(EPIPE, std::system_category())), "broken_pipe");
-  EXPECT_EQ(error_name(std::make_error_code(std::errc::permission_denied)), "system_error");
+  EXPECT_EQ(error_name(std::make_error_code(std::errc::permission_denied)), "permission_denied");
+  EXPECT_EQ(error_name(std::make_error_code(std::errc::no_space_on_device)), "system_error");
 }
 
 TEST(Error, OutOfRangeValuesInOurCategory) {
@@ -102,8 +103,12 @@ TEST(Error, OutOfRangeValuesInOurCategory) {
 TEST(Error, OurCodesAreNotSystemCodes) {
   // Same integer, different category: never confused.
   EXPECT_NE(std::error_code(errc::timeout), std::error_code(4, std::generic_category()));
-  EXPECT_NE(std::error_code(errc::canceled), std::errc::operation_canceled);
+  EXPECT_NE(std::error_code(errc::canceled), std::error_code(8, std::generic_category()));
   EXPECT_EQ(std::error_code(errc::timeout), errc::timeout);
+  // But they compare equal to the standard's conditions where one fits (error_condition.hpp).
+  EXPECT_EQ(std::error_code(errc::canceled), std::errc::operation_canceled);
+  EXPECT_EQ(std::error_code(errc::read_timeout), std::errc::timed_out);
+  EXPECT_NE(std::error_code(errc::connection_closed), std::errc::operation_canceled);
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <set>
 #include <string>
+
+#include <asio/error.hpp>
 
 #include "wirebench/core/error.hpp"
 
@@ -33,6 +36,15 @@ TEST(OutcomeCounts, ClassifiesSystemErrors) {
   EXPECT_EQ(classify(std::make_error_code(std::errc::connection_refused)),
             outcome::connection_closed);
   EXPECT_EQ(classify(std::make_error_code(std::errc::no_space_on_device)), outcome::other_error);
+  // Asio's own category holds errno values but compares equal to no std::errc: classified all
+  // the same (by error_condition.hpp's conditions and errno).
+  const auto asio_system = [](int e) { return std::error_code(e, asio::error::get_system_category()); };
+  EXPECT_EQ(classify(asio_system(EMFILE)), outcome::rejected);
+  EXPECT_EQ(classify(asio_system(ECANCELED)), outcome::canceled);
+  EXPECT_EQ(classify(asio_system(ETIMEDOUT)), outcome::timeout);
+  EXPECT_EQ(classify(asio_system(ECONNRESET)), outcome::connection_closed);
+  EXPECT_EQ(classify(asio_system(ECONNREFUSED)), outcome::connection_closed);
+  EXPECT_EQ(classify(asio::error::eof), outcome::connection_closed);
 }
 
 TEST(OutcomeCounts, CountsEveryCallOnceAndKeepsErrorNames) {
