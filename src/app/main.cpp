@@ -8,6 +8,7 @@
 #include "error_text.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "wirebench/version.hpp"
 
 namespace wirebench::app {
 
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every subcommand");
   // What a result records under `libraries`: the versions measured and the I/O path built.
   app.set_version_flag("--version", [] {
-    std::string text = "wirebench " WIREBENCH_VERSION;
+    std::string text = "wirebench " WIREBENCH_VERSION_STRING;
     for (const auto& [library, version] : library_versions()) text += "\n" + library + " " + version;
     return text;
   });

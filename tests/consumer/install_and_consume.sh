@@ -15,6 +15,18 @@ test -f "$libdir/cmake/wirebench/wirebenchConfig.cmake"
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 export LD_LIBRARY_PATH=$libdir  # a WIREBENCH_SHARED build's library, for the pkg-config programs
 
+# The version header, and a shared library's soname: major.minor while the major version is 0
+# (any 0.x minor may break the API), from the version the package says.
+test -f "$prefix/include/wirebench/version.hpp"
+version=$(sed -n 's/^#define WIREBENCH_VERSION_STRING "\(.*\)"$/\1/p' "$prefix/include/wirebench/version.hpp")
+grep -q "PACKAGE_VERSION \"$version\"" "$libdir/cmake/wirebench/wirebenchConfigVersion.cmake"
+if [ -e "$libdir/libwirebench_framing.so" ]; then
+  major=${version%%.*} minor=${version#*.}; minor=${minor%%.*}
+  want=libwirebench_framing.so.$major; [ "$major" = 0 ] && want=$want.$minor
+  readelf -d "$libdir/libwirebench_framing.so" | grep -q "SONAME.*\[$want\]" ||
+    { echo "soname is not $want" >&2; exit 1; }
+fi
+
 # Public headers only: the library's layers, none of the harness's internals.
 for dir in core codec transport calls server mux client tls; do test -d "$prefix/include/wirebench/$dir"; done
 for dir in protocols load stats; do test ! -e "$prefix/include/wirebench/$dir"; done

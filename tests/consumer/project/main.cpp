@@ -4,6 +4,7 @@
 #include <future>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 
 #include <asio/co_spawn.hpp>
@@ -14,8 +15,15 @@
 #include <wirebench/transport/async_read_frame.hpp>
 #include <wirebench/transport/async_write_frame.hpp>
 #include <wirebench/transport/stream_server.hpp>
+#include <wirebench/version.hpp>
 
 namespace wb = wirebench;
+
+static_assert(WIREBENCH_VERSION_NUMBER ==
+              WIREBENCH_VERSION_MAJOR * 10000 + WIREBENCH_VERSION_MINOR * 100 + WIREBENCH_VERSION_PATCH);
+#ifdef WIREBENCH_EXPECTED_VERSION  // built with find_package: the package config's version
+static_assert(std::string_view(WIREBENCH_VERSION_STRING) == WIREBENCH_EXPECTED_VERSION);
+#endif
 
 class greeter final : public wb::connection_handler {
  public:
