@@ -10,8 +10,6 @@ function(wirebench_require found what debian_package)
 endfunction()
 
 find_package(Threads REQUIRED)
-find_package(PkgConfig QUIET)
-wirebench_require(PKG_CONFIG_FOUND "pkg-config" pkg-config)
 
 # Standalone asio: header-only, ships neither a CMake config nor a .pc file.
 find_path(ASIO_INCLUDE_DIR asio.hpp)
@@ -28,6 +26,17 @@ if(NOT wirebench_asio_version OR wirebench_asio_version LESS 102200 OR
                   "wait with asio's async_wait (one epoll_ctl per wait), not the reactor fast path")
 endif()
 
+find_package(OpenSSL QUIET)
+wirebench_require(OPENSSL_FOUND "OpenSSL" libssl-dev)
+
+# Everything below is the harness's (protocol backends, load generator, CLI, tests, benchmarks):
+# the framing library needs none of it, and a build with WIREBENCH_BUILD_HARNESS=OFF looks for none.
+if(NOT WIREBENCH_BUILD_HARNESS)
+  return()
+endif()
+
+find_package(PkgConfig QUIET)
+wirebench_require(PKG_CONFIG_FOUND "pkg-config" pkg-config)
 # nghttp2 and hiredis ship only pkg-config files (hiredis's CMake config is broken in 0.14).
 pkg_check_modules(NGHTTP2 QUIET IMPORTED_TARGET libnghttp2)
 wirebench_require(NGHTTP2_FOUND "nghttp2 (libnghttp2.pc)" libnghttp2-dev)
@@ -54,9 +63,6 @@ wirebench_require(gRPC_FOUND "gRPC C++ (gRPCConfig.cmake)" libgrpc++-dev)
 # headers alone with MSGPACK_NO_BOOST (see deps.md, P8).
 find_path(MSGPACK_INCLUDE_DIR msgpack.hpp)
 wirebench_require(MSGPACK_INCLUDE_DIR "msgpack-cxx (msgpack.hpp)" libmsgpack-cxx-dev)
-
-find_package(OpenSSL QUIET)
-wirebench_require(OPENSSL_FOUND "OpenSSL" libssl-dev)
 
 # zlib: gRPC's gzip message encoding (src/protocols/grpc/grpc_gzip.cpp).
 find_package(ZLIB QUIET)

@@ -16,7 +16,12 @@ install(TARGETS wirebench_framing EXPORT wirebench_targets
 foreach(dir IN LISTS wirebench_public_header_dirs)
   install(DIRECTORY include/wirebench/${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/wirebench
           COMPONENT framing FILES_MATCHING PATTERN "*.hpp")
+  # The layer's umbrella header, wirebench/<layer>.hpp.
+  install(FILES include/wirebench/${dir}.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/wirebench
+          COMPONENT framing)
 endforeach()
+install(FILES include/wirebench/framing.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/wirebench
+        COMPONENT framing)
 install(EXPORT wirebench_targets NAMESPACE wirebench::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/wirebench COMPONENT framing)
 configure_package_config_file(cmake/wirebenchConfig.cmake.in
@@ -34,6 +39,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/wirebenchConfig.cmake
 set(wirebench_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH wirebench_pc_to_prefix /${wirebench_pc_dir} /)
 string(REGEX REPLACE "/$" "" wirebench_pc_to_prefix "${wirebench_pc_to_prefix}")
+set(wirebench_pc_asio_cflags "")
+if(NOT ASIO_INCLUDE_DIR STREQUAL "/usr/include")
+  set(wirebench_pc_asio_cflags " -I${ASIO_INCLUDE_DIR}")
+endif()
 configure_file(cmake/wirebench-framing.pc.in ${CMAKE_CURRENT_BINARY_DIR}/wirebench-framing.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/wirebench-framing.pc DESTINATION ${wirebench_pc_dir}
         COMPONENT framing)

@@ -4,19 +4,20 @@
 
 #include <asio/post.hpp>
 
+#include "engine_core.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/named_error_category.hpp"
 #include "wirebench/transport/listener.hpp"
 
 namespace wirebench {
 
-engine_lane::engine_lane(client_engine& engine, asio::io_context& ctx, std::size_t thread)
-    : engine_(engine),
-      config_(engine.config_),
+engine_lane::engine_lane(engine_core& core, asio::io_context& ctx, std::size_t thread)
+    : core_(core),
+      config_(core.config),
       ctx_(ctx),
       thread_(thread),
       redial_timer_(ctx),
-      backoff_(engine.config_.redial_backoff, engine.config_.max_redial_backoff),
+      backoff_(core.config.redial_backoff, core.config.max_redial_backoff),
       deadline_timer_(ctx) {}
 
 void engine_lane::start() { dial(); }
@@ -99,8 +100,11 @@ void engine_lane::dial() {
     return;
   }
   dialing_ = dialing::dialing;
+  // Runs on this lane's loop when the dial ends; `keep` keeps the lane (the engine may be gone).
   async_connect(ctx_, config_.connect, config_.connect_timeout,
-                [this](std::error_code ec, stream_socket socket) { on_dialed(ec, std::move(socket)); });
+                [this, keep = core_.shared_from_this()](std::error_code ec, stream_socket socket) {
+                  on_dialed(ec, std::move(socket));
+                });
 }
 
 void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
@@ -108,7 +112,7 @@ void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
   if (closed_) return;  // the socket closes as it goes
   if (ec) {
     counters::bump(counters_.connect_failures);
-    engine_.note_connect_error(ec);
+    core_.note_connect_error(ec);
     backoff_.failed(clock::now());
     // The calls waiting for this dial fail with its error; later ones wait for the next.
     fail_queue(connect_error(ec));
@@ -118,7 +122,7 @@ void engine_lane::on_dialed(std::error_code ec, stream_socket socket) {
   if (ever_connected_) counters::bump(counters_.reconnects);
   ever_connected_ = true;
   connection_config cc;
-  auto handler = std::make_unique<engine_link>(*this, config_.codec(), config_);
+  auto handler = std::make_unique<engine_link>(*this, core_.shared_from_this(), config_.codec(), config_);
   engine_link& link = *handler;
   cc.max_read_bytes = link.max_read_bytes();
   cc.initial_read_bytes = std::min(cc.initial_read_bytes, cc.max_read_bytes);

@@ -19,9 +19,12 @@
 
 namespace wirebench {
 
+struct engine_core;
+
 // Where a cancelable call is, as seen from its lane's thread (the only thread touching it).
 struct client_engine::call_handle::state {
   enum class phase : std::uint8_t { queued, sent, done };
+  std::shared_ptr<engine_core> core;  // keeps `lane` (see engine_core.hpp)
   engine_lane* lane = nullptr;
   phase ph = phase::queued;
   engine_link* link = nullptr;  // while sent
@@ -33,8 +36,8 @@ class engine_lane {
   using clock = std::chrono::steady_clock;
   using cancel_state = client_engine::call_handle::state;
 
-  engine_lane(client_engine& engine, asio::io_context& ctx, std::size_t thread);
-  asio::io_context& context() { return ctx_; }
+  engine_lane(engine_core& core, asio::io_context& ctx, std::size_t thread);
+  asio::io_context& context() const { return ctx_; }
   std::size_t thread() const { return thread_; }
 
   // On the lane's thread from here on.
@@ -113,7 +116,7 @@ class engine_lane {
   }
   void rearm(clock::time_point deadline);
 
-  client_engine& engine_;
+  engine_core& core_;  // owns this lane
   const client_engine_config& config_;
   asio::io_context& ctx_;
   std::size_t thread_;

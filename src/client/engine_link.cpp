@@ -17,9 +17,10 @@ std::unique_ptr<call_matcher> make_matcher(reply_order order, const client_engin
 }
 }  // namespace
 
-engine_link::engine_link(engine_lane& lane, std::unique_ptr<client_codec> codec,
-                         const client_engine_config& config)
+engine_link::engine_link(engine_lane& lane, std::shared_ptr<const void> keep,
+                         std::unique_ptr<client_codec> codec, const client_engine_config& config)
     : lane_(lane),
+      keep_(std::move(keep)),
       codec_(std::move(codec)),
       matcher_(make_matcher(codec_->order(), config)),
       in_order_(codec_->order() == reply_order::in_order),

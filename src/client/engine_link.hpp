@@ -23,7 +23,9 @@ class engine_link final : public connection_handler {
  public:
   using clock = std::chrono::steady_clock;
 
-  engine_link(engine_lane& lane, std::unique_ptr<client_codec> codec,
+  // `keep` keeps the lane for as long as the connection (and so this link) lives: its pending
+  // operations may outlive the engine (engine_core.hpp).
+  engine_link(engine_lane& lane, std::shared_ptr<const void> keep, std::unique_ptr<client_codec> codec,
               const client_engine_config& config);
 
   // Set once the connection that owns this handler exists; writes the protocol's preface.
@@ -80,6 +82,7 @@ class engine_link final : public connection_handler {
   void take_back(std::uint32_t id, call_completion& done);  // an encode failed: `done` back
 
   engine_lane& lane_;
+  std::shared_ptr<const void> keep_;  // the lane's owner
   std::unique_ptr<client_codec> codec_;
   std::unique_ptr<call_matcher> matcher_;
   const bool in_order_;

@@ -25,4 +25,20 @@ std::span<std::byte> frame_buffer::prepare(std::size_t min_room) {
   return {storage_.data() + end_, storage_.size() - end_};
 }
 
+bool frame_buffer::reserve(std::size_t n) {
+  if (n > max_bytes_ - size()) return false;
+  if (storage_.size() - end_ >= n) return true;
+  if (begin_ > 0) {
+    std::memmove(storage_.data(), storage_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (storage_.size() - end_ < n) {
+    std::size_t grown = storage_.size();
+    while (grown - end_ < n) grown = std::min(grown * 2, max_bytes_);
+    storage_.resize(grown);
+  }
+  return true;
+}
+
 }  // namespace wirebench

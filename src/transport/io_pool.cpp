@@ -21,7 +21,13 @@ void connection_tracker::close_all(std::error_code reason) {
 io_pool::io_pool(io_pool_options options) {
   if (options.threads == 0) throw std::invalid_argument("io_pool: threads must be at least 1");
   slots_.reserve(options.threads);
-  for (std::size_t i = 0; i < options.threads; ++i) slots_.push_back(std::make_unique<slot>());
+  for (std::size_t i = 0; i < options.threads; ++i) {
+    auto s = std::make_unique<slot>();
+    s->own = std::make_unique<asio::io_context>(1);  // one thread per context: asio may skip its locking
+    s->context = s->own.get();
+    s->work.emplace(s->context->get_executor());
+    slots_.push_back(std::move(s));
+  }
   for (std::size_t i = 0; i < options.threads; ++i) {
     std::vector<int> cpus;
     if (!options.cpus.empty()) cpus = {options.cpus[i % options.cpus.size()]};
@@ -29,15 +35,21 @@ io_pool::io_pool(io_pool_options options) {
     slots_[i]->thread = std::thread([this, i, cpus = std::move(cpus), name] {
       pthread_setname_np(pthread_self(), name.c_str());
       pin_current_thread(cpus);
-      slots_[i]->context.run();
+      slots_[i]->context->run();
     });
   }
+}
+
+io_pool::io_pool(asio::io_context& external) : external_(true) {
+  auto s = std::make_unique<slot>();
+  s->context = &external;
+  slots_.push_back(std::move(s));
 }
 
 io_pool::~io_pool() { stop(); }
 
 asio::io_context& io_pool::next() {
-  return slots_[next_.fetch_add(1, std::memory_order_relaxed) % slots_.size()]->context;
+  return *slots_[next_.fetch_add(1, std::memory_order_relaxed) % slots_.size()]->context;
 }
 
 bool io_pool::running_in_pool() const {
@@ -46,18 +58,28 @@ bool io_pool::running_in_pool() const {
   return false;
 }
 
+void io_pool::stop_loop(std::size_t i) {
+  if (external_) return;  // not ours to stop
+  asio::io_context& ctx = *slots_[i]->context;
+  asio::post(ctx, [&ctx] {
+    asio::use_service<connection_tracker>(ctx).close_all(errc::shutting_down);
+    ctx.stop();
+  });
+}
+
 void io_pool::stop() {
-  // Checked before call_once: an exception thrown inside std::call_once can leave the flag locked
-  // (libstdc++ on pthread_once, GCC bug 66146; it hangs under ThreadSanitizer).
-  if (running_in_pool()) throw std::logic_error("io_pool::stop() called from one of its own threads");
-  std::call_once(stopped_, [this] {
-    for (auto& s : slots_) {
-      asio::post(s->context, [ctx = &s->context] {
-        asio::use_service<connection_tracker>(*ctx).close_all(errc::shutting_down);
-        ctx->stop();
-      });
-      s->work.reset();
+  std::call_once(stop_asked_, [this] {
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      stop_loop(i);
+      slots_[i]->work.reset();  // (none for the caller's loop)
     }
+  });
+  join();
+}
+
+void io_pool::join() {
+  if (running_in_pool()) return;  // a thread cannot join itself: joined by a later call
+  std::call_once(joined_, [this] {
     for (auto& s : slots_)
       if (s->thread.joinable()) s->thread.join();
   });

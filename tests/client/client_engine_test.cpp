@@ -1,7 +1,7 @@
 // The client engine with the mux codec against our mux server, end to end: out-of-order replies,
 // deadlines and late replies, cancel before and after send, the in-flight cap, drain,
-// disconnect with 10 000 calls pending; the call with completion tokens. (Re-dial and re-send:
-// client_redial_test.cpp.)
+// disconnect with 10 000 calls pending. (Re-dial and re-send: client_redial_test.cpp; the call
+// with completion tokens: async_call_test.cpp.)
 #include <atomic>
 #include <future>
 #include <mutex>
@@ -25,7 +25,7 @@
 #include "support/raw_socket.hpp"
 #include "support/silent_server.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/client/async_call.hpp"
+#include "mux_pair.hpp"
 #include "wirebench/client/client_engine.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
 #include "wirebench/mux/mux_session.hpp"
@@ -35,62 +35,12 @@ namespace {
 
 using namespace std::chrono_literals;
 using clock_type = std::chrono::steady_clock;
-
-// "sleep:MS:TEXT" answers TEXT after MS ms; "error" is an error reply; anything else is greeted.
-std::string test_handler(std::string_view request, std::error_code& error) {
-  if (request.starts_with("sleep:")) {
-    const auto colon = request.find(':', 6);
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(std::string(request.substr(6, colon - 6)))));
-    return std::string(request.substr(colon + 1));
-  }
-  if (request == "error") {
-    error = errc::rejected;
-    return {};
-  }
-  return "hello, " + std::string(request);
-}
-
 using collector = test::call_collector;
+using test::eventually;
+using test::mux_config;
+using test::mux_pair;
+using test::one_in_flight;
 
-// The engine with our mux codec (matched by id unless a test gives another codec).
-client_engine_config mux_config(reply_order order = reply_order::by_id) {
-  client_engine_config cc;
-  cc.codec = [order] { return make_mux_client_codec(1 << 20, order); };
-  return cc;
-}
-
-// One call in flight per connection, and `queued` more waiting for it.
-client_engine_config one_in_flight(std::size_t queued) {
-  client_engine_config cc = mux_config();
-  cc.max_in_flight = 1;
-  cc.max_queued = queued;
-  return cc;
-}
-
-struct mux_pair {
-  explicit mux_pair(client_engine_config cc = mux_config(), mux_session::settings ms = {}) {
-    server_skeleton_config sc;
-    sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-    sc.workers = 4;
-    ms.dispatch.handler = test_handler;
-    server = std::make_unique<mux_server>(sc, ms);
-    cc.connect = server->local_endpoint();
-    client = std::make_unique<client_engine>(cc);
-  }
-  clock_type::time_point in(std::chrono::milliseconds d) { return clock_type::now() + d; }
-  std::unique_ptr<mux_server> server;
-  std::unique_ptr<client_engine> client;
-};
-
-template <class F>
-bool eventually(F f, std::chrono::milliseconds cap = 5s) {
-  const auto until = clock_type::now() + cap;
-  while (clock_type::now() < until) {
-    if (f()) return true;
-    std::this_thread::sleep_for(2ms);
-  }
-  return f();
-}
 
 TEST(client_engine, replies_come_back_out_of_order_on_one_connection) {
   mux_pair p;
@@ -358,72 +308,6 @@ TEST(client_engine, malformed_frames_close_that_connection_only) {
   auto reasons = p.server->stats().close_reasons;
   EXPECT_EQ(reasons["protocol_error"], 2u);
   EXPECT_EQ(reasons["frame_too_long"], 1u);
-}
-
-// The token form (client/async_call.hpp): a future, coroutines whose calls complete on their own
-// thread, errors as exceptions, and cancellation through a slot and through a timer race.
-TEST(async_call, a_future_gets_the_reply_or_the_error) {
-  mux_pair p;
-  std::future<std::string> ok = async_call(*p.client, "ann", 5s, asio::use_future);
-  EXPECT_EQ(ok.get(), "hello, ann");
-  // The error as a value (use_future with a function): an exception_ptr handed between threads
-  // is a race to ThreadSanitizer, which cannot see libstdc++'s reference counting.
-  std::future<std::error_code> late = async_call(
-      *p.client, "sleep:300:x", 20ms, asio::use_future([](std::error_code ec, std::string) { return ec; }));
-  EXPECT_EQ(late.get(), errc::timeout);
-}
-
-TEST(async_call, coroutines_make_calls_in_flight_and_resume_on_their_own_thread) {
-  using namespace asio::experimental::awaitable_operators;
-  mux_pair p;
-  asio::io_context ctx;
-  std::vector<std::string> replies;
-  std::thread::id resumed_on;
-  auto caller = [&]() -> asio::awaitable<void> {
-    // Three calls in flight on one connection, the slow one first: the others do not wait for it.
-    auto [a, b, c] = co_await (async_call(*p.client, "sleep:50:slow", 5s, asio::use_awaitable) &&
-                               async_call(*p.client, "b", 5s, asio::use_awaitable) &&
-                               async_call(*p.client, "c", 5s, asio::use_awaitable));
-    resumed_on = std::this_thread::get_id();
-    replies = {a, b, c};
-    try {
-      co_await async_call(*p.client, "error", 5s, asio::use_awaitable);
-    } catch (const std::system_error& e) {
-      replies.push_back(e.code() == errc::remote_error ? "remote_error" : e.code().message());
-    }
-  };
-  asio::co_spawn(ctx, caller(), asio::detached);
-  ctx.run();
-  EXPECT_EQ(resumed_on, std::this_thread::get_id()) << "resumed on the engine's thread";
-  EXPECT_EQ(replies, (std::vector<std::string>{"slow", "hello, b", "hello, c", "remote_error"}));
-}
-
-TEST(async_call, a_slot_cancels_a_sent_call_and_a_timer_race_cancels_another) {
-  using namespace asio::experimental::awaitable_operators;
-  mux_pair p;
-  asio::io_context ctx;
-  asio::cancellation_signal cancel;
-  std::optional<std::error_code> slot_result;
-  async_call(*p.client, "sleep:500:x", 10s,
-             asio::bind_executor(ctx, asio::bind_cancellation_slot(
-                                          cancel.slot(), [&](std::error_code ec, std::string) {
-                                            slot_result = ec;
-                                          })));
-  ASSERT_TRUE(eventually([&] { return p.server->stats().requests == 1; }));
-  asio::post(ctx, [&] { cancel.emit(asio::cancellation_type::terminal); });  // on the handler's executor
-  bool timer_won = false;
-  auto racer = [&]() -> asio::awaitable<void> {
-    asio::steady_timer timer(ctx, 30ms);
-    auto r = co_await (async_call(*p.client, "sleep:500:y", 10s, asio::use_awaitable) ||
-                       timer.async_wait(asio::use_awaitable));
-    timer_won = r.index() == 1;
-  };
-  asio::co_spawn(ctx, racer(), asio::detached);
-  ctx.run();
-  ASSERT_TRUE(slot_result.has_value());
-  EXPECT_EQ(*slot_result, errc::canceled);
-  EXPECT_TRUE(timer_won);
-  EXPECT_EQ(p.client->stats().late, 0u);
 }
 
 }  // namespace

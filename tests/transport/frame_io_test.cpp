@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include <asio/bind_allocator.hpp>
 #include <asio/bind_cancellation_slot.hpp>
 #include <asio/bind_executor.hpp>
 #include <asio/cancellation_signal.hpp>
@@ -30,12 +31,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "support/counting_allocator.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/core/error_condition.hpp"
 #include "wirebench/transport/async_read_frame.hpp"
 #include "wirebench/transport/async_write_frame.hpp"
 
@@ -229,7 +232,11 @@ TEST(async_read_frame, a_cancellation_slot_cancels_the_read_and_the_stream_goes_
     cancel.emit(type);
     p.ctx.run();
     ASSERT_TRUE(got.has_value());
-    EXPECT_EQ(*got, asio::error::operation_aborted);
+    // Every cancellation of the library: errc::canceled, which the standard's condition and
+    // ours recognise (Asio 1.22's operation_aborted compares equal to no std::errc).
+    EXPECT_EQ(*got, errc::canceled);
+    EXPECT_EQ(*got, std::errc::operation_canceled);
+    EXPECT_EQ(*got, condition::canceled);
     p.peer_writes("t\n");
     EXPECT_EQ(read_one(p, buffer, decoder).frame, "part");
   }
@@ -326,7 +333,8 @@ TEST(async_read_frame, the_coroutine_form_is_canceled_through_the_coroutine) {
   frame_buffer buffer;
   asio::cancellation_signal cancel;
   const std::error_code got = coroutine_error(p, buffer, decoder, &cancel);
-  EXPECT_EQ(got, asio::error::operation_aborted);
+  EXPECT_EQ(got, errc::canceled);
+  EXPECT_EQ(got, std::errc::operation_canceled);
 }
 
 // The socket, counting its reads: a frame already in the buffer must come without one.
@@ -505,6 +513,73 @@ TEST(async_write_frame, an_encoder_error_completes_without_writing_and_not_inlin
   std::error_code ec;
   EXPECT_EQ(p.peer.read_some(asio::buffer(scratch), ec), 0u);
   EXPECT_EQ(ec, asio::error::would_block) << "nothing was written";
+}
+
+// The encoder's error is posted with the handler's allocator, and what it took is freed. (Bound
+// to the io_context's executor, which takes an allocator; asio::any_io_executor does not.)
+TEST(async_write_frame, an_encoder_error_is_posted_with_the_handlers_allocator) {
+  socket_pair p;
+  const line_encoder encoder({.max_line_bytes = 4});
+  encoded_frame frame;
+  test::allocation_counts counts;
+  std::optional<std::error_code> got;
+  async_write_frame(p.ours, encoder, as_bytes(std::string_view("too long")), frame,
+                    asio::bind_executor(p.ctx, asio::bind_allocator(
+                                                   test::counting_allocator<char>(counts),
+                                                   [&](std::error_code ec, std::size_t) { got = ec; })));
+  p.ctx.run();
+  EXPECT_EQ(got, errc::frame_too_long);
+  EXPECT_GT(counts.allocations.load(), 0);
+  EXPECT_EQ(counts.allocations.load(), counts.deallocations.load());
+}
+
+// A write the peer does not take (its buffer full) canceled through a slot: errc::canceled,
+// which the standard's condition recognises, as every cancellation of the library.
+TEST(async_write_frame, a_canceled_write_reports_canceled) {
+  socket_pair p;
+  const length_prefix_encoder encoder({.header_bytes = 4, .max_frame_bytes = 64 << 20});
+  const std::string big(16 << 20, 'x');  // far more than a Unix socket's buffer
+  encoded_frame frame;
+  asio::cancellation_signal cancel;
+  std::optional<std::error_code> got;
+  async_write_frame(p.ours, encoder, as_bytes(big), frame,
+                    asio::bind_cancellation_slot(cancel.slot(),
+                                                 [&](std::error_code ec, std::size_t) { got = ec; }));
+  p.ctx.poll();  // the write fills the socket and waits
+  EXPECT_FALSE(got.has_value());
+  cancel.emit(asio::cancellation_type::terminal);
+  p.ctx.run();
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(*got, errc::canceled);
+  EXPECT_EQ(*got, std::errc::operation_canceled);
+  EXPECT_EQ(*got, condition::canceled);
+}
+
+// Without a token, the stream's default: a socket made with use_awaitable_t::as_default_on reads
+// and writes frames as awaitables, as Asio's own operations do on it.
+TEST(async_read_frame, a_stream_with_a_default_token_needs_none) {
+  socket_pair p;
+  auto ours = asio::use_awaitable_t<>::as_default_on(std::move(p.ours));
+  auto peer = asio::use_awaitable_t<>::as_default_on(std::move(p.peer));
+  std::vector<std::string> got;
+  auto run = [&]() -> asio::awaitable<void> {
+    const line_encoder encoder;
+    line_decoder decoder;
+    frame_buffer buffer;
+    encoded_frame frame;
+    for (std::string_view name : {"ann", "bob"}) {
+      co_await async_write_frame(peer, encoder, as_bytes(name), frame);
+      got.emplace_back(as_text(co_await async_read_frame(ours, buffer, decoder)));
+    }
+    encoded_frame whole;
+    const std::string text = "cy\n";
+    whole.payload = as_bytes(text);
+    co_await async_write_frame(peer, whole);
+    got.emplace_back(as_text(co_await async_read_frame(ours, buffer, decoder)));
+  };
+  asio::co_spawn(p.ctx, run(), [](std::exception_ptr e) { if (e) std::rethrow_exception(e); });
+  p.ctx.run();
+  EXPECT_EQ(got, (std::vector<std::string>{"ann", "bob", "cy"}));
 }
 
 }  // namespace

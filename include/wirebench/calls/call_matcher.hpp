@@ -17,6 +17,7 @@
 #include <system_error>
 #include <vector>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/call_completion.hpp"
 
 namespace wirebench {
@@ -29,7 +30,7 @@ enum class reply_match : std::uint8_t {
 };
 
 /// A call taken out of a matcher before any reply: what it takes to send it again elsewhere.
-struct unanswered_call {
+struct WIREBENCH_API unanswered_call {
   /// The call's request, as given to add().
   std::string request;
   /// Its completion, not yet run.
@@ -41,7 +42,7 @@ struct unanswered_call {
 };
 
 /// Matches replies to the calls in flight on one connection (see above). Single-threaded.
-class call_matcher {
+class WIREBENCH_API call_matcher {
  public:
   /// The clock deadlines are on.
   using clock = std::chrono::steady_clock;

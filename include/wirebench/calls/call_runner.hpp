@@ -10,12 +10,13 @@
 #include <string_view>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench {
 
 /// One connection's calls (see above).
-class call_runner {
+class WIREBENCH_API call_runner {
  public:
   /// Writes one reply on the connection, on its thread. `ok` false: `body` is the error's text.
   using reply_writer =

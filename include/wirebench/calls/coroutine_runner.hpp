@@ -13,6 +13,7 @@
 #include <asio/awaitable.hpp>
 #include <asio/thread_pool.hpp>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/rpc_reply.hpp"
 
@@ -24,7 +25,7 @@ namespace wirebench {
 using rpc_handler = std::function<asio::awaitable<rpc_reply>(std::string request)>;
 
 /// One connection's coroutine calls (see above).
-class coroutine_runner final : public call_runner {
+class WIREBENCH_API coroutine_runner final : public call_runner {
  public:
   /// `handler` outlives the runner (the server's settings); `workers`: the skeleton's pool, or
   /// null (the connection's thread runs every call).

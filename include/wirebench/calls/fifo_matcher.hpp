@@ -8,12 +8,13 @@
 // nothing.
 #include <vector>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/calls/call_matcher.hpp"
 
 namespace wirebench {
 
 /// The call_matcher for replies that come in request order (see above).
-class fifo_matcher final : public call_matcher {
+class WIREBENCH_API fifo_matcher final : public call_matcher {
  public:
   /// Room for `max_in_flight` calls (the ring rounds it up to a power of two); throws std::invalid_argument for 0.
   explicit fifo_matcher(std::size_t max_in_flight = 1024);

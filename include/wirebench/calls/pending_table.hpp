@@ -17,6 +17,7 @@
 #include <deque>
 #include <vector>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/calls/call_matcher.hpp"
 
 namespace wirebench {
@@ -30,7 +31,7 @@ struct pending_table_config {
 };
 
 /// The call_matcher by request id (see above).
-class pending_table final : public call_matcher {
+class WIREBENCH_API pending_table final : public call_matcher {
  public:
   /// Throws std::invalid_argument when max_in_flight is 0 or the limits are too large.
   explicit pending_table(pending_table_config config = {});

@@ -19,6 +19,7 @@
 
 #include <asio/thread_pool.hpp>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/service_time.hpp"
 #include "wirebench/transport/connection.hpp"
@@ -41,7 +42,7 @@ struct dispatch_settings {
 };
 
 /// The server half of request multiplexing for one connection (see above). Connection thread only.
-class request_dispatcher final : public call_runner {
+class WIREBENCH_API request_dispatcher final : public call_runner {
  public:
   /// `pool` (the server's worker pool) computes the replies; null: the event-loop thread does.
   request_dispatcher(const dispatch_settings& settings, asio::thread_pool* pool, reply_writer write)

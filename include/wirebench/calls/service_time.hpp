@@ -17,10 +17,12 @@
 #include <string>
 #include <string_view>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// A service-time model (syntax above).
-struct service_time_model {
+struct WIREBENCH_API service_time_model {
   /// The kinds of model (none, fixed, exp, skewed, busy in the syntax above).
   enum class kind : std::uint8_t { none, fixed, exponential, skewed, busy };
   /// Which kind of model this is.

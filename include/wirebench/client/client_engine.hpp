@@ -24,6 +24,14 @@
 // and only then completed, so a completion may make the next call at once (which then goes out
 // in the same write as its siblings). Calls made on a lane's own thread (from a completion) go
 // straight to the connection; calls from other threads are posted to it.
+//
+// Where it runs: threads of its own (config.threads event loops), or the caller's io_context
+// (the constructor that takes its executor), as an Asio I/O object does: every lane on that one
+// loop, which the caller runs, on one thread at a time, as the engine's own loops are. There the
+// engine neither stops the loop nor waits for it: close() returns at once and the loop finishes
+// the closing (the calls' completions, the connections' ends); keep running it until then
+// (io.run() returns once nothing is left). The engine may be destroyed before that: what its
+// handlers need lives until the last of them has run.
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -33,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/core/call_completion.hpp"
 #include "wirebench/transport/endpoint.hpp"
@@ -42,6 +51,7 @@
 namespace wirebench {
 
 class engine_lane;
+struct engine_core;
 
 /// Settings of a client_engine.
 struct client_engine_config {
@@ -97,7 +107,7 @@ struct client_engine_stats {
 };
 
 /// The client engine (see above). Its methods may be called from any thread unless said otherwise.
-class client_engine {
+class WIREBENCH_API client_engine {
  public:
   /// The clock deadlines are on.
   using clock = std::chrono::steady_clock;
@@ -120,9 +130,15 @@ class client_engine {
     std::shared_ptr<state> state_;
   };
 
+  /// The executor the engine's loops run on (the first loop's, when it has threads of its own).
+  using executor_type = asio::io_context::executor_type;
+
   /// Starts the threads and dials every connection. Throws std::invalid_argument on a bad config.
   explicit client_engine(client_engine_config config);
-  /// Closes the engine (close()), so never from inside a completion.
+  /// Runs on `executor`'s io_context, which the caller runs (see above): no thread of its own;
+  /// config.threads and config.cpus are not used. Dials every connection once the loop runs.
+  client_engine(const executor_type& executor, client_engine_config config);
+  /// Closes the engine (close()) and joins its threads: never on one of them (a completion).
   ~client_engine();
   /// Not copyable.
   client_engine(const client_engine&) = delete;
@@ -146,13 +162,18 @@ class client_engine {
   call_handle async_call_cancelable(std::string_view request, clock::time_point deadline,
                                     call_completion done);
 
-  /// Closes every connection: calls in flight and queued fail with connection_closed. Joins the
-  /// engine's threads, so never from inside a completion. Idempotent; the destructor calls it.
+  /// Closes every connection: calls in flight and queued fail with connection_closed, and their
+  /// completions run, before the engine's threads end. From any other thread it returns once they
+  /// have ended (joined); from one of the engine's own (a completion) it returns at once, the
+  /// closing goes on behind it, and the destructor, which must run elsewhere, joins. Idempotent;
+  /// the destructor calls it.
   void close();
   /// Counters summed over every lane. Any thread.
   client_engine_stats stats() const;
   /// Number of lanes (config.connections).
-  std::size_t lanes() const { return lanes_.size(); }
+  std::size_t lanes() const;
+  /// The executor of the engine's (first) loop: where a plain callback of async_call() runs.
+  executor_type get_executor() { return pool_.context(0).get_executor(); }
   /// The event loops that own lanes (thread t owns lanes t, t + threads, ...): a call made on one
   /// of them goes to one of its lanes without crossing threads. Valid until close().
   std::vector<asio::io_context*> loops();
@@ -169,16 +190,14 @@ class client_engine {
   inline void submit(engine_lane& lane, std::string_view request, clock::duration timeout,
                      call_completion&& done);
   void route(engine_lane& lane, call c);
-  void note_connect_error(std::error_code ec);
 
-  client_engine_config config_;
-  io_pool pool_;
-  std::vector<std::unique_ptr<engine_lane>> lanes_;
+  void start();
+
+  io_pool pool_;  // the loops: threads of its own, or the caller's io_context
+  // The lanes and what they share (src/client/engine_core.hpp). After pool_: released first.
+  std::shared_ptr<engine_core> core_;
   std::atomic<std::size_t> next_lane_{0};
-  std::atomic<bool> closed_{false};
   std::once_flag close_once_;
-  mutable std::mutex error_mutex_;
-  std::error_code last_connect_error_;  // under error_mutex_
 };
 
 }  // namespace wirebench

@@ -15,6 +15,7 @@
 #include <system_error>
 #include <vector>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/gather_queue.hpp"
 
 namespace wirebench {
@@ -51,7 +52,7 @@ struct decoded {
 };
 
 /// A protocol's sans-IO client codec (see above): one per connection, used only on its thread.
-class client_codec {
+class WIREBENCH_API client_codec {
  public:
   /// Virtual: a codec is owned through the base (client_codec_factory's unique_ptr).
   virtual ~client_codec() = default;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/error.hpp"
@@ -16,7 +17,7 @@
 namespace wirebench {
 
 /// Settings of a length-prefixed encoder and decoder.
-struct length_prefix_config {
+struct WIREBENCH_API length_prefix_config {
   /// Width of the big-endian length header.
   std::size_t header_bytes = 4;            // 1, 2, 4 or 8
   /// Largest payload allowed.
@@ -31,7 +32,7 @@ struct length_prefix_config {
 };
 
 /// Length-prefixed frame decoder (see above). Keeps state between calls: one per stream.
-class length_prefix_decoder {
+class WIREBENCH_API length_prefix_decoder {
  public:
   /// Throws std::invalid_argument on a bad config (config.validate()).
   explicit length_prefix_decoder(length_prefix_config config = {});

@@ -2,13 +2,14 @@
 // Length-prefixed framing: big-endian length header + the caller's payload, as gather buffers.
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/encoded_frame.hpp"
 
 namespace wirebench {
 
 /// Length-prefixed frame encoder (see above). Stateless: encode() is const.
-class length_prefix_encoder {
+class WIREBENCH_API length_prefix_encoder {
  public:
   /// Throws std::invalid_argument on a bad config (config.validate()).
   explicit length_prefix_encoder(length_prefix_config config = {});

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/core/decode_result.hpp"
 #include "wirebench/core/error.hpp"
@@ -26,7 +27,7 @@ struct line_decoder_config {
 };
 
 /// Newline frame decoder (see above). Keeps state between calls: one per stream.
-class line_decoder {
+class WIREBENCH_API line_decoder {
  public:
   /// Keeps `config` as given (no validation).
   explicit line_decoder(line_decoder_config config = {});

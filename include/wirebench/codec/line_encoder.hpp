@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/encoded_frame.hpp"
 
 namespace wirebench {
@@ -15,7 +16,7 @@ struct line_encoder_config {
 };
 
 /// Newline frame encoder (see above). Stateless: encode() is const.
-class line_encoder {
+class WIREBENCH_API line_encoder {
  public:
   /// Keeps `config` as given (no validation).
   explicit line_encoder(line_encoder_config config = {}) : config_(config) {}

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/gather_queue.hpp"
 
 namespace wirebench {
@@ -45,7 +46,7 @@ struct server_request {
 };
 
 /// A protocol's sans-IO server codec (see above): one per connection, used only on its thread.
-class server_codec {
+class WIREBENCH_API server_codec {
  public:
   /// Virtual: a codec is owned through the base (server_codec_factory's unique_ptr).
   virtual ~server_codec() = default;

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// How a child is started.
@@ -33,7 +35,7 @@ struct child_options {
 };
 
 /// A child process (see above).
-class child_process {
+class WIREBENCH_API child_process {
  public:
   using duration = std::chrono::steady_clock::duration;
 

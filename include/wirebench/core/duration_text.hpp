@@ -7,11 +7,13 @@
 #include <string>
 #include <string_view>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// nullopt for anything else: no unit, another unit, a sign, a fraction, or too large for 64 bits.
-std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text);
+WIREBENCH_API std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text);
 /// Writes `d` in the largest unit that keeps it exact ("5ms"), text parse_duration() reads back.
-std::string format_duration(std::chrono::nanoseconds d);
+WIREBENCH_API std::string format_duration(std::chrono::nanoseconds d);
 
 }  // namespace wirebench

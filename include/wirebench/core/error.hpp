@@ -4,6 +4,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// wirebench's error codes, in error_category(); each converts to a std::error_code.
@@ -35,7 +37,7 @@ enum class errc : int {
 };
 
 /// The category of wirebench::errc codes (a single instance).
-const std::error_category& error_category() noexcept;
+WIREBENCH_API const std::error_category& error_category() noexcept;
 
 /// Makes `e` a std::error_code in error_category() (found by ADL for std::error_code{e}).
 inline std::error_code make_error_code(errc e) noexcept {
@@ -43,7 +45,7 @@ inline std::error_code make_error_code(errc e) noexcept {
 }
 
 /// Short stable name of a code ("frame_too_long"), used as a key in results and logs.
-std::string_view error_name(const std::error_code& ec);
+WIREBENCH_API std::string_view error_name(const std::error_code& ec);
 
 }  // namespace wirebench
 

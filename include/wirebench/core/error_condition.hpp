@@ -11,6 +11,8 @@
 // std::errc::operation_canceled, every timeout == std::errc::timed_out.
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 enum class condition : int {
@@ -21,7 +23,7 @@ enum class condition : int {
 };
 
 /// The category of wirebench::condition (a single instance).
-const std::error_category& condition_category() noexcept;
+WIREBENCH_API const std::error_category& condition_category() noexcept;
 
 /// Makes `c` a std::error_condition (found by ADL: `ec == condition::canceled`).
 inline std::error_condition make_error_condition(condition c) noexcept {
@@ -30,7 +32,7 @@ inline std::error_condition make_error_condition(condition c) noexcept {
 
 /// The errno value `ec` carries when it is one (the system, generic or Asio's system category),
 /// else 0: `system_errno(ec) == EMFILE` holds for Asio's codes as for the standard's.
-int system_errno(const std::error_code& ec) noexcept;
+WIREBENCH_API int system_errno(const std::error_code& ec) noexcept;
 
 }  // namespace wirebench
 

@@ -9,12 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/encoded_frame.hpp"
 
 namespace wirebench {
 
 /// Output waiting for one writev (see above). Not thread-safe: one owner at a time.
-class gather_queue {
+class WIREBENCH_API gather_queue {
  public:
   /// Payloads longer than this are kept as their own segment when handed over by value.
   static constexpr std::size_t copy_threshold = 1024;

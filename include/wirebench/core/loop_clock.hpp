@@ -7,10 +7,12 @@
 // turn got round to it. Outside a turn, now() is the clock's.
 #include <chrono>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// The time of the event-loop turn this thread is in (see above). All state is thread_local.
-class loop_clock {
+class WIREBENCH_API loop_clock {
  public:
   /// The clock loop_clock reads.
   using clock = std::chrono::steady_clock;

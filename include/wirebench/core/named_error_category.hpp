@@ -5,9 +5,11 @@
 #include <string_view>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
-class named_error_category : public std::error_category {
+class WIREBENCH_API named_error_category : public std::error_category {
  public:
   /// The code's stable name: letters, digits and '_' only. A view that lives as long as the
   /// category (error_name hands it out; a failed call's path should not format text).

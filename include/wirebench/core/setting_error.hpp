@@ -7,10 +7,12 @@
 #include <string>
 #include <utility>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// A refused setting (see above). Thrown at start-up only.
-class setting_error : public std::invalid_argument {
+class WIREBENCH_API setting_error : public std::invalid_argument {
  public:
   setting_error(std::string setting, std::string detail)
       : std::invalid_argument(setting + ": " + detail),

@@ -5,10 +5,12 @@
 #include <string_view>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// The category of unexpected_status() codes: the code's value is the status.
-const std::error_category& status_category() noexcept;
+WIREBENCH_API const std::error_category& status_category() noexcept;
 
 /// The call failed with this status (100..999).
 inline std::error_code unexpected_status(int status) noexcept { return {status, status_category()}; }
@@ -17,6 +19,6 @@ inline int unexpected_status_of(const std::error_code& ec) noexcept {
   return ec.category() == status_category() ? ec.value() : 0;
 }
 /// "status_404": the code's stable name (error_name uses it).
-std::string_view status_error_name(int status);
+WIREBENCH_API std::string_view status_error_name(int status);
 
 }  // namespace wirebench

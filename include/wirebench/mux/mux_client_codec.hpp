@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/codec/client_codec.hpp"
 
 namespace wirebench {
@@ -11,7 +12,7 @@ namespace wirebench {
 /// `max_frame_bytes`: the largest request payload sent and reply payload accepted. With
 /// reply_order::in_order the server must answer in request order (mux_server's ordered mode):
 /// the same frames matched as a FIFO, to measure what head-of-line blocking costs.
-std::unique_ptr<client_codec> make_mux_client_codec(std::size_t max_frame_bytes,
-                                                    reply_order order = reply_order::by_id);
+WIREBENCH_API std::unique_ptr<client_codec> make_mux_client_codec(
+    std::size_t max_frame_bytes, reply_order order = reply_order::by_id);
 
 }  // namespace wirebench

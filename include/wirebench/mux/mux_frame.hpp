@@ -15,6 +15,7 @@
 #include <span>
 #include <system_error>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/frame_decoder.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/core/encoded_frame.hpp"
@@ -112,8 +113,8 @@ inline void write_mux_header(std::byte* at, mux_frame_type type, std::uint32_t i
 
 /// The full frame as gather buffers: the 4-byte length and the mux header as prefix, the caller's
 /// payload referenced. max_payload is the receiver's limit (frame_too_long when over it).
-std::error_code encode_mux_frame(mux_frame_type type, std::uint32_t id,
-                                 std::span<const std::byte> payload, std::size_t max_payload,
-                                 encoded_frame& out);
+WIREBENCH_API std::error_code encode_mux_frame(mux_frame_type type, std::uint32_t id,
+                                               std::span<const std::byte> payload,
+                                               std::size_t max_payload, encoded_frame& out);
 
 }  // namespace wirebench

@@ -7,13 +7,14 @@
 #include <cstddef>
 #include <string>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/codec/server_codec.hpp"
 #include "wirebench/mux/mux_frame.hpp"
 
 namespace wirebench {
 
 /// The mux server codec (see above): one per connection, used only on its thread.
-class mux_server_codec final : public server_codec {
+class WIREBENCH_API mux_server_codec final : public server_codec {
  public:
   /// `max_frame_bytes`: the largest request payload taken and reply payload sent.
   explicit mux_server_codec(std::size_t max_frame_bytes);

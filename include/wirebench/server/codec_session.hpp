@@ -19,6 +19,7 @@
 
 #include <asio/steady_timer.hpp>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/request_dispatcher.hpp"
 #include "wirebench/codec/server_codec.hpp"
@@ -27,7 +28,7 @@
 namespace wirebench {
 
 /// One connection's server side: a server_codec and the application (see above).
-class codec_session : public stream_session {
+class WIREBENCH_API codec_session : public stream_session {
  public:
   /// What every connection reads: made once per server, read-only after.
   struct settings {

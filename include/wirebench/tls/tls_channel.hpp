@@ -13,6 +13,8 @@
 
 #include <openssl/ssl.h>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench::tls {
 
 /// Frees an SSL with SSL_free (for std::unique_ptr).
@@ -22,7 +24,7 @@ struct ssl_deleter {
 };
 
 /// A sans-IO TLS endpoint (see above). Not thread-safe: one owner at a time.
-class tls_channel {
+class WIREBENCH_API tls_channel {
  public:
   /// Which side of the handshake this channel plays.
   enum class role { client, server };

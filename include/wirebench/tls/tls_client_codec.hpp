@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
 
@@ -30,13 +31,13 @@ namespace wirebench::tls {
 /// not be changed while they run); `server_name` the SNI sent and, when the context verifies, the
 /// name or address the certificate must carry; `alpn` the protocol the handshake must agree on
 /// (empty: none asked for).
-client_codec_factory tls_client_codecs(client_codec_factory inner_codecs, context_ptr context,
-                                       std::string server_name, std::string alpn = {});
+WIREBENCH_API client_codec_factory tls_client_codecs(client_codec_factory inner_codecs,
+                                                     context_ptr context, std::string server_name,
+                                                     std::string alpn = {});
 
 /// One connection's codec: `inner` under a new TLS channel on `context`.
-std::unique_ptr<client_codec> make_tls_client_codec(std::unique_ptr<client_codec> inner,
-                                                    context_ptr context,
-                                                    std::string_view server_name,
-                                                    std::string_view alpn = {});
+WIREBENCH_API std::unique_ptr<client_codec> make_tls_client_codec(
+    std::unique_ptr<client_codec> inner, context_ptr context, std::string_view server_name,
+    std::string_view alpn = {});
 
 }  // namespace wirebench::tls

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string_view>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "wirebench/transport/connection.hpp"
 
@@ -28,8 +29,7 @@ namespace wirebench::tls {
 /// `inner` under a new TLS channel on `context` (a server context: make_server_context, shared by
 /// every connection and never changed while they run). `max_plain_bytes`: the inner handler's read
 /// buffer limit (see above).
-std::unique_ptr<connection_handler> make_tls_server_handler(std::unique_ptr<connection_handler> inner,
-                                                            context_ptr context,
-                                                            std::size_t max_plain_bytes);
+WIREBENCH_API std::unique_ptr<connection_handler> make_tls_server_handler(
+    std::unique_ptr<connection_handler> inner, context_ptr context, std::size_t max_plain_bytes);
 
 }  // namespace wirebench::tls

@@ -10,7 +10,10 @@
 /// Errors (wirebench's category unless said): frame_too_long (over the decoder's limit; with
 /// oversize_policy::resync the stream goes on and the next read returns the next frame),
 /// corrupt_frame, truncated_frame (the stream ended inside a frame), peer_closed (the stream
-/// ended between frames), asio::error::operation_aborted (canceled), or the stream's own error.
+/// ended between frames), canceled, or the stream's own error. A canceled read reports
+/// errc::canceled, not Asio's operation_aborted, so that every cancellation of the library
+/// compares equal to std::errc::operation_canceled (Asio 1.22's own code compares equal to no
+/// std::errc) and to wirebench::condition::canceled.
 ///
 /// Cancellation: the token's cancellation slot reaches the stream's read (terminal, partial and
 /// total cancellation, as the stream supports them). A canceled read may have taken bytes into
@@ -58,6 +61,12 @@ struct frame_step {
   bool need_more = false;
 };
 
+/// True for asio::use_awaitable_t<E>: the token whose coroutine form is below.
+template <class Token>
+struct is_use_awaitable : std::false_type {};
+template <class Executor>
+struct is_use_awaitable<asio::use_awaitable_t<Executor>> : std::true_type {};
+
 /// Decodes what `buffer` holds (see frame_step).
 template <frame_decoder Decoder>
 frame_step decode_frame(frame_buffer& buffer, Decoder& decoder) {
@@ -76,6 +85,12 @@ frame_step decode_frame(frame_buffer& buffer, Decoder& decoder) {
   }
   if (r.consumed != 0) buffer.consume(r.consumed);  // bytes a resyncing decoder has discarded
   return {{}, {}, true};
+}
+
+/// The stream's error as the library reports it: Asio's operation_aborted becomes errc::canceled
+/// (see above); eof is handled by the caller, which knows whether a frame was under way.
+inline std::error_code library_error(std::error_code ec) {
+  return ec == asio::error::operation_aborted ? make_error_code(errc::canceled) : ec;
 }
 
 /// The error for a stream that ended: inside a frame or between frames.
@@ -137,7 +152,7 @@ class read_frame_op {
   /// operation's until it is called.
   void operator()(std::error_code ec, std::size_t n) {
     if (ec) {
-      if (ec == asio::error::eof) ec = end_of_stream_error(buffer_, decoder_);
+      ec = ec == asio::error::eof ? end_of_stream_error(buffer_, decoder_) : library_error(ec);
       return std::move(handler_)(ec, std::span<const std::byte>{});
     }
     buffer_.commit(n);
@@ -192,14 +207,29 @@ struct initiate_read_frame {
 
 }  // namespace detail
 
+template <class AsyncReadStream, class Decoder, class Executor>
+asio::awaitable<std::span<const std::byte>, Executor> async_read_frame(
+    AsyncReadStream& stream, frame_buffer& buffer, Decoder& decoder,
+    asio::use_awaitable_t<Executor>);
+
 /// Reads from `stream` into `buffer` until `decoder` (any sans-IO decoder: line_decoder,
 /// length_prefix_decoder, or one with `decode_result decode(std::span<const std::byte>)`) has a
-/// frame. `stream`, `buffer` and `decoder` must outlive the operation.
-template <class AsyncReadStream, class Decoder, class CompletionToken>
+/// frame. `stream`, `buffer` and `decoder` must outlive the operation. Without a token, the
+/// stream's executor's default one (a stream made with `asio::use_awaitable_t<>::as_default_on`
+/// gives awaitables), as Asio's own operations do.
+template <class AsyncReadStream, class Decoder,
+          class CompletionToken =
+              asio::default_completion_token_t<typename AsyncReadStream::executor_type>>
 auto async_read_frame(AsyncReadStream& stream, frame_buffer& buffer, Decoder& decoder,
-                      CompletionToken&& token) {
-  return asio::async_initiate<CompletionToken, void(std::error_code, std::span<const std::byte>)>(
-      detail::initiate_read_frame<AsyncReadStream>{&stream}, token, &buffer, &decoder);
+                      CompletionToken&& token =
+                          asio::default_completion_token_t<typename AsyncReadStream::executor_type>()) {
+  if constexpr (detail::is_use_awaitable<std::decay_t<CompletionToken>>::value) {
+    // A default use_awaitable token takes the coroutine form below, as an explicit one does.
+    return async_read_frame(stream, buffer, decoder, std::decay_t<CompletionToken>{});
+  } else {
+    return asio::async_initiate<CompletionToken, void(std::error_code, std::span<const std::byte>)>(
+        detail::initiate_read_frame<AsyncReadStream>{&stream}, token, &buffer, &decoder);
+  }
 }
 
 /// The coroutine form, for `asio::use_awaitable`: the same reads, errors (thrown as
@@ -227,7 +257,7 @@ asio::awaitable<std::span<const std::byte>, Executor> async_read_frame(
         asio::buffer(room.data(), room.size()),
         asio::experimental::as_tuple(asio::use_awaitable_t<Executor>{}));
     if (ec == asio::error::eof) throw std::system_error(detail::end_of_stream_error(buffer, decoder));
-    if (ec) throw std::system_error(ec);
+    if (ec) throw std::system_error(detail::library_error(ec));
     buffer.commit(n);
   }
 }

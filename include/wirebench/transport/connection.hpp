@@ -17,6 +17,7 @@
 #include <asio/generic/stream_protocol.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/encoded_frame.hpp"
 #include "wirebench/core/gather_queue.hpp"
 #include "wirebench/transport/connection_tracker.hpp"
@@ -53,7 +54,7 @@ struct connection_config {
 };
 
 /// What a protocol plugs into a connection. All calls are on the connection's thread.
-class connection_handler {
+class WIREBENCH_API connection_handler {
  public:
   /// The connection owns its handler and destroys it with itself.
   virtual ~connection_handler() = default;
@@ -94,7 +95,8 @@ class connection_handler {
 };
 
 /// One stream connection on one io_context thread (see above). Held by shared_ptr: start() needs one.
-class connection final : public std::enable_shared_from_this<connection>, private closable {
+class WIREBENCH_API connection final : public std::enable_shared_from_this<connection>,
+                                       private closable {
  public:
   /// Takes the socket and the handler; does nothing until start().
   connection(stream_socket socket, connection_config config,

@@ -6,10 +6,12 @@
 
 #include <asio/execution_context.hpp>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// A connection io_pool::stop() can close (see connection_tracker).
-class closable {
+class WIREBENCH_API closable {
  public:
   /// Closes the connection with `reason`; called on its io_context's thread.
   virtual void close(std::error_code reason) = 0;
@@ -20,7 +22,7 @@ class closable {
 };
 
 /// The connections open on one io_context (see above). Touched only from that context's thread.
-class connection_tracker final : public asio::execution_context::service {
+class WIREBENCH_API connection_tracker final : public asio::execution_context::service {
  public:
   /// The asio service id.
   static inline asio::execution_context::id id;

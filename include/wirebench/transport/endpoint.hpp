@@ -11,10 +11,12 @@
 
 #include <asio/generic/stream_protocol.hpp>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// A parsed endpoint (syntax above): TCP host and port, or a Unix socket path or abstract name.
-struct endpoint {
+struct WIREBENCH_API endpoint {
   /// Which transport: TCP, a filesystem Unix socket, or an abstract Unix socket.
   enum class kind : std::uint8_t { tcp, unix_path, unix_abstract };
 

@@ -4,14 +4,17 @@
 /// used yet. One per stream, kept across async_read_frame() calls (a read may bring the start of
 /// the next frame), and a connection's (connection.hpp). Grows by doubling up to a limit, never
 /// past it.
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// The read buffer of one framed stream (see above). Not thread-safe: one stream's reader only.
-class frame_buffer {
+class WIREBENCH_API frame_buffer {
  public:
   /// `max_bytes`: the most it holds, which must cover one frame and its framing (the decoder's
   /// limit plus a header); it starts at `initial_bytes` (at most `max_bytes`).
@@ -31,6 +34,18 @@ class frame_buffer {
   std::span<std::byte> prepare(std::size_t min_room = 1);
   /// `n` bytes were read into what prepare() returned.
   void commit(std::size_t n) { end_ += n; }
+  /// Makes room for exactly `n` more bytes after data() (moving data() to the front, growing),
+  /// for a caller that needs that much at once (frame_dynamic_buffer). False, changing nothing,
+  /// when size() + n is over max_bytes().
+  bool reserve(std::size_t n);
+  /// Drops `n` bytes from the back of data() (bytes committed but not wanted after all).
+  void shrink(std::size_t n) { end_ -= std::min(n, size()); }
+  /// The whole storage: data() starts at offset `begin` of it (frame_dynamic_buffer's views).
+  std::span<std::byte> storage() { return storage_; }
+  /// The offset of data() in storage().
+  std::size_t begin() const { return begin_; }
+  /// Bytes the storage holds now (it grows up to max_bytes()).
+  std::size_t capacity() const { return storage_.size(); }
 
   /// The limit it never grows past.
   std::size_t max_bytes() const { return max_bytes_; }

@@ -10,6 +10,7 @@
 #include <asio/generic/stream_protocol.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/transport/connection.hpp"
 #include "wirebench/transport/endpoint.hpp"
 #include "wirebench/transport/io_pool.hpp"
@@ -17,7 +18,7 @@
 namespace wirebench {
 
 /// Accepts stream connections on one endpoint (see above).
-class listener {
+class WIREBENCH_API listener {
  public:
   /// Called on the thread the socket was placed on.
   using accept_handler = std::function<void(stream_socket)>;
@@ -44,14 +45,14 @@ class listener {
 
 /// Connects to `where` on `ctx`; `done(ec, socket)` runs on ctx's thread exactly once. A connect
 /// that has not finished after `timeout` fails with errc::connect_failed.
-void async_connect(asio::io_context& ctx, const endpoint& where, duration timeout,
-                   std::function<void(std::error_code, stream_socket)> done);
+WIREBENCH_API void async_connect(asio::io_context& ctx, const endpoint& where, duration timeout,
+                                 std::function<void(std::error_code, stream_socket)> done);
 
 /// What a call reports when its connection could not be made: running out of file descriptors is
 /// its own outcome (too_many_files_open), anything else is errc::connect_failed.
-std::error_code connect_error(std::error_code ec);
+WIREBENCH_API std::error_code connect_error(std::error_code ec);
 
 /// Sets the options we want on every stream socket (TCP_NODELAY for TCP).
-void tune_socket(stream_socket& socket);
+WIREBENCH_API void tune_socket(stream_socket& socket);
 
 }  // namespace wirebench

@@ -5,9 +5,11 @@
 // reactor state, written against 1.22 only). `wirebench --version` and every result say which.
 #include <string_view>
 
+#include "wirebench/core/api.hpp"
+
 namespace wirebench {
 
 /// "reactor" or "async_wait", then a colon and why (the asio version it was built against).
-std::string_view read_wait_path();
+WIREBENCH_API std::string_view read_wait_path();
 
 }  // namespace wirebench

@@ -29,6 +29,7 @@
 
 #include <asio/thread_pool.hpp>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/transport/stream_server.hpp"
 #include "wirebench/transport/stream_session.hpp"
@@ -60,7 +61,7 @@ struct server_skeleton_config {
 
 /// The server every stream protocol runs on (see above): a stream_server making one Session per connection.
 template <skeleton_session Session>
-class server_skeleton {
+class WIREBENCH_API server_skeleton {
  public:
   /// What every connection's Session reads (Session::settings).
   using settings = typename Session::settings;

@@ -12,6 +12,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/transport/connection.hpp"
 #include "wirebench/transport/endpoint.hpp"
@@ -35,7 +36,7 @@ struct stream_server_config {
 };
 
 /// A stream server (see above).
-class stream_server {
+class WIREBENCH_API stream_server {
  public:
   /// Called on the new connection's thread, from start() on, on every pool thread at once;
   /// returns the protocol's handler for it, which the connection owns.

@@ -5,12 +5,13 @@
 #include <cstdint>
 #include <utility>
 
+#include "wirebench/core/api.hpp"
 #include "wirebench/transport/connection.hpp"
 
 namespace wirebench {
 
 /// Base of a protocol's per-connection session under server_skeleton (see above).
-class stream_session : public connection_handler {
+class WIREBENCH_API stream_session : public connection_handler {
  protected:
   /// Inside on_data, on the connection's thread: `n` more requests taken in (answered, or handed
   /// to a worker). Counted in server_stats::requests.

@@ -1,6 +1,8 @@
 // Uses the codecs and the transport from the installed headers and library: a line server on an
 // abstract Unix socket answers one request, which a coroutine sends and reads back with the
-// library's framed operations.
+// library's framed operations. Then a dial nobody answers: the error made inside the library (a
+// shared one too) must compare equal to Asio's enum in this program, which needs one instance of
+// Asio's error category per process (src/core/asio_error_identity.hpp).
 #include <future>
 #include <iostream>
 #include <string>
@@ -8,12 +10,14 @@
 #include <unistd.h>
 
 #include <asio/co_spawn.hpp>
+#include <asio/error.hpp>
 #include <asio/use_awaitable.hpp>
 #include <wirebench/codec/bytes.hpp>
 #include <wirebench/codec/line_decoder.hpp>
 #include <wirebench/codec/line_encoder.hpp>
 #include <wirebench/transport/async_read_frame.hpp>
 #include <wirebench/transport/async_write_frame.hpp>
+#include <wirebench/transport/listener.hpp>
 #include <wirebench/transport/stream_server.hpp>
 #include <wirebench/version.hpp>
 
@@ -75,6 +79,18 @@ int main() {
                                      });
                     });
   std::cout << "consumer: " << reply.get_future().get() << "\n";
+
+  std::promise<std::error_code> refused;
+  wb::async_connect(client_pool.context(0),
+                    wb::endpoint::parse_or_throw("unix:@wirebench-nobody-" + std::to_string(getpid())),
+                    std::chrono::seconds(5),
+                    [&](std::error_code ec, wb::stream_socket) { refused.set_value(ec); });
+  const std::error_code ec = refused.get_future().get();
+  if (ec != asio::error::connection_refused) {
+    std::cout << "a refused dial gave " << ec.category().name() << ":" << ec.value()
+              << ", not asio::error::connection_refused\n";
+    return 1;
+  }
   client_pool.stop();
   server.stop();
 }
