@@ -1,7 +1,8 @@
-// (g) The client engine of mux_rpc.cpp on the caller's io_context instead of a thread of its
-// own, as an Asio I/O object: the connection, the calls' coroutines and every completion run on
-// the main thread's io.run(). When the last call is answered the last coroutine closes the
-// engine from the loop; the loop finishes the closing, and io.run() returns.
+// (g) The server and the client of mux_rpc.cpp on the caller's io_context instead of threads of
+// their own, as Asio I/O objects: the listener, both ends of the connection, the handler's
+// coroutines, the calls' coroutines and every completion run on the main thread's io.run().
+// When the last call is answered, its completion closes the engine and stops the server from
+// the loop; the loop finishes both, and io.run() returns.
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -18,11 +19,11 @@ namespace wb = wirebench;
 asio::awaitable<wb::rpc_reply> greet(std::string name) { co_return "hello, " + name; }
 
 int main() {
+  asio::io_context io;
   wb::server_skeleton_config server_config;
   server_config.transport.listen = wb::endpoint::parse_or_throw("tcp://127.0.0.1:0");
-  wb::mux_rpc_server server(server_config, {.handler = greet});  // on a thread of its own
+  wb::mux_rpc_server server(io.get_executor(), server_config, {.handler = greet});
 
-  asio::io_context io;
   wb::client_engine_config client_config;
   client_config.connect = server.local_endpoint();
   client_config.codec = [] { return wb::make_mux_client_codec(1 << 20); };
@@ -36,10 +37,11 @@ int main() {
       co_return reply == "hello, " + name;
     }, [&](std::exception_ptr e, bool ok) {
       (ok && !e ? correct : failed) += 1;
-      if (correct + failed == 100) engine.close();  // on the loop: returns at once
+      if (correct + failed < 100) return;
+      engine.close();  // on the loop, both return at once: the loop does the rest
+      server.stop();
     });
-  io.run();  // until the engine has closed its connection
+  io.run();  // until neither has anything left on it
   std::cout << correct << " of 100 replies correct on one loop, " << failed << " failed\n";
-  server.stop();
   return correct == 100 ? 0 : 1;
 }

@@ -25,7 +25,13 @@ connection::connection(stream_socket socket, connection_config config,
       config_(config),
       handler_(std::move(handler)),
       timer_(socket_.get_executor()),
-      input_(config_.max_read_bytes, config_.initial_read_bytes) {}
+      input_(config_.max_read_bytes, config_.initial_read_bytes) {
+  // Non-blocking from the start, not from start(): a handler may queue output (a preface) before
+  // start() has run on the connection's loop, and the flush that sends it must never block.
+  asio::error_code ec;
+  socket_.non_blocking(true, ec);
+  if (ec) open_error_ = ec;  // start() closes with it
+}
 
 connection::~connection() = default;
 
@@ -40,10 +46,8 @@ void connection::start() {
     if (t.idle_timeout.count() || t.read_timeout.count() || t.write_timeout.count() ||
         t.keepalive.enabled())
       self->on_timer();
-    asio::error_code ec;
-    self->socket_.non_blocking(true, ec);
-    if (ec) {
-      self->close_now(ec);
+    if (const std::error_code ec = self->open_error_) {
+      self->close_now(ec);  // the socket could not be made non-blocking
       return;
     }
     self->read_loop();
@@ -189,6 +193,9 @@ std::span<std::byte> connection::room_to_read() {
 // io_context has one thread, so the drain and the wait registration happen with no epoll_wait in
 // between. Where no wait was pending (start, resume after backpressure) the first step is a read.
 void connection::read_loop() {
+  // Not before start(): a flush posted before it ran (start() posts where it cannot run at once)
+  // must not start reading, or the tracker and the timers would miss this connection.
+  if (!started_) return;
   in_read_loop_ = true;
   struct leave {
     bool& flag;

@@ -33,24 +33,41 @@ void tune_socket(stream_socket& socket) {
   }
 }
 
+// What the accept loop needs, held by its handlers: nothing in it refers to the listener or to
+// the pool, which may be gone before a handler runs on a caller's io_context (io_pool::external).
 struct listener::state : std::enable_shared_from_this<listener::state> {
-  state(io_pool& p, asio::io_context& ctx) : pool(p), acceptor(ctx), retry(ctx) {}
-  io_pool& pool;
+  explicit state(io_pool& pool)
+      : acceptor(pool.context(0)), retry(pool.context(0)), external(pool.external()) {
+    for (std::size_t i = 0; i < pool.size(); ++i) targets.push_back(&pool.context(i));
+  }
   asio::basic_socket_acceptor<asio::generic::stream_protocol> acceptor;
   asio::steady_timer retry;
+  std::vector<asio::io_context*> targets;  // the pool's loops: a new connection goes round them
+  std::size_t next_target = 0;
+  const bool external;
   accept_handler on_accept;
-  std::atomic<std::uint64_t>* errors = nullptr;
+  std::atomic<std::uint64_t> errors{0};
   bool closed = false;
   std::string unix_path;  // file to remove on close
 
+  // On the acceptor's loop.
+  void close_now() {
+    if (closed) return;
+    closed = true;
+    asio::error_code ignored;
+    acceptor.close(ignored);
+    retry.cancel();
+    if (!unix_path.empty()) ::unlink(unix_path.c_str());
+  }
+
   void accept_next() {
     if (closed) return;
-    asio::io_context& target = pool.next();
+    asio::io_context& target = *targets[next_target++ % targets.size()];
     acceptor.async_accept(target, [self = shared_from_this()](std::error_code ec,
                                                               stream_socket socket) {
       if (self->closed) return;
       if (ec) {
-        self->errors->fetch_add(1, std::memory_order_relaxed);
+        self->errors.fetch_add(1, std::memory_order_relaxed);
         // Out of descriptors (or another transient failure): wait a little rather than spin.
         self->retry.expires_after(std::chrono::milliseconds(50));
         self->retry.async_wait([self](std::error_code wait_ec) {
@@ -82,9 +99,8 @@ void remove_stale_socket_file(const std::string& path) {
 }  // namespace
 
 listener::listener(io_pool& pool, const endpoint& where, accept_handler on_accept, int backlog)
-    : state_(std::make_shared<state>(pool, pool.context(0))) {
+    : pool_(pool), state_(std::make_shared<state>(pool)) {
   state_->on_accept = std::move(on_accept);
-  state_->errors = &accept_errors_;
   auto& acceptor = state_->acceptor;
   const auto ep = where.to_asio();
   auto fail = [&](const char* what, std::error_code ec) {
@@ -107,31 +123,30 @@ listener::listener(io_pool& pool, const endpoint& where, accept_handler on_accep
 listener::~listener() { close(); }
 
 void listener::close() {
-  // The acceptor belongs to pool thread 0; close it there. If that loop has already stopped, the
-  // posted work never runs, and closing here directly is safe because nothing else touches it.
+  // The acceptor belongs to the pool's first loop; close it there. If that loop has already
+  // stopped, the posted work never runs, and closing here directly is safe because nothing else
+  // touches it. On a caller's loop it is only asked (the state outlives the listener); on the
+  // pool's own threads this waits for it, unless called on one of them.
   auto s = state_;
-  if (s->pool.context(0).stopped()) {
-    if (!s->closed) {
-      s->closed = true;
-      asio::error_code ignored;
-      s->acceptor.close(ignored);
-      if (!s->unix_path.empty()) ::unlink(s->unix_path.c_str());
-    }
+  if (s->targets[0]->stopped()) {
+    s->close_now();
+    return;
+  }
+  if (s->external) {
+    asio::post(s->acceptor.get_executor(), [s] { s->close_now(); });
     return;
   }
   std::promise<void> done;
   auto finished = done.get_future();
   asio::dispatch(s->acceptor.get_executor(), [s, &done] {
-    if (!s->closed) {
-      s->closed = true;
-      asio::error_code ignored;
-      s->acceptor.close(ignored);
-      s->retry.cancel();
-      if (!s->unix_path.empty()) ::unlink(s->unix_path.c_str());
-    }
+    s->close_now();
     done.set_value();
   });
-  if (!s->pool.running_in_pool()) finished.wait();
+  if (!pool_.running_in_pool()) finished.wait();
+}
+
+std::uint64_t listener::accept_errors() const {
+  return state_->errors.load(std::memory_order_relaxed);
 }
 
 void async_connect(asio::io_context& ctx, const endpoint& where, duration timeout,

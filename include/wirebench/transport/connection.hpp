@@ -210,6 +210,7 @@ class WIREBENCH_API connection final : public std::enable_shared_from_this<conne
   std::uint64_t write_count_ = 0;
   std::error_code reason_;
   std::error_code deferred_error_;  // a handler error waiting for its replies to flush
+  std::error_code open_error_;      // the socket could not be made non-blocking: start() closes
   bool started_ = false;
   bool closed_ = false;
   bool waiting_read_ = false;

@@ -31,16 +31,18 @@ class WIREBENCH_API listener {
 
   /// The endpoint it listens on (with the kernel's port when bound to port 0).
   endpoint local_endpoint() const { return local_; }
-  /// Stops accepting and removes a Unix socket file. Any thread; idempotent.
+  /// Stops accepting and removes a Unix socket file. Any thread; idempotent. On the pool's own
+  /// threads it returns once done; on a caller's io_context (io_pool::external) it asks the loop
+  /// and returns at once.
   void close();
   /// Accepts that failed (e.g. out of file descriptors). Any thread.
-  std::uint64_t accept_errors() const { return accept_errors_.load(std::memory_order_relaxed); }
+  std::uint64_t accept_errors() const;
 
  private:
   struct state;
-  std::shared_ptr<state> state_;
+  io_pool& pool_;
+  std::shared_ptr<state> state_;  // held by the accept loop too: it may outlive the listener
   endpoint local_;
-  std::atomic<std::uint64_t> accept_errors_{0};
 };
 
 /// Connects to `where` on `ctx`; `done(ec, socket)` runs on ctx's thread exactly once. A connect

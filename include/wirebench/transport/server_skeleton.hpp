@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include <asio/thread_pool.hpp>
@@ -59,7 +60,9 @@ struct server_skeleton_config {
   std::function<std::unique_ptr<connection_handler>(std::unique_ptr<connection_handler>)> layer;
 };
 
-/// The server every stream protocol runs on (see above): a stream_server making one Session per connection.
+/// The server every stream protocol runs on (see above): a stream_server making one Session per
+/// connection. On threads of its own, or on the caller's io_context as stream_server is (see
+/// stream_server.hpp): every session, and so every handler without workers, on that loop.
 template <skeleton_session Session>
 class WIREBENCH_API server_skeleton {
  public:
@@ -72,12 +75,22 @@ class WIREBENCH_API server_skeleton {
   /// Makes the worker pool and the transport, then listens: sessions are made only once every
   /// member they read exists. Throws std::system_error if the endpoint cannot be bound.
   server_skeleton(server_skeleton_config config, settings s)
-      : settings_(std::move(s)),
-        layer_(std::move(config.layer)),
-        transport_(with_read_buffer(std::move(config.transport), settings_),
-                   [this] { return make_session(); }) {
+      : core_(std::make_shared<core>(std::move(s), std::move(config.layer))),
+        transport_(with_read_buffer(std::move(config.transport), core_->session_settings),
+                   [c = core_] { return make_session(c); }) {
     if constexpr (takes_workers)
-      if (config.workers != 0) workers_.emplace(config.workers);
+      if (config.workers != 0) core_->workers.emplace(config.workers);
+    transport_.start();
+  }
+  /// The same on `executor`'s io_context, which the caller runs (stream_server.hpp): no thread of
+  /// its own, so no worker pool (config.workers must be 0: std::invalid_argument).
+  server_skeleton(const asio::io_context::executor_type& executor, server_skeleton_config config,
+                  settings s)
+      : core_(std::make_shared<core>(std::move(s), std::move(config.layer))),
+        transport_(executor, with_read_buffer(std::move(config.transport), core_->session_settings),
+                   [c = core_] { return make_session(c); }) {
+    if (config.workers != 0)
+      throw std::invalid_argument("server_skeleton: no worker pool on a caller's io_context");
     transport_.start();
   }
   /// Stops the server (stop()).
@@ -92,15 +105,16 @@ class WIREBENCH_API server_skeleton {
   /// Graceful: the transport drains (work in flight on the pool finishes and its replies go out,
   /// within the grace), then the pool is stopped: work left on it was cut with its connection,
   /// and is dropped with the pool, while the connections it holds can still be destroyed.
-  /// Idempotent; any thread but the server's own.
+  /// Idempotent; any thread but the server's own. On a caller's io_context it begins the drain
+  /// and returns (stream_server::stop).
   void stop() {
     std::call_once(stopped_, [this] {
-      books_.stopping.store(true, std::memory_order_relaxed);
+      core_->counts.stopping.store(true, std::memory_order_relaxed);
       transport_.stop();
-      if (workers_) {
-        workers_->stop();
-        workers_->join();  // a handler holding its thread (busy:T) finishes first
-        workers_.reset();
+      if (core_->workers) {
+        core_->workers->stop();
+        core_->workers->join();  // a handler holding its thread (busy:T) finishes first
+        core_->workers.reset();
       }
     });
   }
@@ -109,14 +123,18 @@ class WIREBENCH_API server_skeleton {
   /// The transport's counters plus the sessions' request and grace counts. Any thread.
   server_stats stats() const {
     server_stats s = transport_.stats();
-    s.requests = books_.requests.load(std::memory_order_relaxed);
+    const books& b = core_->counts;
+    s.requests = b.requests.load(std::memory_order_relaxed);
     s.grace_counted = true;
-    s.grace_finished = books_.grace_finished.load(std::memory_order_relaxed);
-    s.grace_cut = books_.grace_cut.load(std::memory_order_relaxed);
+    s.grace_finished = b.grace_finished.load(std::memory_order_relaxed);
+    s.grace_cut = b.grace_cut.load(std::memory_order_relaxed);
     return s;
   }
 
  private:
+  using layer_function =
+      std::function<std::unique_ptr<connection_handler>(std::unique_ptr<connection_handler>)>;
+
   // What every session adds to (statistics, relaxed: not fences).
   struct books {
     std::atomic<std::uint64_t> requests{0};
@@ -125,20 +143,37 @@ class WIREBENCH_API server_skeleton {
     std::atomic<bool> stopping{false};
   };
 
+  // What the sessions read and add to, held by the skeleton and by every session: on a caller's
+  // io_context a session may outlive the skeleton (stream_server.hpp). Fixed once the transport
+  // starts, but for the counts.
+  struct core {
+    core(settings s, layer_function l) : session_settings(std::move(s)), layer(std::move(l)) {}
+    const settings session_settings;
+    const layer_function layer;
+    books counts;
+    std::optional<asio::thread_pool> workers;
+  };
+
+  // Keeps the core for as long as the session lives; a base before the Session, so that the
+  // Session, which refers to the core's settings, goes first.
+  struct core_holder {
+    std::shared_ptr<core> skeleton_core;
+  };
+
   // The Session, with its count added to the server's after every on_data: one relaxed add per
   // read, not per request. From a graceful stop on it also keeps the calls it owes: those in
   // flight when the drain began and those taken in since; at its close, what is still in flight
   // was cut, the rest finished.
-  class counted_session final : public Session {
+  class counted_session final : private core_holder, public Session {
    public:
     template <class... Args>
-    explicit counted_session(books& b, Args&&... args)
-        : Session(std::forward<Args>(args)...), books_(b) {}
+    explicit counted_session(std::shared_ptr<core> c, Args&&... args)
+        : core_holder{std::move(c)}, Session(std::forward<Args>(args)...) {}
     std::size_t on_data(connection& c, std::span<const std::byte> data,
                         std::error_code& error) override {
       const std::size_t consumed = Session::on_data(c, data, error);
       if (const std::uint64_t n = this->take_requests(); n != 0) {
-        books_.requests.fetch_add(n, std::memory_order_relaxed);
+        counts().requests.fetch_add(n, std::memory_order_relaxed);
         if (draining_) owed_ += n;
       }
       return consumed;
@@ -149,17 +184,17 @@ class WIREBENCH_API server_skeleton {
       Session::on_drain(c);
     }
     void on_close(connection& c, std::error_code reason) override {
-      if (draining_ || books_.stopping.load(std::memory_order_relaxed)) {
+      if (draining_ || counts().stopping.load(std::memory_order_relaxed)) {
         const std::uint64_t cut = this->calls_in_flight();
-        books_.grace_cut.fetch_add(cut, std::memory_order_relaxed);
-        books_.grace_finished.fetch_add(owed_ - std::min<std::uint64_t>(owed_, cut),
-                                        std::memory_order_relaxed);
+        counts().grace_cut.fetch_add(cut, std::memory_order_relaxed);
+        counts().grace_finished.fetch_add(owed_ - std::min<std::uint64_t>(owed_, cut),
+                                          std::memory_order_relaxed);
       }
       Session::on_close(c, reason);
     }
 
    private:
-    books& books_;
+    books& counts() { return this->skeleton_core->counts; }
     bool draining_ = false;
     std::uint64_t owed_ = 0;
   };
@@ -169,25 +204,21 @@ class WIREBENCH_API server_skeleton {
     return t;
   }
 
-  // On the new connection's thread, any transport thread, concurrently: reads only members that
-  // are fixed before start().
-  std::unique_ptr<connection_handler> make_session() {
+  // On the new connection's thread, any transport thread, concurrently: reads only what is fixed
+  // before start().
+  static std::unique_ptr<connection_handler> make_session(const std::shared_ptr<core>& c) {
     std::unique_ptr<connection_handler> session;
     if constexpr (takes_workers) {
-      asio::thread_pool* workers = workers_ ? &*workers_ : nullptr;
-      session = std::make_unique<counted_session>(books_, settings_, workers);
+      asio::thread_pool* workers = c->workers ? &*c->workers : nullptr;
+      session = std::make_unique<counted_session>(c, c->session_settings, workers);
     } else {
-      session = std::make_unique<counted_session>(books_, settings_);
+      session = std::make_unique<counted_session>(c, c->session_settings);
     }
-    return layer_ ? layer_(std::move(session)) : std::move(session);
+    return c->layer ? c->layer(std::move(session)) : std::move(session);
   }
 
-  const settings settings_;
-  const std::function<std::unique_ptr<connection_handler>(std::unique_ptr<connection_handler>)>
-      layer_;
-  books books_;
-  std::optional<asio::thread_pool> workers_;
-  stream_server transport_;  // last: its connections, and so the sessions, go first
+  std::shared_ptr<core> core_;
+  stream_server transport_;  // after core_: its connections, and so the sessions, go first
   std::once_flag stopped_;
 };
 

@@ -2,15 +2,16 @@
 // A stream server: a listener, an io_pool, one handler per connection (from a factory), a
 // connection cap, connection counters, and a graceful stop. Protocol servers own one through
 // server_skeleton, which adds the sessions' request count and a worker pool.
-#include <atomic>
-#include <condition_variable>
-#include <cstdint>
+//
+// Where it runs: threads of its own (config.pool), or the caller's io_context (the constructor
+// that takes its executor), which the caller runs on one thread at a time: the listener and
+// every connection then live on that loop. There stop() does not wait: it stops accepting, begins
+// every connection's drain, and returns; the loop ends the drain (connections that have not
+// closed when the grace is over are closed), after which nothing of the server is left on it.
+// What its connections need is shared with them, so the server may be destroyed before that.
 #include <functional>
-#include <map>
-#include <memory>
 #include <mutex>
-#include <string>
-#include <unordered_map>
+#include <memory>
 
 #include "wirebench/core/api.hpp"
 #include "wirebench/core/server_stats.hpp"
@@ -44,6 +45,9 @@ class WIREBENCH_API stream_server {
 
   /// Starts the threads but does not listen: what `make_handler` uses may be set up until start().
   stream_server(stream_server_config config, handler_factory make_handler);
+  /// On `executor`'s io_context, which the caller runs (see above); config.pool is not used.
+  stream_server(const asio::io_context::executor_type& executor, stream_server_config config,
+                handler_factory make_handler);
   /// Stops the server (stop()).
   ~stream_server();
   /// Not copyable.
@@ -57,7 +61,8 @@ class WIREBENCH_API stream_server {
   /// The endpoint it listens on; only after start().
   endpoint local_endpoint() const { return listener_->local_endpoint(); }
   /// Graceful: stop accepting, flush every connection's due replies and close it, wait up to
-  /// grace, then force-close the rest and join the threads. Idempotent; any thread but ours.
+  /// grace, then force-close the rest and join the threads. Idempotent; any thread but ours. On a
+  /// caller's io_context, from any thread, it begins that and returns: the loop finishes it.
   void stop();
   /// Ends the grace of a stop() under way (or of the next one) at once: what is still in flight
   /// is cut. Any thread.
@@ -66,23 +71,13 @@ class WIREBENCH_API stream_server {
   server_stats stats() const;
 
  private:
+  struct state;  // what the connections share with the server (stream_server.cpp)
   class counted_handler;
-  void on_accept(stream_socket socket);
-  void on_closed(connection* c, std::error_code reason);
 
-  stream_server_config config_;
-  handler_factory make_handler_;
   io_pool pool_;
+  std::shared_ptr<state> state_;
   std::unique_ptr<listener> listener_;
-
-  std::atomic<std::uint64_t> accepted_{0};
-  std::atomic<std::uint64_t> rejected_{0};
-  mutable std::mutex mutex_;
-  std::condition_variable all_closed_;
-  std::unordered_map<connection*, std::weak_ptr<connection>> live_;
-  std::map<std::string, std::uint64_t> close_reasons_;
   std::once_flag stopped_;
-  bool grace_ended_ = false;  // under mutex_
 };
 
 }  // namespace wirebench
