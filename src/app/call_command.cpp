@@ -10,6 +10,7 @@
 #include "number_checks.hpp"
 #include "error_text.hpp"
 #include "keepalive_flags.hpp"
+#include "resolve_flag.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/core/error.hpp"
@@ -21,6 +22,7 @@ command_runner add_call_command(CLI::App& app) {
   struct options {
     std::string protocol;
     std::string connect = "tcp://127.0.0.1:7000";
+    std::vector<std::string> resolve;  // --resolve HOST:PORT:ADDR
     std::vector<std::string> words;
     std::size_t count = 1;
     double timeout_s = 5;
@@ -43,6 +45,7 @@ command_runner add_call_command(CLI::App& app) {
       ->check(above_zero())
       ->capture_default_str();
   add_tls_client_flags(*cmd, o->tls);
+  add_resolve_flag(*cmd, o->resolve);
   add_keepalive_client_flags(*cmd, o->keepalive);
   cmd->add_option("-n,--count", o->count, "A user call: how many to make, all at once")
       ->check(from_to(1, 100000))
@@ -68,9 +71,11 @@ command_runner add_call_command(CLI::App& app) {
     auto where = endpoint::parse(o->connect, &error);
     if (!where) return usage_error("--connect " + error);
     config.connect = *where;
+    if (!o->resolve.empty() && (!user.url || cmd->get_option("--connect")->count() > 0))
+      return usage_error(resolve_needs_url);
     if (cmd->get_option("--connect")->count() == 0 && user.url) {  // the URL names the server
       std::string problem;
-      const auto url_server = url_endpoint(*user.url, problem);
+      const auto url_server = resolve_url(o->resolve, *user.url, problem);
       if (!url_server) return usage_error(problem);
       config.connect = *url_server;
     }

@@ -16,6 +16,7 @@
 #include "keepalive_flags.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
+#include "resolve_flag.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
 #include "wirebench/core/duration_text.hpp"
@@ -33,6 +34,7 @@ struct run_options {
   std::string slo;
   std::vector<std::string> protocols = {"all"};
   std::string connect;
+  std::vector<std::string> resolve;  // --resolve HOST:PORT:ADDR
   std::string scenario;
   bool quick = false;
   bool quiet = false;
@@ -194,7 +196,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   if (o.connect.empty() && user.url) {
     // The URL names the server: it is loaded as --connect would (the run starts none).
     std::string problem;
-    const auto where = url_endpoint(*user.url, problem);
+    const auto where = resolve_url(o.resolve, *user.url, problem);
     if (!where) return problem;
     if (plan.protocols.size() != 1)
       return "--url names one server: run one protocol against it with --protocol";
@@ -211,6 +213,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
              "`wirebench serve --engine`";
     plan.connect = *where;
   }
+  if (!o.resolve.empty() && (!user.url || !o.connect.empty())) return resolve_needs_url;
   for (const auto* cpus : {&plan.server_cpus, &plan.client_cpus}) {
     if (cpus->empty()) continue;
     const std::string option = cpus == &plan.server_cpus ? "--server-cpus " : "--client-cpus ";
@@ -297,6 +300,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->check(from_to(1, 1000))
       ->capture_default_str();
   add_tls_client_flags(*cmd, plan.tls);
+  add_resolve_flag(*cmd, o->resolve);
   add_keepalive_client_flags(*cmd, o->keepalive);
   cmd->add_option("-c,--connect", o->connect,
                   "Load a server already running there (wirebench serve) instead of starting one");

@@ -11,11 +11,9 @@
 #include "wirebench/tls/tls_context.hpp"
 
 namespace wirebench {
-namespace {
 
-// The name a TLS client sends (SNI) and checks the certificate against: the user call's
-// authority when it names one (a URL's host), else the address dialed.
 std::string tls_server_name(const client_config& c) {
+  if (!c.tls.server_name.empty()) return c.tls.server_name;
   if (c.call && c.call->http() && !c.call->http()->authority.empty()) {
     std::string_view host = c.call->http()->authority;
     if (host.starts_with('[')) return std::string(host.substr(1, host.find(']') - 1));
@@ -23,8 +21,6 @@ std::string tls_server_name(const client_config& c) {
   }
   return c.connect.is_tcp() ? c.connect.address : "localhost";
 }
-
-}  // namespace
 
 void protocol_registry::add(protocol p) {
   if (find(p.name) != nullptr)

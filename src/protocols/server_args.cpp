@@ -134,6 +134,14 @@ std::vector<server_flag> make_flags() {
                  c.tls.private_key_file = std::string(v);
                },
                [](const server_config& c) { return unless_empty(c.tls.private_key_file); }});
+  f.push_back({"--tls-client-ca", "", "FILE",
+               "Mutual TLS: require every client to present a certificate from this CA (PEM); "
+               "implies --tls",
+               [](server_config& c, std::string_view v) {
+                 c.tls.client_ca_file = std::string(v);
+                 c.tls.enabled = true;
+               },
+               [](const server_config& c) { return unless_empty(c.tls.client_ca_file); }});
   // Then each protocol's own settings, once per flag (protocols that share one, as http2 and
   // grpc share --max-streams, declare it alike); the registry checks them against the protocol.
   for (const protocol& p : protocol_registry::builtin().all()) {

@@ -224,6 +224,47 @@ check "the refusal says it was TLS" grep -q "tls" "$work/out" "$work/err"
 check "call --insecure takes the self-signed server" bash -c \
   "[ \"\$('$wb' call -p http1 -k -c '$bound' ann)\" = 'hello, ann' ]"
 check "the TLS server stops cleanly" stop_server TERM
+# Mutual TLS and names: serve --tls-client-ca serves only clients whose certificate its CA signed
+# (--cert/--key); --tls-server-name is the name verified instead of the address dialed; --resolve
+# dials an address for a URL's host, which stays the name TLS verifies. Certificates by openssl.
+make_cert() {  # make_cert NAME: NAME.pem and NAME.key in $work, a self-signed P-256 cert for NAME
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=$1" \
+    -addext "subjectAltName=DNS:$1" -keyout "$work/$1.key" -out "$work/$1.pem" 2>"$work/err"
+}
+check "openssl makes a server and two client certificates" bash -c \
+  "$(declare -f make_cert); work='$work'; make_cert wirebench.test && make_cert client && make_cert stranger"
+check "--cert without --key exits 2" exit_is 2 "$wb" call -p http1 --cert "$work/client.pem" -c tcp://127.0.0.1:9 x
+check "... and asks for the key" one_line_error "--cert needs --key"
+check "--resolve without --url exits 2" exit_is 2 "$wb" call -p http1 --resolve a.test:1:127.0.0.1 -c tcp://127.0.0.1:9 x
+check "... and says what it maps" one_line_error "--resolve maps a --url's host to an address"
+check "--resolve to a name exits 2" exit_is 2 "$wb" call -p http1 --url http://a.test:1/ --resolve a.test:1:nowhere
+check "... and says it takes an address" one_line_error "'nowhere' is not an IP address"
+check "--resolve for another host exits 2 (not a lookup of the real one)" exit_is 2 "$wb" run -p http1 \
+  --url http://a.test:1/ --resolve b.test:1:127.0.0.1
+check "... and names the URL's host and port" one_line_error "no rule names the --url's a.test:1"
+check "serve --tls-client-ca" start_server http1 "tcp://127.0.0.1:0" --tls-cert "$work/wirebench.test.pem" \
+  --tls-key "$work/wirebench.test.key" --tls-client-ca "$work/client.pem"
+port=${bound##*:}
+mtls=(--tls-ca "$work/wirebench.test.pem" --cert "$work/client.pem" --key "$work/client.key")
+check "call --cert --key --tls-server-name is served" bash -c \
+  "[ \"\$('$wb' call -p http1 -c '$bound' ${mtls[*]} --tls-server-name wirebench.test ann)\" = 'hello, ann' ]"
+check "the address dialed is not the certificate's name: exit 1" exit_is 1 "$wb" call -p http1 \
+  -c "$bound" "${mtls[@]}" ann
+check "... refused as TLS" grep -qi "tls" "$work/out" "$work/err"
+check "no client certificate: exit 1" exit_is 1 "$wb" call -p http1 -c "$bound" \
+  --tls-ca "$work/wirebench.test.pem" --tls-server-name wirebench.test ann
+check "another CA's client certificate: exit 1" exit_is 1 "$wb" call -p http1 -c "$bound" \
+  --tls-ca "$work/wirebench.test.pem" --tls-server-name wirebench.test --cert "$work/stranger.pem" \
+  --key "$work/stranger.key" ann
+check "call --url https://wirebench.test --resolve, verified and served" exit_is 0 "$wb" call -p http1 \
+  --url "https://wirebench.test:$port/greet?name=r" --resolve "wirebench.test:$port:127.0.0.1" \
+  "${mtls[@]}" --expect-body '{"greeting":"hello, r"}'
+check "run --resolve with a client certificate, every call a success" exit_is 0 "$wb" run -p http1 \
+  --url "https://wirebench.test:$port/greet?name=r" --resolve "wirebench.test:$port:127.0.0.1" \
+  "${mtls[@]}" --workers 2 "${quick[@]}" --out "$work/mtls.json"
+check "... recorded" json_has "$work/mtls.json" \
+  "d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['ok'] == sum(d['points'][0]['summary']['outcomes'].values())"
+check "the mutual TLS server stops cleanly" stop_server TERM
 # A run whose every call fails: its latencies are "-", not "0us".
 check "serve http1 for a run whose calls all fail" start_server http1 "tcp://127.0.0.1:0"
 check "a run of 404s" exit_is 0 "$wb" run -p http1 --url "http://${bound#tcp://}/nope" --workers 1 \

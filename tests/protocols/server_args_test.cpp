@@ -26,13 +26,13 @@ constexpr std::size_t field_count() {
   else
     return sizeof...(A);
 }
-static_assert(field_count<server_config>() == 16 && field_count<tls_options>() == 5 &&
+static_assert(field_count<server_config>() == 16 && field_count<tls_options>() == 7 &&
                   field_count<keepalive_settings>() == 3,
               "server_config changed: give the new field a flag (server_args.cpp), set it in "
               "every_field_set() below, then update this count");
 
-// Every field away from its default (tls.ca_file, tls.insecure and keepalive.without_calls aside:
-// client settings, with no flag).
+// Every field away from its default (tls.ca_file, tls.insecure, tls.server_name and
+// keepalive.without_calls aside: client settings, with no flag).
 server_config every_field_set() {
   server_config c;
   c.listen = endpoint::parse_or_throw("unix:@wirebench-args-test");
@@ -55,6 +55,7 @@ server_config every_field_set() {
   c.tls.enabled = true;
   c.tls.certificate_file = "/etc/ssl/a cert.pem";
   c.tls.private_key_file = "key.pem";
+  c.tls.client_ca_file = "clients/ca.pem";
   return c;
 }
 

@@ -31,10 +31,12 @@ const protocol& find(const std::string& name) { return *protocol_registry::built
 // Our server of `protocol` over TLS, with a certificate the peer tools are told to trust.
 class tls_server : public ::testing::Test {
  protected:
-  void start(const std::string& protocol) {
+  // client_ca: require client certificates from this CA (mutual TLS), as --tls-client-ca.
+  void start(const std::string& protocol, const std::string& client_ca = "") {
     server_config sc;
     sc.tls.certificate_file = files_.cert();
     sc.tls.private_key_file = files_.key();
+    sc.tls.client_ca_file = client_ca;
     sc.tls.enabled = true;
     server_ = find(protocol).make_server(sc);
     port_ = std::to_string(server_->local_endpoint().port);
@@ -122,23 +124,96 @@ TEST_F(tls_server, redis_cli_over_tls_against_our_resp_server) {
   EXPECT_EQ(rc, 0);
 }
 
-// Our resp client against a real redis-server's TLS port, verifying its certificate.
+// Mutual TLS against peers: curl and redis-cli present a client certificate (--cert/--key) to our
+// servers that require one; without it their request fails and nothing is served.
+TEST_F(tls_server, curl_and_redis_cli_present_client_certificates_our_servers_require) {
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
+  WIREBENCH_REQUIRE_PEER("redis-cli", "redis-tools");
+  test::cert_files client("curl-client");
+  const std::string identity = " --cert " + client.cert() + " --key " + client.key();
+  start("http2", client.cert());
+  const std::string curl = "curl -s --http2 --cacert " + files_.cert() + " 'https://localhost:" +
+                           port_ + "/greet?name=m'";
+  int rc = 0;
+  EXPECT_EQ(test::run_shell(curl + identity, &rc), "{\"greeting\":\"hello, m\"}");
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(test::run_shell(curl, &rc), "");
+  EXPECT_NE(rc, 0);
+  EXPECT_EQ(server_->stats().requests, 1u);
+
+  server_.reset();
+  start("resp", client.cert());
+  const std::string cli = "redis-cli --tls --cacert " + files_.cert() + " -h 127.0.0.1 -p " + port_;
+  EXPECT_EQ(test::run_shell(cli + identity + " GREET cli", &rc), "hello, cli\n");
+  EXPECT_EQ(rc, 0);
+  test::run_shell(cli + " GREET cli 2>&1", &rc);
+  EXPECT_EQ(server_->stats().requests, 1u);
+}
+
+// Our resp client against a real redis-server's TLS port, verifying its certificate, and
+// presenting the client certificate redis-server requires (tls-auth-clients, from its CA file);
+// without one, its calls fail.
 TEST(tls_peer_interop, our_resp_client_against_redis_server_over_tls) {
   WIREBENCH_REQUIRE_PEER("redis-server", "redis-server");
-  test::cert_files files;
+  test::cert_files files, member("member");
   const int port = test::free_loopback_port();
   test::child_process redis({"redis-server", "--port", "0", "--tls-port", std::to_string(port),
                              "--bind", "127.0.0.1", "--tls-cert-file", files.cert(),
-                             "--tls-key-file", files.key(), "--tls-ca-cert-file", files.cert(),
-                             "--tls-auth-clients", "no", "--save", "", "--appendonly", "no",
+                             "--tls-key-file", files.key(), "--tls-ca-cert-file", member.cert(),
+                             "--tls-auth-clients", "yes", "--save", "", "--appendonly", "no",
                              "--dir", files.dir().string()});
   ASSERT_TRUE(test::wait_for_listener(port));
   client_config cc = verifying_client(port, files.cert());
   user_call ping;
   ping.request = resp_call{.args = {"SET", "k:__rand_int__", "v"}};
   cc.call = ping;
+  cc.tls.certificate_file = member.cert();
+  cc.tls.private_key_file = member.key();
   auto client = find("resp").make_client(cc);
   expect_all_succeed(*client, 50);
+
+  cc.tls.certificate_file.clear();
+  cc.tls.private_key_file.clear();
+  const auto r = greet_sync(*find("resp").make_client(cc), "x");
+  ASSERT_TRUE(r.completed);
+  EXPECT_TRUE(r.ec) << "redis-server served a client without a certificate";
+}
+
+// Mutual TLS and SNI against nginx: it requires a client certificate from our CA
+// (ssl_verify_client) and answers with the name our client sent ($ssl_server_name), while the
+// client dials 127.0.0.1 and verifies nginx's certificate for that name (tls_options::server_name).
+TEST(tls_peer_interop, our_http_clients_send_sni_and_client_certificates_to_nginx) {
+  WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
+  test::cert_files server("wirebench.test"), member("member"), stranger("stranger");
+  test::nginx_server nginx("nginx-mtls",
+                           "    location /greet { default_type application/json; "
+                           "return 200 '{\"greeting\":\"hello, $ssl_server_name\"}'; }\n",
+                           "  ssl_verify_client on;\n  ssl_client_certificate " + member.cert() + ";\n",
+                           {server.cert(), server.key()});
+  ASSERT_TRUE(nginx.started()) << "nginx did not start";
+  for (const char* protocol : {"http1", "http2"}) {
+    SCOPED_TRACE(protocol);
+    client_config cc = verifying_client(nginx.tls_port(), server.cert());
+    cc.tls.server_name = "wirebench.test";
+    cc.tls.certificate_file = member.cert();
+    cc.tls.private_key_file = member.key();
+    // The greeting names the SNI nginx saw: "hello, wirebench.test" only when it was sent.
+    auto client = find(protocol).make_client(cc);
+    for (int i = 0; i < 20; ++i) {
+      const auto r = greet_sync(*client, "wirebench.test");
+      ASSERT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
+    }
+    // nginx answers a client without a certificate, or with another CA's, with 400.
+    const test::cert_files* const identities[] = {nullptr, &stranger};
+    for (const test::cert_files* identity : identities) {
+      client_config without = cc;
+      without.tls.certificate_file = identity ? identity->cert() : "";
+      without.tls.private_key_file = identity ? identity->key() : "";
+      const auto r = greet_sync(*find(protocol).make_client(without), "wirebench.test");
+      ASSERT_TRUE(r.completed);
+      EXPECT_TRUE(r.ec) << "served without a certificate nginx trusts";
+    }
+  }
 }
 
 // Our http1 and http2 clients against nginx over TLS (ALPN http/1.1 and h2 on one port),

@@ -116,6 +116,64 @@ TEST_P(over_tls, an_insecure_client_takes_a_certificate_it_cannot_verify) {
   EXPECT_EQ(test::greet_sync(*client, "k").reply, "hello, k");
 }
 
+// Mutual TLS: a server given a client CA (--tls-client-ca) serves the clients that present a
+// certificate it signed (--cert/--key), verifying the server or not; one with no certificate, or
+// another's, fails its call as tls_failed, and the server goes on serving.
+TEST_P(over_tls, a_server_requiring_client_certificates_serves_only_those_its_ca_signed) {
+  test::cert_files member("member"), stranger("stranger");
+  server_config sc;
+  sc.tls.enabled = true;
+  sc.tls.certificate_file = files_.cert();
+  sc.tls.private_key_file = files_.key();
+  sc.tls.client_ca_file = member.cert();
+  auto server = proto_->make_server(sc);
+  auto greet_as = [&](const test::cert_files* identity, bool insecure = false) {
+    client_config cc = verifying();
+    cc.connect = server->local_endpoint();
+    cc.connect_timeout = 3s;
+    cc.reply_timeout = 5s;
+    if (insecure) {
+      cc.tls.ca_file.clear();
+      cc.tls.insecure = true;
+    }
+    if (identity != nullptr) {
+      cc.tls.certificate_file = identity->cert();
+      cc.tls.private_key_file = identity->key();
+    }
+    return test::greet_sync(*proto_->make_client(cc), "m");
+  };
+  EXPECT_EQ(greet_as(&member).reply, "hello, m");
+  EXPECT_EQ(greet_as(&member, true).reply, "hello, m");  // gRPC's insecure path is another API
+  const test::cert_files* const identities[] = {nullptr, &stranger};
+  for (const test::cert_files* identity : identities) {
+    SCOPED_TRACE(identity == nullptr ? "no client certificate" : "another CA's");
+    const auto refused = greet_as(identity);
+    ASSERT_TRUE(refused.completed);
+    if (GetParam().starts_with("grpcpp")) {
+      // gRPC's client finished its side of the handshake (TLS 1.3) before the server refused it,
+      // and reports only "Socket closed": a connection that failed is all it can tell.
+      EXPECT_TRUE(refused.ec == errc::tls_failed || refused.ec == errc::connect_failed)
+          << refused.ec.message() << ": " << refused.reply;
+    } else {
+      EXPECT_EQ(refused.ec, errc::tls_failed) << refused.ec.message() << ": " << refused.reply;
+    }
+  }
+  EXPECT_EQ(greet_as(&member).reply, "hello, m");
+}
+
+// The name a client verifies (and sends as SNI) is the address dialed unless one is given
+// (--tls-server-name): the certificate names localhost, not "elsewhere.test".
+TEST_P(over_tls, the_server_name_given_is_the_one_the_certificate_must_carry) {
+  client_config cc = verifying();
+  cc.tls.server_name = "localhost";
+  EXPECT_EQ(test::greet_sync(*proto_->make_client(cc), "s").reply, "hello, s");
+  cc.tls.server_name = "elsewhere.test";
+  cc.connect_timeout = 3s;
+  const auto r = test::greet_sync(*proto_->make_client(cc), "s");
+  ASSERT_TRUE(r.completed);
+  EXPECT_EQ(r.ec, errc::tls_failed) << r.ec.message() << ": " << r.reply;
+}
+
 TEST_P(over_tls, a_cleartext_client_and_garbage_are_closed_and_others_still_served) {
   auto good = proto_->make_client(verifying());
   ASSERT_EQ(test::greet_sync(*good, "before").reply, "hello, before");

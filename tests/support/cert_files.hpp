@@ -1,11 +1,13 @@
 #pragma once
 // A self-signed test certificate and its key on disk, in a fresh folder (made at test time, never
 // committed; removed when the object goes): for --tls-cert, --tls-ca and the peer tools' flags.
-// The certificate names localhost, 127.0.0.1 and ::1, and is its own CA.
+// The certificate names `common_name`, localhost, 127.0.0.1 and ::1, and is its own CA: a
+// server's, or a client's for mutual TLS.
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -15,11 +17,11 @@ namespace wirebench::test {
 
 class cert_files {
  public:
-  cert_files() {
+  explicit cert_files(std::string_view common_name = "localhost") {
     dir_ = std::filesystem::temp_directory_path() /
            ("wirebench-cert-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     std::filesystem::create_directories(dir_);
-    const tls::certificate_pem pem = tls::make_self_signed_certificate();
+    const tls::certificate_pem pem = tls::make_self_signed_certificate(common_name);
     std::ofstream(cert()) << pem.certificate;
     std::ofstream(key()) << pem.private_key;
   }

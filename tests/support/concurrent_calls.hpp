@@ -28,7 +28,10 @@ inline void expect_each_call_completes_once(protocol_client& c, int threads = 4,
         c.async_greet(name, [&, id, name](std::error_code ec, std::string_view reply) {
           if (ec || reply != expected_greeting(name)) {
             std::lock_guard lock(first_wrong_mutex);
-            if (wrong++ == 0) first_wrong = ec ? ec.message() : "reply '" + std::string(reply) + "'";
+            // With an error, the reply is its detail (a peer's message, OpenSSL's or gRPC's reason).
+            if (wrong++ == 0)
+              first_wrong = ec ? ec.message() + (reply.empty() ? "" : ": " + std::string(reply))
+                               : "reply '" + std::string(reply) + "'";
           }
           ++completions[id];
           ++done;

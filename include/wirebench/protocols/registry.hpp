@@ -3,6 +3,7 @@
 // protocol_registration at namespace scope), so a protocol joins every tool, test suite and
 // benchmark by being linked in: no list of names anywhere else.
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,11 @@ class protocol_registry {
  private:
   std::vector<protocol> protocols_;
 };
+
+// The name a TLS client of `c` sends as SNI and checks the server's certificate against: the one
+// given (tls_options::server_name: --tls-server-name, --resolve), else the user call's authority
+// when it names one (a URL's host), else the host dialed ("localhost" for a Unix socket).
+std::string tls_server_name(const client_config& c);
 
 // A client config whose user call the protocol cannot send (protocol::user_calls): what the
 // registry's make_client and client_codecs throw, never replacing the call by the greet call.

@@ -24,7 +24,9 @@ struct certificate_pem {
 };
 
 /// A fresh P-256 key and a certificate for it, signed by itself, valid for a day, for
-/// `common_name` with subjectAltName localhost, 127.0.0.1 and ::1. Throws on OpenSSL failure.
+/// `common_name` with subjectAltName that name, localhost, 127.0.0.1 and ::1. It is a CA of its
+/// own (a server's, or a client's for mutual TLS, verifies against itself). Throws on OpenSSL
+/// failure.
 WIREBENCH_API certificate_pem make_self_signed_certificate(
     std::string_view common_name = "localhost");
 

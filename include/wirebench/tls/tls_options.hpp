@@ -10,10 +10,18 @@ namespace wirebench {
 struct tls_options {
   /// Use TLS.
   bool enabled = false;
-  /// Server: PEM files; both empty = a self-signed certificate made in memory at start-up.
+  /// This side's own certificate chain (PEM file). Server: both it and private_key_file empty
+  /// make a self-signed certificate in memory at start-up. Client: a client certificate (mutual
+  /// TLS; curl's --cert), none when both are empty.
   std::string certificate_file;
-  /// Server: the private key's PEM file (see certificate_file).
+  /// The private key's PEM file (see certificate_file).
   std::string private_key_file;
+  /// Server: require every client to present a certificate that verifies against this CA file
+  /// (mutual TLS; a client without one, or with another, fails its handshake). Empty: none asked.
+  std::string client_ca_file;
+  /// Client: the name sent as SNI and that the server's certificate must carry, when it is not
+  /// the host dialed (curl's --resolve and --connect-to keep the URL's). Empty: the host dialed.
+  std::string server_name;
   /// Client: verify the server's certificate against this CA file; empty = against the system's
   /// CAs (OpenSSL's default paths), as curl and redis-cli do.
   std::string ca_file;

@@ -15,6 +15,7 @@
 #include "proto/reflection.pb.h"
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/setting_error.hpp"
+#include "wirebench/protocols/registry.hpp"
 #include "wirebench/tls/tls_client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
 
@@ -40,7 +41,7 @@ class reflection_asker {
     client_codec_factory codecs = [settings] { return make_grpc_client_codec(settings); };
     if (c.tls.enabled)  // as the registry puts TLS under every codec client (ALPN h2 required)
       codecs = tls::tls_client_codecs(std::move(codecs), tls::make_client_context(c.tls, "h2"),
-                                      c.connect.is_tcp() ? c.connect.address : "localhost", "h2");
+                                      tls_server_name(c), "h2");
     client_config plain = c;
     plain.call.reset();
     plain.connections = 1;

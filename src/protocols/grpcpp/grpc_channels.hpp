@@ -19,6 +19,8 @@ inline std::vector<std::shared_ptr<grpc::Channel>> open_channels(const client_co
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     args.SetInt("wirebench.channel_index", static_cast<int>(i));  // keeps them distinct
     args.SetMaxReceiveMessageSize(static_cast<int>(c.max_frame_bytes));
+    // The name checked against the server's certificate (and sent as SNI), as our clients use it.
+    if (c.tls.enabled && !c.tls.server_name.empty()) args.SetSslTargetNameOverride(c.tls.server_name);
     if (c.keepalive.enabled()) {
       args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, grpc_milliseconds(c.keepalive.interval));
       args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, grpc_milliseconds(c.keepalive.timeout));

@@ -38,7 +38,9 @@ std::error_code error_for(const grpc::Status& status) {
       // (its last error names it: "Ssl handshake failed: ... CERTIFICATE_VERIFY_FAILED"), a peer
       // it never reached, a connection lost.
       const std::string& why = status.error_message();
-      if (why.find("andshake") != std::string::npos) return errc::tls_failed;
+      if (why.find("andshake") != std::string::npos ||
+          why.find("is not in peer certificate") != std::string::npos)  // a name that does not verify
+        return errc::tls_failed;
       return why.find("failed to connect") != std::string::npos
                  ? make_error_code(errc::connect_failed)
                  : make_error_code(errc::connection_closed);

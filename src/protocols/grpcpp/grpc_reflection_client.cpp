@@ -31,12 +31,19 @@ const pb::Descriptor* reflection_type(const char* name) {
   return type;
 }
 
+// The TLS name override (--tls-server-name, --resolve), as the call channels have it.
+grpc::ChannelArguments channel_arguments(const client_config& c) {
+  grpc::ChannelArguments args;
+  if (c.tls.enabled && !c.tls.server_name.empty()) args.SetSslTargetNameOverride(c.tls.server_name);
+  return args;
+}
+
 // One reflection stream, driven one operation at a time on a queue of its own (start-up only).
 class reflection_stream {
  public:
   explicit reflection_stream(const client_config& c)
       : address_(grpc_address(c.connect)),
-        stub_(grpc::CreateChannel(address_, channel_credentials(c.tls))) {
+        stub_(grpc::CreateCustomChannel(address_, channel_credentials(c.tls), channel_arguments(c))) {
     context_.set_deadline(std::chrono::system_clock::now() +
                           std::chrono::duration_cast<std::chrono::system_clock::duration>(c.connect_timeout));
     stream_ = stub_.PrepareCall(&context_, reflection_method, &queue_);

@@ -4,7 +4,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include <grpcpp/security/tls_certificate_provider.h>
 #include <grpcpp/security/tls_certificate_verifier.h>
 #include <grpcpp/security/tls_credentials_options.h>
 
@@ -36,11 +38,18 @@ std::shared_ptr<grpc::ServerCredentials> server_credentials(const tls_options& t
   }
   grpc::SslServerCredentialsOptions options;
   options.pem_key_cert_pairs.push_back({pem.private_key, pem.certificate});
+  if (!tls.client_ca_file.empty()) {
+    // Mutual TLS, as our own servers do it (tls_context.cpp): a client certificate from this CA.
+    options.pem_root_certs = read_pem(tls.client_ca_file);
+    options.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
   return grpc::SslServerCredentials(options);
 }
 
 std::shared_ptr<grpc::ChannelCredentials> channel_credentials(const tls_options& tls) {
   if (!tls.enabled) return grpc::InsecureChannelCredentials();
+  if (tls.certificate_file.empty() != tls.private_key_file.empty())
+    throw std::runtime_error("a client certificate needs both --cert and --key");
   if (tls.insecure) {
     // grpc++'s only way to skip verification in 1.51 is its experimental TLS credentials.
     grpc::experimental::TlsChannelCredentialsOptions options;
@@ -48,10 +57,21 @@ std::shared_ptr<grpc::ChannelCredentials> channel_credentials(const tls_options&
     options.set_check_call_host(false);
     options.set_certificate_verifier(
         std::make_shared<grpc::experimental::NoOpCertificateVerifier>());
+    if (!tls.certificate_file.empty()) {
+      options.set_certificate_provider(
+          std::make_shared<grpc::experimental::StaticDataCertificateProvider>(
+              std::vector<grpc::experimental::IdentityKeyCertPair>{
+                  {read_pem(tls.private_key_file), read_pem(tls.certificate_file)}}));
+      options.watch_identity_key_cert_pairs();
+    }
     return grpc::experimental::TlsCredentials(options);
   }
   grpc::SslCredentialsOptions options;  // no roots given: gRPC's default roots (the system's)
   if (!tls.ca_file.empty()) options.pem_root_certs = read_pem(tls.ca_file);
+  if (!tls.certificate_file.empty()) {  // a client certificate (mutual TLS)
+    options.pem_cert_chain = read_pem(tls.certificate_file);
+    options.pem_private_key = read_pem(tls.private_key_file);
+  }
   return grpc::SslCredentials(options);
 }
 
