@@ -138,6 +138,10 @@ void print_table(std::ostream& out, const run_record& run) {
       warnings.push_back(label + ": failed calls:" + why);
     }
     for (const auto& r : point.repeats)
+      if (!r.load.gave_up.empty())  // -n's cap: fewer calls than asked for
+        warnings.push_back(label + ": " + r.load.gave_up + "; " +
+                           std::to_string(r.load.outcomes.total()) + " were counted");
+    for (const auto& r : point.repeats)
       if (!r.load.watchdog.empty())
         warnings.push_back(label + ": the watchdog ended a repeat with calls in flight (" +
                            r.load.watchdog + "): they are counted as unfinished");

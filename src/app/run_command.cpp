@@ -97,6 +97,13 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!given("--repeats")) plan.repeats = 1;
   }
   if (given("--rate") && !given("--load") && o.scenario.empty()) plan.loads = {"uniform"};
+  if (plan.calls > 0) {
+    if (!o.scenario.empty()) return "-n: --scenario comparison times its points; drop one";
+    if (o.find_max_rate) return "-n: --find-max-rate times each step; drop one";
+    // A cap, so that a run of calls ends even against a server that slows to a crawl (k6's
+    // maxDuration of an iterations scenario is 10 minutes too).
+    if (!given("--duration")) plan.duration_seconds = 600;
+  }
   if (o.find_max_rate) {
     if (!o.scenario.empty()) return "--find-max-rate searches on its own: drop --scenario";
     if (o.slo.empty()) return "--find-max-rate needs the target to meet: --slo 'p99<=1ms'";
@@ -273,6 +280,11 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("-D,--duration", plan.duration_seconds, "Seconds measured per repeat")
       ->check(from_to(0.01, 86400.0))
       ->capture_default_str();
+  cmd->add_option("-n,--calls", plan.calls,
+                  "Calls measured per repeat instead of a duration, as h2load's -n (closed loop: "
+                  "shared by the workers; open loop: arrivals at --rate); --duration then caps "
+                  "each repeat (default 600)")
+      ->check(from_to(1, 1000000000000));
   cmd->add_option("--warmup", plan.warmup_seconds, "Seconds of unrecorded calls before each repeat")
       ->check(from_to(0.0, 3600.0))
       ->capture_default_str();

@@ -24,7 +24,8 @@ struct run_plan {
   std::vector<std::size_t> workers = {1};
   double rate = 0;  // calls/s, for the open-loop loads
   double warmup_seconds = 0.5;
-  double duration_seconds = 2;
+  double duration_seconds = 2;  // with `calls`, the cap of each repeat
+  std::uint64_t calls = 0;  // -n: calls per repeat instead of a duration (load_spec::calls)
   std::size_t depth = 0;  // calls in flight per connection; 0: by the protocol (see below)
   std::size_t payload_bytes = 5;
   std::string transport = "tcp";  // tcp, unix, abstract

@@ -99,6 +99,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   spec.rate = params.rate;
   spec.warmup = seconds(plan.warmup_seconds);
   spec.duration = seconds(plan.duration_seconds);
+  spec.calls = plan.calls;
   spec.payload_bytes = plan.payload_bytes;
   spec.late_after = seconds(plan.late_after_ms / 1000.0);
   spec.interval = plan.interval;
@@ -180,8 +181,12 @@ run_record execute(const run_plan& plan, sweep_status& status) {
   // A rate search runs about a dozen steps (its length is not known ahead: the ETA is a guess).
   const std::size_t points_per_protocol =
       plan.loads.size() * plan.workers.size() * (plan.slo ? 12 : 1);
+  // A run of -n calls takes calls / rate (open loop) or an unknown time under its cap (closed).
+  const double seconds_each =
+      plan.calls == 0 || !(plan.rate > 0) ? plan.duration_seconds
+                                          : std::min(plan.duration_seconds, plan.calls / plan.rate);
   progress_line progress(plan.protocols.size() * points_per_protocol * plan.repeats,
-                         plan.warmup_seconds + plan.duration_seconds + 0.1, plan.progress);
+                         plan.warmup_seconds + seconds_each + 0.1, plan.progress);
   if (!plan.client_cpus.empty()) pin_current_thread(parse_cpu_list(plan.client_cpus));
 
   // TLS against servers the run starts: a certificate of its own, verified by its client.
@@ -252,6 +257,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
       params.rate = load == "closed" ? 0 : rate;
       params.warmup_seconds = plan.warmup_seconds;
       params.duration_seconds = plan.duration_seconds;
+      params.calls = plan.calls;
       params.payload_bytes = plan.payload_bytes;
       params.late_after_ms = plan.late_after_ms;
       // TLS is part of the transport: a figure over TLS is never read as one in cleartext.

@@ -22,10 +22,11 @@ std::optional<arrival_kind> parse_arrival_kind(std::string_view name) {
 
 arrival_schedule::arrival_schedule(arrival_kind kind, double rate_per_second,
                                    std::chrono::nanoseconds duration, std::uint64_t seed,
-                                   std::size_t share, std::size_t shares)
+                                   std::size_t share, std::size_t shares, std::uint64_t calls)
     : kind_(kind),
       rate_(rate_per_second),
-      duration_(duration),
+      duration_(calls > 0 ? std::chrono::nanoseconds::max() : duration),
+      calls_(calls),
       random_(seed),
       share_(share),
       shares_(shares) {
@@ -33,16 +34,18 @@ arrival_schedule::arrival_schedule(arrival_kind kind, double rate_per_second,
     throw std::invalid_argument("a schedule's share must be one of its shares");
   if (!(rate_per_second > 0) || !std::isfinite(rate_per_second))
     throw std::invalid_argument("the rate must be a positive number of calls per second");
-  if (duration.count() <= 0) throw std::invalid_argument("the duration must be positive");
+  if (calls == 0 && duration.count() <= 0) throw std::invalid_argument("the duration must be positive");
   if (kind == arrival_kind::bursty) {
     // Whole seconds only: a run shorter than a second has one, at its start.
     const auto seconds = std::max<std::int64_t>(
-        1, std::chrono::duration_cast<std::chrono::seconds>(duration).count());
-    const auto calls = static_cast<std::uint64_t>(
-        std::llround(rate_per_second * std::chrono::duration<double>(duration).count()));
+        1, calls > 0 ? static_cast<std::int64_t>(std::ceil(static_cast<double>(calls) / rate_per_second))
+                     : std::chrono::duration_cast<std::chrono::seconds>(duration).count());
+    const auto in_all = calls > 0 ? calls
+                                  : static_cast<std::uint64_t>(std::llround(
+                                        rate_per_second * std::chrono::duration<double>(duration).count()));
     per_second_.assign(static_cast<std::size_t>(seconds), 0);
     std::uniform_int_distribution<std::size_t> pick(0, per_second_.size() - 1);
-    for (std::uint64_t i = 0; i < calls; ++i) ++per_second_[pick(random_)];
+    for (std::uint64_t i = 0; i < in_all; ++i) ++per_second_[pick(random_)];
   }
 }
 
@@ -59,7 +62,21 @@ std::optional<std::chrono::nanoseconds> arrival_schedule::next() {
   return next_of_all();
 }
 
+std::chrono::nanoseconds arrival_schedule::end() const {
+  if (calls_ == 0) return duration_;
+  if (kind_ == arrival_kind::bursty)
+    return std::chrono::seconds(per_second_.size());  // its calls' whole seconds
+  return last_at_ + std::chrono::nanoseconds(static_cast<std::int64_t>(1e9 / rate_));
+}
+
 std::optional<std::chrono::nanoseconds> arrival_schedule::next_of_all() {
+  if (calls_ > 0 && issued_ >= calls_) return std::nullopt;
+  const auto at = next_in_time();
+  if (at) last_at_ = *at;
+  return at;
+}
+
+std::optional<std::chrono::nanoseconds> arrival_schedule::next_in_time() {
   using std::chrono::nanoseconds;
   switch (kind_) {
     case arrival_kind::uniform: {

@@ -38,6 +38,11 @@ void closed_loop::start() {
   for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now(), phase::warmup);
 }
 
+void closed_loop::limit_window(std::uint64_t calls) {
+  const std::uint64_t n = workers_.size();
+  for (std::uint64_t w = 0; w < n; ++w) workers_[w].quota = calls / n + (w < calls % n ? 1 : 0);
+}
+
 void closed_loop::open_window() { phase_.store(phase::measured, std::memory_order_release); }
 void closed_loop::close_window() { phase_.store(phase::after, std::memory_order_release); }
 
@@ -88,12 +93,16 @@ std::uint64_t closed_loop::issued() const {
 // Inline into on_reply(), where a worker's every call but its first starts.
 inline void closed_loop::issue(std::size_t w, clock::time_point now, phase now_in) {
   worker& k = workers_[w];
-  if (now_in == phase::stopping) {
+  // A worker retires when the run stops, or when it has made its share of a limited window.
+  if (now_in == phase::stopping || (now_in == phase::measured && k.issued == k.quota)) {
     k.in_flight.store(false, std::memory_order_relaxed);
     // The lock makes the last decrement and the driver's wait one step: the driver cannot see 0
     // and destroy this loop between our decrement and our notify.
     std::lock_guard lock(done_mutex_);
-    if (active_.fetch_sub(1) == 1) done_.notify_all();
+    if (active_.fetch_sub(1) == 1) {
+      if (now_in == phase::measured) window_done_at_ = now;
+      done_.notify_all();
+    }
     return;
   }
   k.started_in = now_in;
@@ -166,11 +175,25 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   if (spec.on_window) spec.on_window(true);
   const auto window_start = clock::now();
   result.window_start_unix = unix_seconds_now();
-  loop->open_window();
-  detail::wait_for_run(mutex, nothing, gave_up, window_start + spec.duration, spec,
-                       result.gave_up, {}, sampler);
+  if (spec.calls > 0) {
+    // Its window ends when the last of its calls completes (the loop notifies its own condition).
+    loop->limit_window(spec.calls);
+    loop->open_window();
+    auto filled = [&] { return gave_up() || loop->window_done(); };
+    if (!detail::wait_for_run(loop->state_mutex(), loop->state_changed(), filled,
+                              window_start + spec.duration, spec, result.gave_up, {}, sampler))
+      result.gave_up = detail::count_cap_passed(spec);
+  } else {
+    loop->open_window();
+    detail::wait_for_run(mutex, nothing, gave_up, window_start + spec.duration, spec,
+                         result.gave_up, {}, sampler);
+  }
   loop->close_window();
-  const auto window_end = clock::now();
+  auto window_end = clock::now();
+  if (spec.calls > 0 && result.gave_up.empty()) {
+    std::lock_guard lock(loop->state_mutex());
+    window_end = loop->window_done_at();
+  }
   if (spec.on_window) spec.on_window(false);
   result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
   if (!loop->stop_until(window_end + spec.call_timeout + spec.watchdog_grace)) {

@@ -91,7 +91,8 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   if (spec.workers == 0)
     throw std::invalid_argument("an open loop needs room for at least one call in flight");
   // Checked before any shard exists, so that a bad rate fails here, at once.
-  arrival_schedule(*spec.arrivals, spec.rate, spec.duration, spec.seed);
+  arrival_schedule(*spec.arrivals, spec.rate, spec.duration, spec.seed, 0, 1, spec.calls);
+  const bool by_count = spec.calls > 0;
 
   auto loops = loops_for(client);
   const std::size_t shards_n = std::min(loops.loops.size(), spec.workers);
@@ -101,10 +102,12 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   const auto lead = std::chrono::milliseconds(2);
   const auto start = clock_type::now() + lead;
   const auto window_opens = start + spec.warmup;
+  // With a call count the window closes when the schedule is used up; the duration caps it.
   const auto window_closes = window_opens + spec.duration;
 
   auto run = std::make_unique<open_loop_shard::run_state>();
   run->running = shards_n;
+  run->scheduling = shards_n;
   std::vector<std::shared_ptr<open_loop_shard>> shards;
   for (std::size_t k = 0; k < shards_n; ++k) {
     open_loop_shard::plan plan{.spec = &spec,
@@ -126,13 +129,18 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   };
   auto gave_up = [&] { return !result.gave_up.empty(); };
   auto finished = [&] { return run->running == 0; };
+  auto window_filled = [&] { return gave_up() || (by_count && run->scheduling == 0); };
   detail::wait_for_run(run->mutex, run->finished, gave_up, window_opens, spec, result.gave_up,
                        give_up_now, sampler);
   if (spec.on_window) spec.on_window(true);
   const auto window_start = clock_type::now();
   result.window_start_unix = unix_seconds_now();
-  detail::wait_for_run(run->mutex, run->finished, gave_up, window_closes, spec, result.gave_up,
-                       give_up_now, sampler);
+  if (!detail::wait_for_run(run->mutex, run->finished, window_filled, window_closes, spec,
+                            result.gave_up, give_up_now, sampler) &&
+      by_count) {
+    result.gave_up = detail::count_cap_passed(spec);
+    give_up_now();
+  }
   const auto window_end = clock_type::now();
   if (spec.on_window) spec.on_window(false);
   result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
@@ -162,11 +170,17 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   // Finished, each shard's records were last written before it told the run (under its mutex).
   call_recorder::totals totals;
   totals.calls_over_time = timeline(spec.interval);
+  std::chrono::nanoseconds schedule_end{0};
   for (const auto& s : shards) {
     s->records().merge_into(totals);
     result.planned += s->planned();
     result.issued += s->issued();
+    schedule_end = std::max(schedule_end, s->schedule_end());
   }
+  // A count's window is the span its schedule filled (N / rate for uniform arrivals), not when
+  // the driver saw it end: the rate it reports is then the rate offered.
+  if (by_count && result.gave_up.empty() && result.watchdog.empty())
+    result.window_seconds = std::chrono::duration<double>(schedule_end).count();
   result.latency = std::move(totals.latency);
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);

@@ -33,7 +33,7 @@ open_loop_shard::open_loop_shard(protocol_client& client, asio::io_context& loop
       check_greetings_(client.greets()),
       timeout_(p.spec->call_timeout),
       measured_(*p.spec->arrivals, p.spec->rate, p.spec->duration, p.spec->seed, p.share,
-                p.shares),
+                p.shares, p.spec->calls),
       slots_(p.max_in_flight),
       timer_(loop, [this](bool aborted) { on_timer(aborted); }),
       name_(p.spec->payload_bytes, 'x'),
@@ -81,6 +81,15 @@ void open_loop_shard::advance() {
     return;
   }
   next_.reset();
+  schedule_used_up();
+}
+
+// Any thread that runs the shard (its loop; the constructor, for a share with no arrival).
+void open_loop_shard::schedule_used_up() {
+  if (used_up_) return;
+  used_up_ = true;
+  std::lock_guard lock(run_.mutex);
+  if (--run_.scheduling == 0) run_.finished.notify_all();
 }
 
 // Sends every arrival due by `now` while a slot is free; an arrival that has waited for a slot

@@ -47,6 +47,9 @@ class open_loop_shard {
     std::mutex mutex;
     std::condition_variable finished;
     std::size_t running = 0;  // shards not finished (under mutex)
+    // Shards whose measured schedule is not used up yet (under mutex): with a call count
+    // (load_spec::calls) the window closes when it reaches 0.
+    std::size_t scheduling = 0;
   };
   // This shard's place in the run; fixed before start().
   struct plan {
@@ -76,6 +79,9 @@ class open_loop_shard {
   std::uint64_t account_abandoned();
   const call_recorder::shard& records() const { return records_; }
   std::uint64_t planned() const { return planned_; }
+  // Once finished: where this share's schedule ended (arrival_schedule::end()), from the window's
+  // opening.
+  std::chrono::nanoseconds schedule_end() const { return measured_.end(); }
   std::uint64_t issued() const { return issued_; }
 
  private:
@@ -93,6 +99,7 @@ class open_loop_shard {
   };
 
   void advance();  // the schedule's next arrival into next_, or none
+  void schedule_used_up();  // tells the run, once
   void pump(clock::time_point now);
   void issue(clock::time_point now);
   void arm(clock::time_point now);
@@ -127,6 +134,7 @@ class open_loop_shard {
   std::optional<clock::time_point> armed_at_;  // when the timer expires, while armed
   bool started_ = false;
   bool finished_ = false;
+  bool used_up_ = false;  // the measured schedule has no more arrivals (told to the run)
 
   std::string name_;  // the last name built: "c<seq>-" padded with 'x' to the payload size
   const std::string padding_;  // payload_bytes of 'x'

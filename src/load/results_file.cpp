@@ -150,6 +150,7 @@ json parameters_json(const point_parameters& p) {
           {"rate", p.rate},
           {"warmup_seconds", p.warmup_seconds},
           {"duration_seconds", p.duration_seconds},
+          {"calls", p.calls > 0 ? json(p.calls) : json(nullptr)},
           {"payload_bytes", p.payload_bytes},
           {"late_after_ms", p.late_after_ms},
           {"transport", p.transport},
@@ -206,6 +207,7 @@ json repeat_json(const repeat_result& r) {
             {"planned", r.load.planned},
             {"issued", r.load.issued},
             {"watchdog", r.load.watchdog},
+            {"gave_up", r.load.gave_up},
             {"late_replies", r.late_replies},
             {"unknown_replies", r.unknown_replies},
             {"reconnects", r.reconnects},
@@ -280,7 +282,7 @@ std::string results_json(const run_record& run) {
 const std::vector<std::string>& results_csv_columns() {
   static const std::vector<std::string> columns = {
       "protocol", "load", "workers", "depth", "connections", "rate", "duration_seconds",
-      "payload_bytes", "transport", "server_threads", "server_engine", "client_threads",
+      "calls", "payload_bytes", "transport", "server_threads", "server_engine", "client_threads",
       "server_cpus", "client_cpus", "repeats", "rps_median", "rps_min", "rps_max", "min_us",
       "p50_us", "p90_us", "p99_us", "p99_9_us", "max_us", "mean_us", "actual_p50_us",
       "actual_p99_us", "ok", "timeout", "canceled", "connection_closed", "rejected", "wrong_reply",
@@ -307,7 +309,8 @@ std::string results_csv(const run_record& run) {
     const auto& p = point.parameters;
     const auto& s = point.summary;
     out << csv_field(p.protocol) << ',' << p.load << ',' << p.workers << ',' << p.depth << ','
-        << p.connections << ',' << p.rate << ',' << p.duration_seconds << ',' << p.payload_bytes
+        << p.connections << ',' << p.rate << ',' << p.duration_seconds << ','
+        << (p.calls > 0 ? std::to_string(p.calls) : "") << ',' << p.payload_bytes
         << ',' << p.transport << ',' << p.server_threads << ',' << csv_field(p.server_engine) << ','
         << p.client_threads << ','
         << csv_field(p.server_cpus) << ',' << csv_field(p.client_cpus) << ',' << s.repeats << ','

@@ -127,9 +127,10 @@ point_result merge_point(const std::vector<const point_result*>& points,
     if (q.repeats.size() != first.repeats.size())
       refuse(describe_point(first.parameters) + ": " + inputs[i].file + " has " + std::to_string(q.repeats.size()) +
              " repeats, " + inputs[0].file + " " + std::to_string(first.repeats.size()));
-    if (q.parameters.duration_seconds != first.parameters.duration_seconds)
-      refuse(describe_point(first.parameters) + ": the durations differ (" + inputs[0].file + " and " +
-             inputs[i].file + ")");
+    if (q.parameters.duration_seconds != first.parameters.duration_seconds ||
+        q.parameters.calls != first.parameters.calls)
+      refuse(describe_point(first.parameters) + ": the durations or call counts differ (" +
+             inputs[0].file + " and " + inputs[i].file + ")");
     p.workers += q.parameters.workers;
     p.connections += q.parameters.connections;
     p.client_threads += q.parameters.client_threads;

@@ -192,6 +192,7 @@ point_parameters parameters(const reader& r) {
   p.rate = r.number("rate");
   p.warmup_seconds = r.number("warmup_seconds");
   p.duration_seconds = r.number("duration_seconds");
+  p.calls = r.has("calls") ? r.count("calls") : 0;  // null or absent (files before -n): by duration
   p.payload_bytes = r.count("payload_bytes");
   p.late_after_ms = r.number("late_after_ms");
   p.transport = r.text("transport");
@@ -222,6 +223,7 @@ repeat_result repeat(const reader& r) {
   // Files written before every call was counted have neither.
   if (r.has("issued")) out.load.issued = r.count("issued");
   if (r.has("watchdog")) out.load.watchdog = r.text("watchdog");
+  if (r.has("gave_up")) out.load.gave_up = r.text("gave_up");
   out.late_replies = r.count("late_replies");
   out.unknown_replies = r.count("unknown_replies");
   out.reconnects = r.count("reconnects");

@@ -3,9 +3,17 @@
 #include <algorithm>
 #include <future>
 #include <memory>
+#include <string>
 #include <thread>
 
+#include "wirebench/core/duration_text.hpp"
+
 namespace wirebench::detail {
+
+std::string count_cap_passed(const load_spec& spec) {
+  return "the time cap (" + format_duration(spec.duration) + ") passed before all " +
+         std::to_string(spec.calls) + " calls were made";
+}
 
 bool wait_for_run(std::mutex& mutex, std::condition_variable& changed,
                   const std::function<bool()>& done, std::chrono::steady_clock::time_point until,

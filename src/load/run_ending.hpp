@@ -24,6 +24,9 @@ bool wait_for_run(std::mutex& mutex, std::condition_variable& changed,
                   const load_spec& spec, std::string& gave_up,
                   const std::function<void()>& on_give_up, counter_sampler& sampler);
 
+// load_result::gave_up when a run of spec.calls calls reached its cap (spec.duration) first.
+std::string count_cap_passed(const load_spec& spec);
+
 // client.close() on a thread of its own, waited for up to `limit`. False when it has not returned
 // by then: the thread is left running, and the client must never be destroyed (the caller ends
 // the process instead).

@@ -21,8 +21,8 @@ check() {  # check NAME COMMAND...: passes when the command succeeds
 exit_is() { local want=$1; shift; "$@" >"$work/out" 2>"$work/err"; [ $? -eq "$want" ]; }
 one_line_error() { [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^wirebench: .*$1" "$work/err"; }
 
-# Starts a server on ENDPOINT in the background and waits for the endpoint it reports (up to 20 s:
-# on a machine busy with builds a start has been seen to take more than 5).
+# Starts a server on ENDPOINT in the background and waits for the endpoint it reports (up to 60 s:
+# on a machine busy with builds a start has been seen to take more than 5); says how it ended if not.
 start_server() {  # start_server PROTOCOL ENDPOINT [SERVE-FLAGS...]
   local protocol=$1 listen=$2
   shift 2
@@ -35,7 +35,12 @@ start_server() {  # start_server PROTOCOL ENDPOINT [SERVE-FLAGS...]
     sleep 0.05
   done
   bound=$(sed -n 's/^wirebench: serving [^ ]* on \([^ ]*\) .*/\1/p' "$work/serve.log")
-  [ -n "$bound" ] || { echo "  serve.log: $(cat "$work/serve.log")" >&2; false; }
+  [ -n "$bound" ] && return 0
+  # How it ended (a status above 128 is a signal: 143 SIGTERM, 137 SIGKILL, 139 SIGSEGV).
+  local how="still running after 60 s"
+  kill -0 "$server_pid" 2>/dev/null || { wait "$server_pid"; how="exited with status $?"; }
+  echo "  serve $how; serve.log: $(cat "$work/serve.log")" >&2
+  false
 }
 stop_server() {  # stop_server SIGNAL: the server must exit 0 and say so
   kill -"$1" "$server_pid"
@@ -265,6 +270,24 @@ check "run --resolve with a client certificate, every call a success" exit_is 0 
 check "... recorded" json_has "$work/mtls.json" \
   "d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['ok'] == sum(d['points'][0]['summary']['outcomes'].values())"
 check "the mutual TLS server stops cleanly" stop_server TERM
+# -n: a number of calls per repeat instead of a duration (closed: shared by the workers; open:
+# that many arrivals at the rate), recorded in the results.
+check "run -n: a closed loop of exactly 500 calls per repeat" exit_is 0 "$wb" run -p line -n 500 \
+  --workers 3 --warmup 0.05 -R 2 --quiet --out "$work/n.json"
+check "... each repeat made and counted 500, and the count is recorded" json_has "$work/n.json" \
+  "d['points'][0]['parameters']['calls'] == 500 and all(sum(r['outcomes'].values()) == 500 and r['issued'] == 500 and r['outcomes']['ok'] == 500 and r['gave_up'] == '' for r in d['points'][0]['repeats'])"
+check "... and in the CSV" python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows[0]['calls'] == '500', rows[0]
+" "$work/n.csv"
+check "run -n with --rate: 300 arrivals at 3000/s" exit_is 0 "$wb" run -p mux --rate 3000 -n 300 \
+  --warmup 0.05 -R 1 --quiet --out "$work/n-open.json"
+check "... planned and answered, each once" json_has "$work/n-open.json" \
+  "all(r['planned'] == 300 and r['outcomes']['ok'] == 300 and sum(r['outcomes'].values()) == 300 for r in d['points'][0]['repeats'])"
+check "-n with --find-max-rate exits 2" exit_is 2 "$wb" run -p line -n 10 --find-max-rate --slo 'p99<=1ms'
+check "... and says why" one_line_error "-n: --find-max-rate times each step"
+check "-n 0 exits 2" exit_is 2 "$wb" run -p line -n 0
 # A run whose every call fails: its latencies are "-", not "0us".
 check "serve http1 for a run whose calls all fail" start_server http1 "tcp://127.0.0.1:0"
 check "a run of 404s" exit_is 0 "$wb" run -p http1 --url "http://${bound#tcp://}/nope" --workers 1 \

@@ -1,9 +1,9 @@
 // `wirebench run` as a user runs it, against a server that fails under it: killed (-9) or stopped
 // (SIGTERM) in the middle of the measured window, never listening, or listening and never
 // answering (its connections wait in the listen queue, never accepted). For every protocol, in
-// the closed and the open loop: the run ends within its bound (warm-up + window + call timeout +
-// 2 s, a few seconds at most when nobody listens), and every call it planned or issued is counted
-// once, in exactly one outcome.
+// the closed and the open loop, each timed (--duration) and counted (-n): the run ends within its
+// bound (warm-up + window + call timeout + 2 s, a few seconds at most when nobody listens), and
+// every call it planned or issued is counted once, in exactly one outcome.
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -56,12 +56,29 @@ constexpr auto bound = std::chrono::milliseconds(
 
 using test::read_file;
 
-using fault_case = std::tuple<std::string, bool, fault>;  // protocol, open loop, fault
+// The loop, timed by --duration or counted by -n. A closed loop's count is more than the window
+// can hold, so that its cap (--duration) ends it whatever the fault; an open loop's is the
+// timed run's 1000 arrivals, under a cap it never reaches.
+enum class shape { closed, open, closed_count, open_count };
+
+std::string shape_name(shape s) {
+  switch (s) {
+    case shape::closed: return "closed";
+    case shape::open: return "open";
+    case shape::closed_count: return "closed_n";
+    case shape::open_count: return "open_n";
+  }
+  return "?";
+}
+void PrintTo(shape s, std::ostream* out) { *out << shape_name(s); }
+
+using fault_case = std::tuple<std::string, shape, fault>;  // protocol, loop, fault
 
 class run_faults : public ::testing::TestWithParam<fault_case> {};
 
 TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
-  const auto& [protocol, open_loop, what] = GetParam();
+  const auto& [protocol, loop, what] = GetParam();
+  const bool open_loop = loop == shape::open || loop == shape::open_count;
   test::temp_dir dir("faults");
   std::optional<server_process> server;
   std::string where;
@@ -81,12 +98,14 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   }
   std::vector<std::string> argv = {WIREBENCH_CLI, "run", "-p", protocol, "--connect", where,
                                    "--warmup", std::to_string(warmup_s), "--duration",
-                                   std::to_string(duration_s), "--timeout",
+                                   std::to_string(loop == shape::open_count ? 4 : duration_s), "--timeout",
                                    std::to_string(timeout_s), "-R", "1", "-q", "-o",
                                    dir.path("out.json")};
   const std::vector<std::string> load = open_loop ? std::vector<std::string>{"--rate", "500", "-w", "32"}
                                                  : std::vector<std::string>{"-w", "4"};
   argv.insert(argv.end(), load.begin(), load.end());
+  if (loop == shape::closed_count) argv.insert(argv.end(), {"-n", "1000000000"});
+  if (loop == shape::open_count) argv.insert(argv.end(), {"-n", "1000"});  // --duration 4: its cap
   const auto started = std::chrono::steady_clock::now();
   test::child_process run(argv, dir.path("stdout"), dir.path("stderr"));
   double fault_unix = 0;  // when the server was killed or stopped, on the system clock
@@ -124,12 +143,16 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   for (const auto& [name, n] : repeat["outcomes"].items()) counted += n.get<std::uint64_t>();
   const std::uint64_t planned = repeat["planned"], issued = repeat["issued"];
   if (open_loop) {
-    EXPECT_EQ(planned, 1000u);  // 500/s over 2 s, evenly spaced: exactly
+    EXPECT_EQ(planned, 1000u);  // 500/s over 2 s, evenly spaced, or -n 1000: exactly
     EXPECT_EQ(counted, planned) << repeat["outcomes"];
   } else {
     EXPECT_EQ(counted, issued) << repeat["outcomes"];
   }
   EXPECT_EQ(repeat["watchdog"], "");
+  // The closed loop's count ends at its cap; the open loop's is made in full.
+  EXPECT_EQ(repeat["gave_up"], loop == shape::closed_count
+                                   ? "the time cap (2s) passed before all 1000000000 calls were made"
+                                   : "");
   if (what == fault::never_answering) {
     EXPECT_GT(counted, 0u) << "the calls in flight across the window are counted";
     EXPECT_EQ(repeat["outcomes"]["ok"], 0u) << repeat["outcomes"];
@@ -161,16 +184,16 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
 std::vector<fault_case> all_cases() {
   std::vector<fault_case> out;
   for (const auto& p : protocol_registry::builtin().all()) {
-    for (const bool open_loop : {false, true})
+    for (const shape loop : {shape::closed, shape::open, shape::closed_count, shape::open_count})
       for (const fault f : {fault::killed, fault::stopped, fault::never_listening,
                             fault::never_answering})
-        out.emplace_back(p.name, open_loop, f);
+        out.emplace_back(p.name, loop, f);
   }
   return out;
 }
 
 std::string case_name(const ::testing::TestParamInfo<fault_case>& info) {
-  std::string name = std::get<0>(info.param) + (std::get<1>(info.param) ? "_open_" : "_closed_") +
+  std::string name = std::get<0>(info.param) + "_" + shape_name(std::get<1>(info.param)) + "_" +
                      fault_name(std::get<2>(info.param));
   for (char& c : name)
     if (c == '-') c = '_';

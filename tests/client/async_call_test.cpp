@@ -107,15 +107,20 @@ TEST(async_call, a_slot_cancels_a_sent_call_and_a_timer_race_cancels_another) {
 }
 
 
+// True on a thread while it is inside async_call() in the test below: a completion that runs
+// inline sees it set; one posted to another thread sees that thread's, false, however the two
+// threads interleave (a shared flag cleared after the call raced with a fast other thread).
+thread_local bool initiating = false;
+
 // A plain callback (no executor of its own) runs on the engine's thread that completed the call,
 // not inside async_call(); on a closed engine, which has no thread, it is posted elsewhere.
 TEST(async_call, a_plain_callback_runs_on_an_engine_thread_never_inline) {
   mux_pair p;
   std::promise<std::thread::id> ran_on;
-  std::atomic<bool> initiating{true};
   std::atomic<bool> ran_inline{false};
+  initiating = true;
   async_call(*p.client, "ann", 5s, [&](std::error_code ec, std::string reply) {
-    ran_inline = initiating.load();
+    ran_inline = initiating;
     EXPECT_FALSE(ec);
     EXPECT_EQ(reply, "hello, ann");
     ran_on.set_value(std::this_thread::get_id());
@@ -129,7 +134,7 @@ TEST(async_call, a_plain_callback_runs_on_an_engine_thread_never_inline) {
   std::promise<std::error_code> closed;
   initiating = true;
   async_call(*p.client, "bob", 5s, [&](std::error_code ec, std::string) {
-    ran_inline = initiating.load();
+    ran_inline = initiating;
     closed.set_value(ec);
   });
   initiating = false;

@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace wirebench {
@@ -98,6 +100,45 @@ TEST(ArrivalSchedule, SharesTogetherAreTheWholeScheduleWhateverTheirNumber) {
   }
   EXPECT_THROW(arrival_schedule(arrival_kind::uniform, 10, 1s, 1, 2, 2), std::invalid_argument);
   EXPECT_THROW(arrival_schedule(arrival_kind::uniform, 10, 1s, 1, 0, 0), std::invalid_argument);
+}
+
+// A call count (-n): exactly that many calls, however long they take at the rate, split over
+// shares as any schedule; end() is where the window they fill ends.
+TEST(ArrivalSchedule, ACountHasExactlyThatManyCallsInEveryKindAndShare) {
+  for (auto kind : {arrival_kind::uniform, arrival_kind::poisson, arrival_kind::bursty}) {
+    SCOPED_TRACE(std::string(arrival_kind_name(kind)));
+    // The duration is not read: 1 ns would otherwise leave room for one call.
+    const auto whole = all_of(arrival_schedule(kind, 1000, 1ns, 5, 0, 1, 2500));
+    ASSERT_EQ(whole.size(), 2500u);
+    EXPECT_TRUE(std::is_sorted(whole.begin(), whole.end()));
+    for (std::size_t shares : {2u, 3u}) {
+      std::size_t taken = 0;
+      for (std::size_t k = 0; k < shares; ++k) {
+        arrival_schedule share(kind, 1000, 1ns, 5, k, shares, 2500);
+        while (share.next()) ++taken;
+      }
+      EXPECT_EQ(taken, 2500u) << shares << " shares";
+    }
+  }
+  // Uniform: the 2500th call at 2.499 s; the window ends one gap later, at 2.5 s (N / rate).
+  arrival_schedule uniform(arrival_kind::uniform, 1000, 1s, 1, 0, 1, 2500);
+  const auto at = all_of(uniform);
+  EXPECT_EQ(at.back(), 2499ms);
+  while (uniform.next()) {
+  }
+  EXPECT_EQ(uniform.end(), 2500ms);
+  // Bursty: 2500 calls at 1000/s over 3 whole seconds.
+  arrival_schedule bursty(arrival_kind::bursty, 1000, 1s, 1, 0, 1, 2500);
+  const auto b = all_of(bursty);
+  EXPECT_LE(b.back(), 2s);
+  while (bursty.next()) {
+  }
+  EXPECT_EQ(bursty.end(), 3s);
+  // Without a count, the end is the duration.
+  arrival_schedule timed(arrival_kind::poisson, 1000, 2s);
+  while (timed.next()) {
+  }
+  EXPECT_EQ(timed.end(), 2s);
 }
 
 TEST(ArrivalSchedule, NamesParseBack) {

@@ -218,6 +218,62 @@ TEST(LoadDriver, GivesUpWhenTheCallerSaysSoAndSaysWhy) {
   }
 }
 
+// -n: a window of exactly N calls. Closed loop: the workers share them (N / W each, the first
+// N % W one more) and the window ends when the last completes. Open loop: N arrivals at the rate,
+// its window the span they fill (N / rate when uniform), however long the duration would be.
+TEST(LoadDriver, ACallCountMakesExactlyThatManyCallsInEitherLoop) {
+  for (const std::uint64_t n : {1u, 5u, 997u}) {
+    fake_client client(1ms);
+    load_spec s = closed(7, 10s);  // the duration is the cap here: never reached
+    s.calls = n;
+    const auto started = std::chrono::steady_clock::now();
+    const load_result r = run_load(client, s);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
+    EXPECT_EQ(r.issued, n);
+    EXPECT_EQ(r.outcomes.total(), n);
+    EXPECT_EQ(r.outcomes.count(outcome::ok), n);
+    EXPECT_TRUE(r.gave_up.empty()) << r.gave_up;
+    EXPECT_EQ(client.unanswered(), 0u);
+    EXPECT_GT(r.window_seconds, 0.0);
+    EXPECT_LT(r.window_seconds, 5.0);
+  }
+  for (auto kind : {arrival_kind::uniform, arrival_kind::poisson, arrival_kind::bursty}) {
+    fake_client client;
+    load_spec s = open(kind, 2000, 16, 10s);
+    s.warmup = 20ms;
+    s.calls = 300;
+    const auto started = std::chrono::steady_clock::now();
+    const load_result r = run_load(client, s);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, kind == arrival_kind::bursty ? 3s : 2s);
+    EXPECT_EQ(r.planned, 300u) << arrival_kind_name(kind);
+    EXPECT_EQ(r.outcomes.total(), 300u) << arrival_kind_name(kind);
+    EXPECT_EQ(r.outcomes.count(outcome::ok), 300u) << arrival_kind_name(kind);
+    EXPECT_TRUE(r.gave_up.empty()) << r.gave_up;
+    EXPECT_EQ(client.unanswered(), 0u);
+    if (kind == arrival_kind::uniform) {
+      EXPECT_DOUBLE_EQ(r.window_seconds, 0.15);  // 300 at 2000/s
+    }
+  }
+}
+
+// The duration caps a count: a server too slow for N calls in it ends the run there, saying so,
+// in either loop, with every call it made counted once.
+TEST(LoadDriver, ACallCountThatCannotFinishInTheCapGivesUpAtTheCap) {
+  for (const bool open_loop : {false, true}) {
+    fake_client client(20ms);
+    load_spec s = open_loop ? open(arrival_kind::uniform, 100, 2, 300ms) : closed(2, 300ms);
+    s.calls = 1000;  // 10 s at 100/s; at most 100 calls/s get through 2 slots of 20 ms
+    const auto started = std::chrono::steady_clock::now();
+    const load_result r = run_load(client, s);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 3s) << open_loop;
+    EXPECT_EQ(r.gave_up, "the time cap (300ms) passed before all 1000 calls were made") << open_loop;
+    EXPECT_LT(r.outcomes.total(), 1000u) << open_loop;
+    EXPECT_GT(r.outcomes.total(), 0u) << open_loop;
+    EXPECT_EQ(r.outcomes.total(), open_loop ? r.planned : r.issued) << open_loop;
+    EXPECT_EQ(client.unanswered(), 0u) << open_loop;
+  }
+}
+
 // A closed loop whose calls outlast the window (a server that never answers in time): the calls
 // in flight across the whole window are counted, not lost between the warm-up and the window.
 TEST(ClosedLoop, CountsTheCallsInFlightAcrossTheWholeWindow) {

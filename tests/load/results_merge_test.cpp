@@ -166,7 +166,7 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", generator("gen-2", s, 1000.0, 2, 3)}}),
             "mux closed workers=8: b.json has 3 repeats, a.json 1");
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", generator("gen-2", s, 1000.0, 3)}}),
-            "mux closed workers=8: the durations differ (a.json and b.json)");
+            "mux closed workers=8: the durations or call counts differ (a.json and b.json)");
 
   run_record search = generator("gen-2", s, 1000.0);
   search.knees.push_back({"mux", "uniform", 8, "p99<=1ms", 1000, 0, "", "", {{1000, "", 0}}});

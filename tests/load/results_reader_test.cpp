@@ -23,6 +23,7 @@ run_record sample_run() {
     point.parameters.workers = 4;
     point.parameters.connections = 4;
     point.parameters.server_local = p == 0;
+    point.parameters.calls = p == 1 ? 5000 : 0;  // -n on the second point
     user_call call;
     if (p == 0) {
       call.request = http_call{"POST", "/x?k=__rand_int__", "h", false, {{"a", "b"}}, "body", 201,
@@ -57,6 +58,7 @@ run_record sample_run() {
       rep.load.calls_over_time.at(2).reconnects = 1;
       rep.load.calls_over_time.set_span(std::chrono::milliseconds(295));
       rep.load.start_unix = rep.load.window_start_unix - 0.5;
+      if (p == 1 && r == 1) rep.load.gave_up = "the time cap (3s) passed before all 5000 calls were made";
       point.repeats.push_back(rep);
     }
     point.summary = summarize(point.repeats, {1, 2});
@@ -89,6 +91,9 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(read.points[0].summary.outcomes.samples()[0].text, "ERR unknown command 'FOO'");
   ASSERT_EQ(read.knees.size(), 1u);
   EXPECT_EQ(read.knees[0].steps[1].violation, "p99 1.5ms > 1ms");
+  EXPECT_EQ(read.points[0].parameters.calls, 0u);
+  EXPECT_EQ(read.points[1].parameters.calls, 5000u);
+  EXPECT_EQ(read.points[1].repeats[1].load.gave_up, sample_run().points[1].repeats[1].load.gave_up);
 }
 
 TEST(results_reader, refuses_what_is_not_a_format_2_results_file) {

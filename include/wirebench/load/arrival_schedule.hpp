@@ -25,23 +25,32 @@ std::optional<arrival_kind> parse_arrival_kind(std::string_view name);
 
 class arrival_schedule {
  public:
-  // rate > 0 calls/s. Throws std::invalid_argument on a rate or duration that is not positive, or
-  // on a share that is not one of `shares` (share < shares).
+  // rate > 0 calls/s. `calls` > 0: exactly that many calls in the whole schedule, however long
+  // they take at the rate (`duration` is then not read; bursty spreads them over ceil(calls /
+  // rate) whole seconds). Throws std::invalid_argument on a rate or duration that is not
+  // positive, or on a share that is not one of `shares` (share < shares).
   arrival_schedule(arrival_kind kind, double rate_per_second, std::chrono::nanoseconds duration,
-                   std::uint64_t seed = 1, std::size_t share = 0, std::size_t shares = 1);
+                   std::uint64_t seed = 1, std::size_t share = 0, std::size_t shares = 1,
+                   std::uint64_t calls = 0);
 
   // This share's next call's intended start (nondecreasing), or nullopt once the run's duration is
   // over.
   std::optional<std::chrono::nanoseconds> next();
+  // Once next() has returned nullopt: the whole schedule's end, an offset from its start one
+  // mean gap (1/rate) after its last call, or the duration (the window the calls filled).
+  std::chrono::nanoseconds end() const;
   // The index in the whole schedule of the call next() returned last (share k: k, k + n, ...).
   std::uint64_t last_index() const { return issued_ - 1; }
 
  private:
   std::optional<std::chrono::nanoseconds> next_of_all();  // the whole schedule's next call
+  std::optional<std::chrono::nanoseconds> next_in_time();  // ... by its kind, count aside
 
   arrival_kind kind_;
   double rate_;
   std::chrono::nanoseconds duration_;
+  std::uint64_t calls_ = 0;  // 0: as many as fit in duration_
+  std::chrono::nanoseconds last_at_{0};  // the whole schedule's last call returned so far
   std::mt19937_64 random_;
   std::uint64_t issued_ = 0;  // calls of the whole schedule returned or skipped so far
   std::size_t share_ = 0;

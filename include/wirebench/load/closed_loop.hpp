@@ -2,6 +2,8 @@
 // The closed loop: W workers, each starting its next call the moment its last one completes (the
 // job/worker pattern). One driver for every use; what ends it is the caller's stop policy:
 //   a time window   run_closed_loop() (load_driver.hpp): warm-up, then `duration` recorded
+//   a window of N   run_closed_loop() with load_spec::calls: limit_window(N), the workers stop
+//                   once they have made N calls between them
 //   a call count    Google Benchmark cases: wait_for_completions() per iteration
 //
 // Nothing is shared on the per-call path: a worker's calls all go to one connection (lane w), a
@@ -18,6 +20,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,10 @@ class closed_loop {
   void start();
   // When start() was called: the timeline's zero.
   clock::time_point started_at() const { return zero_; }
+  // Before open_window(): the window holds exactly `calls` calls (load_spec::calls). Worker w
+  // makes calls / workers of them, the first calls % workers one more, then stops; the last to
+  // complete sets window_done().
+  void limit_window(std::uint64_t calls);
   // Calls that start from now on are recorded (close_window() ends that); workers keep calling.
   void open_window();
   void close_window();
@@ -55,6 +62,13 @@ class closed_loop {
   // count as unfinished. Returns which workers still had a call in flight ("workers 3, 7").
   std::string cut();
 
+  // With limit_window(): whether every call of the window has completed, and when the last did.
+  // Waited for with state_mutex() and state_changed(), which the last completion notifies.
+  bool window_done() const { return window_done_at_.has_value(); }
+  clock::time_point window_done_at() const { return *window_done_at_; }
+  std::mutex& state_mutex() { return done_mutex_; }
+  std::condition_variable& state_changed() { return done_; }
+
   // What the window recorded. After stop() (or a cut followed by the client's close).
   call_recorder::totals results() const { return recorder_.merged(); }
   // The calls that belong to the window (load_result::issued). After stop().
@@ -68,6 +82,7 @@ class closed_loop {
     clock::time_point started;
     phase started_in = phase::idle;  // the phase its current call started in
     std::uint64_t issued = 0;        // of its calls, those that belong to the window
+    std::uint64_t quota = UINT64_MAX;  // how many the window holds (limit_window)
     std::atomic<bool> in_flight{false};  // read by cut() from the driving thread
   };
   inline void issue(std::size_t w, clock::time_point now, phase now_in);  // in closed_loop.cpp
@@ -83,6 +98,7 @@ class closed_loop {
   std::atomic<std::size_t> active_{0};  // workers not yet retired (touched once per worker)
   std::mutex done_mutex_;
   std::condition_variable done_;
+  std::optional<clock::time_point> window_done_at_;  // under done_mutex_
 };
 
 }  // namespace wirebench

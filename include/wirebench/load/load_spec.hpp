@@ -26,6 +26,12 @@ struct load_spec {
   double rate = 0;
   std::chrono::nanoseconds warmup = 0s;  // open loop: evenly spaced calls at the rate, unrecorded
   std::chrono::nanoseconds duration = 1s;
+  // 0: the window lasts `duration`. Otherwise it holds exactly this many calls (h2load's -n):
+  // the closed loop's workers share them (worker w makes calls / workers, the first calls %
+  // workers one more) and the window closes when the last completes; the open loop's schedule
+  // has this many arrivals, however long they take at the rate. `duration` then caps the window:
+  // past it the run gives up (load_result::gave_up says so) with the calls it reached.
+  std::uint64_t calls = 0;
   std::size_t payload_bytes = 5;  // the greeted name's length
   std::chrono::nanoseconds late_after = 1ms;  // open loop: a send this much past its intended start is late
   std::chrono::nanoseconds interval = 100ms;  // the timeline's (load_result::calls_over_time)
@@ -72,7 +78,9 @@ struct load_result {
   // With `watchdog`: the client did not even close in time. Nothing of the run may be touched or
   // freed any more (its threads may still be running): the caller reports and exits.
   bool stuck = false;
-  double window_seconds = 0;   // the measured window, as timed
+  // The measured window, as timed; with a call count, the time its calls took (closed loop:
+  // until the last completed) or the span of their schedule (open loop: N / rate when uniform).
+  double window_seconds = 0;
   // When the window opened, in seconds since the Unix epoch (the system clock): what lines up
   // the windows of generators on several hosts when their results are merged.
   double window_start_unix = 0;

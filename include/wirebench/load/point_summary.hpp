@@ -19,7 +19,8 @@ struct point_parameters {
   std::size_t connections = 1;
   double rate = 0;              // open loop: calls/s asked for
   double warmup_seconds = 0;
-  double duration_seconds = 0;
+  double duration_seconds = 0;  // with `calls`: the cap
+  std::uint64_t calls = 0;      // calls per repeat (load_spec::calls); 0: by duration
   std::size_t payload_bytes = 5;
   double late_after_ms = 1;
   std::string transport = "tcp";  // tcp, unix, abstract, or "remote" with --connect
