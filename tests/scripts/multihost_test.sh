@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/multihost as a user meets it: without the capabilities it refuses in one line (exit 2);
 # two generators run at once and their merged calls are the sum of theirs; and an emulated round
-# trip of 5 ms grows the one-connection p50 by 5 ms ± 20%. Skips (exit 77) where namespaces cannot
+# trip of 5 ms grows the one-connection p50 by 5 ms (-20%, +60%: see below). Skips (exit 77) where namespaces cannot
 # be built (no root, no ip/tc), and skips a part whose tool (wirebench merge, a delay emulator) is
 # missing, with a one-line reason.
 #   multihost_test.sh WIREBENCH SOURCE_DIR
@@ -66,7 +66,10 @@ if mh base -g 1 -p line -w 1 -D 1 -R 1 --warmup 0.2 --link delay=0ms; then
     base=$(p50 base) slow=$(p50 slow)
     grown=$(awk -v a="$base" -v b="$slow" 'BEGIN { print b - a }')
     echo "p50 ${base}us at delay=0ms, ${slow}us at delay=5ms: grown by ${grown}us ($(head -1 "$work/slow.out" | sed 's/.*link: //'))"
-    awk -v g="$grown" 'BEGIN { exit !(g >= 4000 && g <= 6000) }' || fail "p50 grew by ${grown}us, not 5000us ± 20%"
+    # At least the delay (less would mean it was not on the path), and well short of twice it (a
+    # delay applied each way): toxiproxy's timers run late on a loaded machine, by 1 ms in an ASan
+    # run beside other tests (6.03 ms seen), so the bound above is not 20%.
+    awk -v g="$grown" 'BEGIN { exit !(g >= 4000 && g <= 8000) }' || fail "p50 grew by ${grown}us, not 5000us (4000 to 8000)"
   else
     fail "delay=5ms: $(tail -1 "$work/slow.err")"
   fi
