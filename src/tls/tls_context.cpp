@@ -160,7 +160,7 @@ context_ptr make_server_context(const tls_options& options, alpn_choice alpn) {
 context_ptr make_client_context(const tls_options& options, std::string_view alpn) {
   context_ptr ctx = new_context(TLS_client_method());
   if (options.certificate_file.empty() != options.private_key_file.empty())
-    throw std::runtime_error("a client certificate needs both --cert and --key");
+    throw std::runtime_error("a client certificate needs its private key, and a key its certificate (certificate_file and private_key_file go together)");
   if (!options.certificate_file.empty()) {
     // A client certificate (mutual TLS): sent when the server asks for one.
     if (SSL_CTX_use_certificate_chain_file(ctx.get(), options.certificate_file.c_str()) != 1)

@@ -161,6 +161,24 @@ TEST_P(over_tls, a_server_requiring_client_certificates_serves_only_those_its_ca
   EXPECT_EQ(greet_as(&member).reply, "hello, m");
 }
 
+// A client certificate without its key (or a key alone) is refused when the client is made,
+// by every TLS protocol, in words that name neither CLI flag (a library user sets tls_options).
+TEST_P(over_tls, a_client_certificate_without_its_key_is_refused_at_start_up) {
+  test::cert_files member("member");
+  for (const bool key_only : {false, true}) {
+    client_config cc = verifying();
+    (key_only ? cc.tls.private_key_file : cc.tls.certificate_file) = member.cert();
+    try {
+      proto_->make_client(cc);
+      ADD_FAILURE() << "a client was made with " << (key_only ? "a key" : "a certificate") << " alone";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("certificate_file and private_key_file go together"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // The name a client verifies (and sends as SNI) is the address dialed unless one is given
 // (--tls-server-name): the certificate names localhost, not "elsewhere.test".
 TEST_P(over_tls, the_server_name_given_is_the_one_the_certificate_must_carry) {

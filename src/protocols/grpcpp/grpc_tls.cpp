@@ -49,7 +49,7 @@ std::shared_ptr<grpc::ServerCredentials> server_credentials(const tls_options& t
 std::shared_ptr<grpc::ChannelCredentials> channel_credentials(const tls_options& tls) {
   if (!tls.enabled) return grpc::InsecureChannelCredentials();
   if (tls.certificate_file.empty() != tls.private_key_file.empty())
-    throw std::runtime_error("a client certificate needs both --cert and --key");
+    throw std::runtime_error("a client certificate needs its private key, and a key its certificate (certificate_file and private_key_file go together)");
   if (tls.insecure) {
     // grpc++'s only way to skip verification in 1.51 is its experimental TLS credentials.
     grpc::experimental::TlsChannelCredentialsOptions options;
