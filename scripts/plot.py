@@ -49,7 +49,7 @@ def in_family_order(protocols):
 def load(path):
     with open(path) as f:
         doc = json.load(f)
-    if doc.get("format") not in ("wirebench-results-1", "wirebench-results-2"):
+    if doc.get("format") not in ("wirebench-results-1", "wirebench-results-2", "wirebench-results-3"):
         sys.exit(f"scripts/plot: {path} is not a wirebench run results file")
     return doc
 

@@ -61,11 +61,11 @@ command_runner add_call_command(CLI::App& app) {
     } catch (const std::exception& e) {
       return usage_error(error_text(e));
     }
-    if (user.call && !o->words.empty())
+    if (!user.calls.empty() && !o->words.empty())
       return usage_error("a user call takes no names (" + o->words.front() +
                          "...): give -n for more calls");
-    if (!user.call && o->words.empty()) return usage_error("give names to greet, or a user call");
-    if (!user.call && cmd->get_option("--count")->count() > 0)
+    if (user.calls.empty() && o->words.empty()) return usage_error("give names to greet, or a user call");
+    if (user.calls.empty() && cmd->get_option("--count")->count() > 0)
       return usage_error("-n counts user calls; the greet call makes one per name");
     std::string error;
     auto where = endpoint::parse(o->connect, &error);
@@ -88,8 +88,9 @@ command_runner add_call_command(CLI::App& app) {
       return usage_error(problem);
     if (auto problem = settle_keepalive_flags(o->keepalive, config.keepalive); !problem.empty())
       return usage_error(problem);
-    if (user.call && user.call->http() && user.call->http()->https) config.tls.enabled = true;
-    config.call = user.call;
+    if (!user.calls.empty() && user.calls.front().http() && user.calls.front().http()->https)
+      config.tls.enabled = true;
+    config.calls = user.calls;
     const protocol& p = *protocol_registry::builtin().find(o->protocol);
     if (p.prepare_client_process) p.prepare_client_process();
     std::unique_ptr<protocol_client> client;
@@ -104,14 +105,14 @@ command_runner add_call_command(CLI::App& app) {
       std::string reply;
     };
     // The greet call: one call per word. A user call: `count` calls, named by number.
-    const std::size_t calls = user.call ? o->count : o->words.size();
+    const std::size_t calls = !user.calls.empty() ? o->count : o->words.size();
     auto label = [&](std::size_t i) {
-      return user.call ? std::to_string(i + 1) + " of " + std::to_string(calls)
+      return !user.calls.empty() ? std::to_string(i + 1) + " of " + std::to_string(calls)
                        : "'" + o->words[i] + "'";
     };
     std::vector<std::promise<outcome>> results(calls);
     for (std::size_t i = 0; i < calls; ++i) {
-      const std::string name = user.call ? "call-" + std::to_string(i + 1) : o->words[i];
+      const std::string name = !user.calls.empty() ? "call-" + std::to_string(i + 1) : o->words[i];
       client->async_greet(name, [&results, i](std::error_code ec, std::string_view reply) {
         results[i].set_value({ec, std::string(reply)});
       });
@@ -126,12 +127,12 @@ command_runner add_call_command(CLI::App& app) {
         if (!r.reply.empty()) std::cerr << ": " << r.reply;  // the server's own words
         std::cerr << "\n";
         status = 1;
-      } else if (!user.call && r.reply != expected_greeting(o->words[i])) {
+      } else if (user.calls.empty() && r.reply != expected_greeting(o->words[i])) {
         // A reply that does not answer this call: another call's, or a broken server's.
         std::cerr << "wirebench: call " << label(i) << " got a wrong reply: '" << r.reply
                   << "' (expected '" << expected_greeting(o->words[i]) << "')\n";
         status = 1;
-      } else if (!user.call) {
+      } else if (user.calls.empty()) {
         std::cout << r.reply << "\n";
       } else {
         // A user call's reply is printed as it came (curl prints a body so), with a newline

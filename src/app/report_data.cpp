@@ -25,7 +25,8 @@ std::string group_of(const point_parameters& p) {
                                            " calls/s, " + std::to_string(p.workers) + " in flight";
   if (p.transport != "tcp") g += ", " + p.transport;
   if (p.payload_bytes != 5) g += ", " + std::to_string(p.payload_bytes) + " B names";
-  if (p.call) g += ", " + describe(*p.call);
+  if (p.requests.size() == 1) g += ", " + describe(p.requests.front());
+  if (p.requests.size() > 1) g += ", a mix of " + std::to_string(p.requests.size()) + " requests";
   return g;
 }
 
@@ -86,7 +87,7 @@ json knee_of(const knee_result& k, std::size_t first_point) {
 bool same_load(const point_parameters& a, const point_parameters& b) {
   return a.protocol == b.protocol && a.server_engine == b.server_engine && a.load == b.load &&
          a.workers == b.workers && a.depth == b.depth && a.rate == b.rate &&
-         a.payload_bytes == b.payload_bytes && a.transport == b.transport && a.call == b.call &&
+         a.payload_bytes == b.payload_bytes && a.transport == b.transport && a.requests == b.requests &&
          a.server_threads == b.server_threads && a.client_threads == b.client_threads;
 }
 

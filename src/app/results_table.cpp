@@ -85,6 +85,37 @@ void write_rows(std::ostream& out, const std::vector<std::vector<std::string>>& 
   }
 }
 
+// A mix's requests, point by point: each one's weight, its share of the calls made, its rate,
+// latency and failures (its p99 beside the point's shows which request holds the tail).
+void print_mixes(std::ostream& out, const run_record& run) {
+  for (const auto& point : run.points) {
+    const auto& p = point.parameters;
+    const auto& s = point.summary;
+    if (p.requests.size() < 2 || s.requests.size() != p.requests.size()) continue;
+    std::uint64_t weights = 0;
+    for (const user_call& call : p.requests) weights += call.weight;
+    out << "\nrequests of " << describe_point(p) << ":\n";
+    std::vector<std::vector<std::string>> rows = {
+        {"#", "request", "weight", "calls", "req/s", "p50", "p90", "p99", "max", "failed", "late"}};
+    for (std::size_t i = 0; i < p.requests.size(); ++i) {
+      const request_summary& q = s.requests[i];
+      const bool timed = q.outcomes.count(outcome::ok) > 0;
+      auto latency = [timed](double us) { return timed ? microseconds(us) : std::string("-"); };
+      char weight[64], share[32];
+      std::snprintf(weight, sizeof weight, "%u (%.1f%%)", p.requests[i].weight,
+                    100.0 * p.requests[i].weight / static_cast<double>(weights));
+      std::snprintf(share, sizeof share, "%.1f%%", 100 * q.share);
+      std::string text = label(p.requests[i]);
+      if (text.size() > 48) text = text.substr(0, 45) + "...";
+      rows.push_back({std::to_string(i), printable(text), weight, share, count(q.rps_median),
+                      latency(q.latency.p50), latency(q.latency.p90), latency(q.latency.p99),
+                      latency(q.latency.max), std::to_string(q.outcomes.failed()),
+                      p.load == "closed" ? "-" : std::to_string(q.late)});
+    }
+    write_rows(out, rows);
+  }
+}
+
 }  // namespace
 
 void print_table(std::ostream& out, const run_record& run) {
@@ -191,7 +222,9 @@ void print_table(std::ostream& out, const run_record& run) {
     for (const auto& m : run.merged_from) out << " " << m.file << " (" << m.hostname << ")";
     out << "\n";
   }
-  if (first.parameters.call) out << "request: " << describe(*first.parameters.call) << "\n";
+  if (first.parameters.requests.size() == 1)
+    out << "request: " << describe(first.parameters.requests.front()) << "\n";
+  print_mixes(out, run);
   for (const auto& k : run.knees) out << knee_line(k) << "\n";
   if (!run.incomplete.empty())
     out << "incomplete: " << run.incomplete << "; only the points finished before are here\n";

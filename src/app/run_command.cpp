@@ -19,6 +19,7 @@
 #include "resolve_flag.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
+#include "workload_options.hpp"
 #include "wirebench/core/duration_text.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/load/results_file.hpp"
@@ -43,6 +44,7 @@ struct run_options {
   std::string check;  // --check: the target every point must meet (the --slo grammar)
   std::optional<slo_target> check_target;
   user_call_options user;
+  workload_options workload;
   keepalive_flags keepalive;
   std::string interval = "100ms";  // --interval, the timeline's
 };
@@ -158,7 +160,17 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (w == 0) return "--workers: each count must be at least 1";
   user_call_choice user;
   try {
-    user = read_user_call(o.user, cmd);
+    if (workload_given(cmd)) {
+      // A mix is read in the words of the protocols it goes to: they must take the same kind.
+      const user_call_kind kind = registry.find(plan.protocols.front())->user_calls;
+      for (const auto& name : plan.protocols)
+        if (registry.find(name)->user_calls != kind)
+          return "a mix is read in its protocols' words: run protocols that take the same "
+                 "requests (http1 and http2; resp and redis-server), or one";
+      user = read_workload(o.workload, o.user, cmd, kind);
+    } else {
+      user = read_user_call(o.user, cmd);
+    }
   } catch (const std::exception& e) {
     return error_text(e);
   }
@@ -176,19 +188,21 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   for (const auto& name : plan.protocols)
     if (plan.keepalive.enabled() && !registry.find(name)->keepalive)
       return "--keepalive: protocol '" + name + "' has no ping for keep-alive";
-  if (user.call) {
-    if (user.call->http() && user.call->http()->https) plan.tls.enabled = true;
+  if (!user.calls.empty()) {
+    const user_call& first = user.calls.front();
+    if (first.http() && first.http()->https) plan.tls.enabled = true;
     for (const auto& name : plan.protocols) {
       const protocol& p = *registry.find(name);
-      if (auto problem = user_call_mismatch(p.name, p.user_calls, user.call->kind());
-          !problem.empty())
+      if (auto problem = user_call_mismatch(p.name, p.user_calls, first.kind()); !problem.empty())
         return problem;
-      // The codec factory checks the call against its protocol (headers HTTP/2 forbids), and a
-      // gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
+      if (user.calls.size() > 1 && !p.user_call_mixes)
+        return "protocol '" + p.name + "' sends one user call per run, not a mix";
+      // The codec factory checks the calls against their protocol (headers HTTP/2 forbids), and
+      // a gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
       // call): a bad call is a usage error now, not a failed point later.
-      if (user.call->grpc() && user.call->grpc()->reflect) continue;  // asks the server: later
+      if (first.grpc() && first.grpc()->reflect) continue;  // asks the server: later
       client_config probe;
-      probe.call = user.call;
+      probe.calls = user.calls;
       try {
         if (p.client_codecs)
           p.client_codecs(probe);
@@ -198,7 +212,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
         return error_text(e);
       }
     }
-    plan.call = user.call;
+    plan.requests = user.calls;
   }
   if (o.connect.empty() && user.url) {
     // The URL names the server: it is loaded as --connect would (the run starts none).
@@ -349,6 +363,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress line");
   add_user_call_options(*cmd, o->user);
+  add_workload_options(*cmd, o->workload);
 
   return [o, cmd]() -> int {
     if (const auto problem = finish_plan(*o, *cmd); !problem.empty()) return usage_error(problem);

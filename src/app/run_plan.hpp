@@ -36,7 +36,9 @@ struct run_plan {
   std::string client_cpus;
   std::size_t repeats = 3;
   std::optional<endpoint> connect;  // a server someone else runs
-  std::optional<user_call> call;    // sent instead of the greet call (--url, --path, --command)
+  // Sent instead of the greet call (--url, --path, --command, --request, --workload): several
+  // are a mix, each call sending one by weight.
+  std::vector<user_call> requests;
   // The client's TLS (--tls, --tls-ca, --insecure). A server the run starts then serves TLS with a
   // certificate made for the run, which the client verifies (ca_file is set to it).
   tls_options tls;

@@ -105,7 +105,7 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
     g.import_paths = o.import_paths;
     if (given("--data")) g.request_json = read_data_argument(o.data);
     for (const auto& line : o.headers) g.metadata.push_back(parse_header(line));  // its metadata
-    choice.call = user_call{std::move(g), o.keyspace};
+    choice.calls.push_back(user_call{std::move(g), o.keyspace});
     return choice;
   }
   for (const char* flag : grpc_flags)
@@ -119,7 +119,7 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
     msgpack_call m;
     m.method = o.method;
     if (given("--data")) m.params_json = read_data_argument(o.data);
-    choice.call = user_call{std::move(m), o.keyspace};
+    choice.calls.push_back(user_call{std::move(m), o.keyspace});
     return choice;
   }
   if (given("--command")) {
@@ -129,7 +129,7 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
     resp_call r;
     r.args = split_command(o.command);
     if (given("--expect-reply")) r.expect_reply = o.expect_reply;
-    choice.call = user_call{std::move(r), o.keyspace};
+    choice.calls.push_back(user_call{std::move(r), o.keyspace});
     return choice;
   }
   for (const char* flag : resp_flags)
@@ -165,7 +165,7 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
       throw std::invalid_argument("-X " + h.method + ": a method is a word (GET, POST, ...)");
   h.expect_status = o.expect_status;
   if (given("--expect-body")) h.expect_body = o.expect_body;
-  choice.call = user_call{std::move(h), o.keyspace};
+  choice.calls.push_back(user_call{std::move(h), o.keyspace});
   return choice;
 }
 

@@ -37,8 +37,10 @@ struct user_call_options {
 void add_user_call_options(CLI::App& cmd, user_call_options& o);
 
 struct user_call_choice {
-  std::optional<user_call> call;  // nullopt: no user call was asked for
-  std::optional<http_url> url;    // --url's parts, when given: without --connect it is dialed
+  std::vector<user_call> calls;  // empty: no user call was asked for; several: a mix
+  // The URL of the server (--url's parts, or a mix's absolute URLs'), when given: without
+  // --connect it is dialed.
+  std::optional<http_url> url;
 };
 
 // Where a URL's host:port is, to dial it: an IP literal or localhost as written, a host name

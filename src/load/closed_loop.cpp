@@ -16,26 +16,29 @@
 namespace wirebench {
 
 closed_loop::closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes,
-                         std::chrono::nanoseconds interval)
+                         std::chrono::nanoseconds interval, request_mix mix)
     : client_(client),
       check_greetings_(client.greets()),
+      mix_(std::move(mix)),
       workers_(workers),
-      recorder_(/*track_actual=*/false, interval) {
+      recorder_(/*track_actual=*/false, interval, mix_.is_mix() ? mix_.requests() : 0) {
   if (workers == 0) throw std::invalid_argument("a closed loop needs at least one worker");
   for (std::size_t w = 0; w < workers; ++w) {
     workers_[w].name = greet_name(w, payload_bytes);
     if (check_greetings_) workers_[w].expected = expected_greeting(workers_[w].name);
+    if (mix_.is_mix()) workers_[w].requests.emplace(mix_, mix_.start_of(w, workers));
   }
 }
 
 closed_loop::~closed_loop() { stop(); }
 
-void closed_loop::start() {
+void closed_loop::start(bool measured) {
   if (phase_.load() != phase::idle) return;
   active_.store(workers_.size());
   zero_ = clock::now();
-  phase_.store(phase::warmup, std::memory_order_release);
-  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now(), phase::warmup);
+  const phase first = measured ? phase::measured : phase::warmup;
+  phase_.store(first, std::memory_order_release);
+  for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now(), first);
 }
 
 void closed_loop::limit_window(std::uint64_t calls) {
@@ -109,7 +112,12 @@ inline void closed_loop::issue(std::size_t w, clock::time_point now, phase now_i
   k.started = now;
   if (now_in == phase::measured) ++k.issued;
   k.in_flight.store(true, std::memory_order_relaxed);
-  client_.async_greet_on(w, k.name, [this, w](std::error_code ec, std::string_view reply) {
+  std::string_view payload = k.name;
+  if (k.requests) {
+    k.request = k.requests->next();
+    payload = request_payload(k.request);
+  }
+  client_.async_greet_on(w, payload, [this, w](std::error_code ec, std::string_view reply) {
     on_reply(w, ec, reply);
   });
 }
@@ -141,7 +149,7 @@ void closed_loop::on_reply(std::size_t w, std::error_code ec, std::string_view r
   // (A turn's time may be a hair before start() on a loop turning since before it.)
   const auto at = now <= zero_ ? 0 : static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now - zero_).count());
-  recorder_.local().record(at, counted, ec, ns, 0, false, reply);
+  recorder_.local().record(at, counted, ec, ns, 0, false, reply, k.request);
   issue(w, now, now_in);
 }
 
@@ -160,24 +168,29 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   if (spec.workers == 0) throw std::invalid_argument("a closed loop needs at least one worker");
   // On the heap: if the client cannot even be closed, its threads may still call into the loop,
   // which must then never be freed (load_result::stuck).
-  auto loop = std::make_unique<closed_loop>(client, spec.workers, spec.payload_bytes, spec.interval);
+  auto loop = std::make_unique<closed_loop>(client, spec.workers, spec.payload_bytes, spec.interval,
+                                            request_mix(spec.request_weights));
   using clock = closed_loop::clock;
   load_result result;
   std::mutex mutex;  // for wait_for_run: nothing else waits on these
   std::condition_variable nothing;
   auto gave_up = [&] { return !result.gave_up.empty(); };
+  // Without a warm-up the window opens with the first call: none is made outside it.
+  const bool no_warmup = spec.warmup.count() <= 0;
+  if (no_warmup && spec.calls > 0) loop->limit_window(spec.calls);
+  if (no_warmup && spec.on_window) spec.on_window(true);
   result.start_unix = unix_seconds_now();
-  loop->start();
+  loop->start(no_warmup);
   const auto start = loop->started_at();
   detail::counter_sampler sampler(client, start, spec.interval);
   detail::wait_for_run(mutex, nothing, gave_up, start + spec.warmup, spec, result.gave_up, {},
                        sampler);
-  if (spec.on_window) spec.on_window(true);
-  const auto window_start = clock::now();
-  result.window_start_unix = unix_seconds_now();
+  if (!no_warmup && spec.on_window) spec.on_window(true);
+  const auto window_start = no_warmup ? start : clock::now();
+  result.window_start_unix = no_warmup ? result.start_unix : unix_seconds_now();
   if (spec.calls > 0) {
     // Its window ends when the last of its calls completes (the loop notifies its own condition).
-    loop->limit_window(spec.calls);
+    if (!no_warmup) loop->limit_window(spec.calls);
     loop->open_window();
     auto filled = [&] { return gave_up() || loop->window_done(); };
     if (!detail::wait_for_run(loop->state_mutex(), loop->state_changed(), filled,
@@ -216,6 +229,7 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   result.latency = std::move(totals.latency);
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);
+  result.per_request = std::move(totals.per_request);
   result.issued = loop->issued();
   return result;
 }

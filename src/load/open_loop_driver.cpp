@@ -106,6 +106,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   const auto window_closes = window_opens + spec.duration;
 
   auto run = std::make_unique<open_loop_shard::run_state>();
+  run->mix = request_mix(spec.request_weights);
   run->running = shards_n;
   run->scheduling = shards_n;
   std::vector<std::shared_ptr<open_loop_shard>> shards;
@@ -170,6 +171,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   // Finished, each shard's records were last written before it told the run (under its mutex).
   call_recorder::totals totals;
   totals.calls_over_time = timeline(spec.interval);
+  if (run->mix.is_mix()) totals.per_request.resize(run->mix.requests());
   std::chrono::nanoseconds schedule_end{0};
   for (const auto& s : shards) {
     s->records().merge_into(totals);
@@ -184,6 +186,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   result.latency = std::move(totals.latency);
   result.actual_latency = std::move(totals.actual_latency);
   result.outcomes = std::move(totals.outcomes);
+  result.per_request = std::move(totals.per_request);
   result.late = totals.late;
   const auto end = clock_type::now();
   totals.calls_over_time.set_span(end > start ? end - start : clock_type::duration::zero());

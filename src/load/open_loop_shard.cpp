@@ -38,8 +38,9 @@ open_loop_shard::open_loop_shard(protocol_client& client, asio::io_context& loop
       timer_(loop, [this](bool aborted) { on_timer(aborted); }),
       name_(p.spec->payload_bytes, 'x'),
       padding_(p.spec->payload_bytes, 'x'),
-      records_(/*track_actual=*/true, p.spec->interval) {
+      records_(/*track_actual=*/true, p.spec->interval, run.mix.is_mix() ? run.mix.requests() : 0) {
   const load_spec& spec = *p.spec;
+  if (run.mix.is_mix()) requests_.emplace(run.mix, run.mix.start_of(p.share, p.shares));
   // The warm-up has a schedule of its own, so that a bursty run's whole seconds are the measured
   // window's; it is evenly spaced then (it opens connections and warms caches, it is not measured).
   if (spec.warmup.count() > 0) {
@@ -71,13 +72,13 @@ void open_loop_shard::advance() {
   const std::uint64_t seq = taken_++ * plan_.shares + plan_.share;
   if (warmup_) {
     if (const auto at = warmup_->next()) {
-      next_ = arrival{plan_.start + *at, false, seq};
+      next_ = arrival{plan_.start + *at, false, seq, requests_ ? requests_->next() : 0};
       return;
     }
     warmup_.reset();
   }
   if (const auto at = measured_.next()) {
-    next_ = arrival{plan_.start + plan_.spec->warmup + *at, true, seq};
+    next_ = arrival{plan_.start + plan_.spec->warmup + *at, true, seq, requests_ ? requests_->next() : 0};
     return;
   }
   next_.reset();
@@ -106,7 +107,8 @@ void open_loop_shard::pump(clock::time_point now) {
       if (now - next_->intended < timeout_) break;  // waits for a slot
       if (next_->measured) ++planned_;
       records_.scheduled(since_start(next_->intended), false);
-      records_.record(since_start(now), next_->measured, errc::timeout, 0);
+      records_.record(since_start(now), next_->measured, errc::timeout, 0, 0, false, {},
+                      next_->request);
       advance();
     }
   }
@@ -119,6 +121,7 @@ void open_loop_shard::issue(clock::time_point now) {
   free_.pop_back();
   slot& s = slots_[index];
   s.seq = next_->seq;
+  s.request = next_->request;
   s.intended = next_->intended;
   s.sent = now;
   s.measured = next_->measured;
@@ -131,7 +134,7 @@ void open_loop_shard::issue(clock::time_point now) {
   }
   in_flight_count_.store(++in_flight_, std::memory_order_relaxed);
   advance();
-  const std::string_view name = name_of(s.seq);
+  const std::string_view name = requests_ ? request_payload(s.request) : name_of(s.seq);
   // Its timeout counts from its intended start: a call that waited for a slot has what is left.
   const auto deadline = s.intended + timeout_;
   if (plan_.completes_here) {
@@ -164,7 +167,7 @@ void open_loop_shard::on_reply(std::uint32_t index, std::error_code ec, std::str
     ec = errc::wrong_reply;
   }
   records_.record(since_start(now), s.measured, ec, ns_between(s.intended, now),
-                  ns_between(s.sent, now), s.late, reply);
+                  ns_between(s.sent, now), s.late, reply, s.request);
   s.busy = false;
   free_.push_back(index);
   in_flight_count_.store(--in_flight_, std::memory_order_relaxed);
@@ -216,7 +219,7 @@ std::uint64_t open_loop_shard::account_abandoned() {
   for (slot& s : slots_) {
     if (!s.busy) continue;
     s.busy = false;
-    records_.record(now, s.measured, errc::unfinished, 0);
+    records_.record(now, s.measured, errc::unfinished, 0, 0, false, {}, s.request);
     abandoned += s.measured ? 1 : 0;
   }
   in_flight_ = 0;
@@ -225,7 +228,7 @@ std::uint64_t open_loop_shard::account_abandoned() {
     if (!next_->measured) continue;
     ++planned_;
     records_.scheduled(since_start(next_->intended), false);
-    records_.record(now, true, errc::unfinished, 0);
+    records_.record(now, true, errc::unfinished, 0, 0, false, {}, next_->request);
     ++abandoned;
   }
   return abandoned;

@@ -31,6 +31,7 @@
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/load/call_recorder.hpp"
 #include "wirebench/load/load_spec.hpp"
+#include "wirebench/load/request_mix.hpp"
 #include "schedule_timer.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
@@ -50,6 +51,9 @@ class open_loop_shard {
     // Shards whose measured schedule is not used up yet (under mutex): with a call count
     // (load_spec::calls) the window closes when it reaches 0.
     std::size_t scheduling = 0;
+    // Which request each call sends (load_spec::request_weights); the shards walk it, each from
+    // its own offset. Fixed before the shards are made.
+    request_mix mix;
   };
   // This shard's place in the run; fixed before start().
   struct plan {
@@ -87,6 +91,7 @@ class open_loop_shard {
  private:
   struct slot {
     std::uint64_t seq = 0;  // the call's number in the run: its name is "c<seq>-"
+    std::uint32_t request = 0;  // a mix's request it sent
     clock::time_point intended, sent;
     bool measured = false;
     bool late = false;
@@ -96,6 +101,7 @@ class open_loop_shard {
     clock::time_point intended;
     bool measured;
     std::uint64_t seq;
+    std::uint32_t request;  // picked as it arrives, so one never sent is counted under it too
   };
 
   void advance();  // the schedule's next arrival into next_, or none
@@ -124,6 +130,7 @@ class open_loop_shard {
   arrival_schedule measured_;
   std::uint64_t taken_ = 0;  // arrivals of this share taken from the schedule so far
   std::optional<arrival> next_;
+  std::optional<request_mix::walk> requests_;  // a mix's picks
 
   std::vector<slot> slots_;
   std::vector<std::uint32_t> free_;  // indices of free slots

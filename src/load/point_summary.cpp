@@ -51,6 +51,37 @@ latency_quantiles median_quantiles(const std::vector<latency_quantiles>& each) {
           field(&latency_quantiles::mean)};
 }
 
+// Each request of a mix, as summarize() does the point: medians of its rate and latencies, its
+// outcomes summed. Repeats that differ in their number of requests (not one run's) are refused
+// before they get here (results_merge.cpp); a repeat without them contributes nothing.
+std::vector<request_summary> summarize_requests(const std::vector<repeat_result>& repeats) {
+  std::size_t n = 0;
+  for (const auto& r : repeats) n = std::max(n, r.load.per_request.size());
+  std::vector<request_summary> out(n);
+  std::uint64_t all_calls = 0;
+  for (const auto& r : repeats)
+    for (const request_result& q : r.load.per_request) all_calls += q.outcomes.total();
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> rps;
+    std::vector<latency_quantiles> latency;
+    for (const auto& r : repeats) {
+      if (i >= r.load.per_request.size()) continue;
+      const request_result& q = r.load.per_request[i];
+      const double ok = static_cast<double>(q.outcomes.count(outcome::ok));
+      const double all_ok = static_cast<double>(r.load.outcomes.count(outcome::ok));
+      // Its part of the repeat's rate (of a merged repeat's summed rate too).
+      rps.push_back(all_ok > 0 ? r.load.requests_per_second() * ok / all_ok : 0);
+      latency.push_back(latency_quantiles::of(q.latency));
+      out[i].outcomes.merge(q.outcomes);
+      out[i].late += q.late;
+    }
+    out[i].rps_median = median(std::move(rps));
+    out[i].latency = median_quantiles(latency);
+    out[i].share = all_calls ? static_cast<double>(out[i].outcomes.total()) / static_cast<double>(all_calls) : 0;
+  }
+  return out;
+}
+
 }  // namespace
 
 latency_quantiles latency_quantiles::of(const latency_histogram& h) {
@@ -79,6 +110,7 @@ point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_bud
     s.resent += r.resent;
     s.connect_failures += r.connect_failures;
   }
+  s.requests = summarize_requests(repeats);
   s.rps_median = median(rps);
   s.rps_min = *std::min_element(rps.begin(), rps.end());
   s.rps_max = *std::max_element(rps.begin(), rps.end());

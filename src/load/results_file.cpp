@@ -126,23 +126,44 @@ json call_fields(const msgpack_call& m) {
   return {{"method", m.method}, {"params_json", m.params_json}};
 }
 
-// The user call a point sent, whole, so that a result says what was loaded; null for the greet
-// call.
-json request_json(const std::optional<user_call>& call) {
-  if (!call) return nullptr;
+// A user call a point sent, whole, so that a result says what was loaded.
+json request_json(const user_call& call) {
   // In the order of user_call::request's alternatives.
   static constexpr const char* kinds[] = {"http", "resp", "grpc", "msgpack"};
-  static_assert(std::variant_size_v<decltype(call->request)> == std::size(kinds));
-  json j = std::visit([](const auto& c) { return call_fields(c); }, call->request);
-  j["kind"] = kinds[call->request.index()];
-  j["text"] = describe(*call);
-  j["keyspace"] = call->keyspace;
+  static_assert(std::variant_size_v<decltype(call.request)> == std::size(kinds));
+  json j = std::visit([](const auto& c) { return call_fields(c); }, call.request);
+  j["kind"] = kinds[call.request.index()];
+  j["text"] = describe(call);
+  j["keyspace"] = call.keyspace;
+  j["weight"] = call.weight;
+  j["name"] = call.name;
+  return j;
+}
+
+// What a point sent: empty for the greet call, one request, or a mix.
+json requests_json(const std::vector<user_call>& calls) {
+  json j = json::array();
+  for (const user_call& call : calls) j.push_back(request_json(call));
+  return j;
+}
+
+// A mix's requests over the repeats, in the parameters' order.
+json request_summaries_json(const std::vector<request_summary>& requests) {
+  json j = json::array();
+  for (const request_summary& q : requests)
+    j.push_back({{"share", q.share},
+                 {"requests_per_second", q.rps_median},
+                 {"latency_us", quantiles_json(q.latency)},
+                 {"outcomes", outcomes_json(q.outcomes)},
+                 {"errors", q.outcomes.errors()},
+                 {"error_samples", error_samples_json(q.outcomes)},
+                 {"late", q.late}});
   return j;
 }
 
 json parameters_json(const point_parameters& p) {
   return {{"protocol", p.protocol},
-          {"request", request_json(p.call)},
+          {"requests", requests_json(p.requests)},
           {"load", p.load},
           {"workers", p.workers},
           {"depth", p.depth},
@@ -185,7 +206,8 @@ json summary_json(const point_summary& s) {
             {"server_cores_used", nullptr},
             {"server_cpu_us_per_call", nullptr},
             {"client_bound", s.client_bound},
-            {"warning", s.warning}};
+            {"warning", s.warning},
+            {"requests", request_summaries_json(s.requests)}};
   if (s.server_cores_used) j["server_cores_used"] = *s.server_cores_used;
   if (s.server_cpu_us_per_call) j["server_cpu_us_per_call"] = *s.server_cpu_us_per_call;
   return j;
@@ -216,6 +238,14 @@ json repeat_json(const repeat_result& r) {
             {"client_cpu", cpu_json(r.client_cpu)},
             {"server_cpu", nullptr},
             {"timeline", timeline_json(r.load.calls_over_time, r.load.start_unix)}};
+  json requests = json::array();  // a mix's, each whole (results_reader.cpp reads them back)
+  for (const request_result& q : r.load.per_request)
+    requests.push_back({{"latency_histogram", histogram_json(q.latency)},
+                        {"outcomes", outcomes_json(q.outcomes)},
+                        {"errors", q.outcomes.errors()},
+                        {"error_samples", error_samples_json(q.outcomes)},
+                        {"late", q.late}});
+  j["requests"] = std::move(requests);
   if (r.server_cpu) j["server_cpu"] = cpu_json(*r.server_cpu);
   return j;
 }
@@ -289,7 +319,7 @@ const std::vector<std::string>& results_csv_columns() {
       "other_error", "unfinished", "late", "planned", "issued", "late_replies", "unknown_replies", "reconnects", "resent",
       "connect_failures", "client_cores_used",
       "server_cores_used", "client_cpu_us_per_call", "server_cpu_us_per_call", "client_bound",
-      "cpu_model", "kernel", "request"};
+      "cpu_model", "kernel", "request", "request_index", "request_share"};
   return columns;
 }
 
@@ -305,28 +335,50 @@ std::string results_csv(const run_record& run) {
     if (v) s << *v;
     return s.str();
   };
+  auto latencies = [&out](const latency_quantiles& q) {
+    out << ',' << q.min << ',' << q.p50 << ',' << q.p90 << ',' << q.p99 << ',' << q.p999 << ','
+        << q.max << ',' << q.mean;
+  };
+  auto outcomes = [&out](const outcome_counts& o) {
+    for (std::size_t i = 0; i < outcome_count; ++i) out << ',' << o.count(static_cast<outcome>(i));
+  };
   for (const auto& point : run.points) {
     const auto& p = point.parameters;
     const auto& s = point.summary;
-    out << csv_field(p.protocol) << ',' << p.load << ',' << p.workers << ',' << p.depth << ','
-        << p.connections << ',' << p.rate << ',' << p.duration_seconds << ','
-        << (p.calls > 0 ? std::to_string(p.calls) : "") << ',' << p.payload_bytes
-        << ',' << p.transport << ',' << p.server_threads << ',' << csv_field(p.server_engine) << ','
-        << p.client_threads << ','
-        << csv_field(p.server_cpus) << ',' << csv_field(p.client_cpus) << ',' << s.repeats << ','
-        << s.rps_median << ',' << s.rps_min << ',' << s.rps_max << ',' << s.latency.min << ','
-        << s.latency.p50 << ',' << s.latency.p90 << ',' << s.latency.p99 << ',' << s.latency.p999
-        << ',' << s.latency.max << ',' << s.latency.mean << ',' << s.actual_latency.p50 << ','
-        << s.actual_latency.p99;
-    for (std::size_t i = 0; i < outcome_count; ++i)
-      out << ',' << s.outcomes.count(static_cast<outcome>(i));
+    // The point's own columns, the same on its rows and its requests' rows.
+    std::ostringstream prefix;
+    prefix << std::setprecision(9) << csv_field(p.protocol) << ',' << p.load << ',' << p.workers
+           << ',' << p.depth << ',' << p.connections << ',' << p.rate << ',' << p.duration_seconds
+           << ',' << (p.calls > 0 ? std::to_string(p.calls) : "") << ',' << p.payload_bytes << ','
+           << p.transport << ',' << p.server_threads << ',' << csv_field(p.server_engine) << ','
+           << p.client_threads << ',' << csv_field(p.server_cpus) << ','
+           << csv_field(p.client_cpus) << ',' << s.repeats;
+    out << prefix.str() << ',' << s.rps_median << ',' << s.rps_min << ',' << s.rps_max;
+    latencies(s.latency);
+    out << ',' << s.actual_latency.p50 << ',' << s.actual_latency.p99;
+    outcomes(s.outcomes);
     out << ',' << s.late << ',' << s.planned << ',' << s.issued << ',' << s.late_replies << ',' << s.unknown_replies
         << ',' << s.reconnects << ',' << s.resent << ',' << s.connect_failures
         << ',' << s.client_cores_used << ','
         << optional(s.server_cores_used) << ',' << s.client_cpu_us_per_call << ','
         << optional(s.server_cpu_us_per_call) << ',' << (s.client_bound ? 1 : 0) << ','
-        << csv_field(run.machine.cpu_model) << ',' << csv_field(run.machine.kernel) << ','
-        << csv_field(p.call ? describe(*p.call) : "greet") << "\n";
+        << csv_field(run.machine.cpu_model) << ',' << csv_field(run.machine.kernel) << ',';
+    if (p.requests.empty()) out << "greet";
+    else if (p.requests.size() == 1) out << csv_field(describe(p.requests.front()));
+    else out << "mix of " << p.requests.size();
+    out << ",,\n";
+    // A mix: a row per request after the point's, with its own rate, latency, outcomes and late
+    // count; the columns that belong to the point alone (CPU, connections, planned) left empty.
+    for (std::size_t i = 0; i < s.requests.size() && i < p.requests.size(); ++i) {
+      const request_summary& q = s.requests[i];
+      out << prefix.str() << ',' << q.rps_median << ",,";
+      latencies(q.latency);
+      out << ",,";
+      outcomes(q.outcomes);
+      out << ',' << q.late << ",,,,,,,,,,,,," << csv_field(run.machine.cpu_model) << ','
+          << csv_field(run.machine.kernel) << ',' << csv_field(label(p.requests[i])) << ',' << i
+          << ',' << q.share << "\n";
+    }
   }
   return out.str();
 }

@@ -24,7 +24,7 @@ bool same_point(const point_parameters& a, const point_parameters& b) {
          per_generator_equal(static_cast<double>(a.client_threads),
                              static_cast<double>(b.client_threads)) &&
          per_generator_equal(a.rate, b.rate) && a.depth == b.depth &&
-         a.payload_bytes == b.payload_bytes && a.call == b.call;
+         a.payload_bytes == b.payload_bytes && a.requests == b.requests;
 }
 
 [[noreturn]] void refuse(const std::string& why) { throw std::runtime_error(why); }
@@ -74,6 +74,14 @@ repeat_result merge_repeat(const std::vector<const point_result*>& points,
     out.load.actual_latency.merge(r.load.actual_latency);
     out.load.outcomes.merge(r.load.outcomes);
     out.load.late += r.load.late;
+    // A mix's requests (same_point() made them the same list in every input).
+    if (out.load.per_request.size() < r.load.per_request.size())
+      out.load.per_request.resize(r.load.per_request.size());
+    for (std::size_t q = 0; q < r.load.per_request.size(); ++q) {
+      out.load.per_request[q].latency.merge(r.load.per_request[q].latency);
+      out.load.per_request[q].outcomes.merge(r.load.per_request[q].outcomes);
+      out.load.per_request[q].late += r.load.per_request[q].late;
+    }
     out.load.planned += r.load.planned;
     out.load.issued += r.load.issued;
     if (!r.load.watchdog.empty())

@@ -141,10 +141,12 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
 
 cpu_time cpu(const reader& r) { return {r.number("user_seconds"), r.number("system_seconds")}; }
 
-std::optional<user_call> request(const reader& r) {
-  if (r.raw().is_null()) return std::nullopt;
+user_call request(const reader& r) {
   user_call call;
   call.keyspace = r.count("keyspace");
+  // Files before mixes (format 2) have neither.
+  if (r.has("weight")) call.weight = static_cast<std::uint32_t>(r.count("weight"));
+  if (r.has("name")) call.name = r.text("name");
   const std::string kind = r.text("kind");
   if (kind == "http") {
     http_call h;
@@ -184,7 +186,12 @@ std::optional<user_call> request(const reader& r) {
 point_parameters parameters(const reader& r) {
   point_parameters p;
   p.protocol = r.text("protocol");
-  p.call = request(r.at("request"));
+  if (r.has("requests")) {
+    const reader list = r.at("requests");
+    for (std::size_t i = 0; i < list.size(); ++i) p.requests.push_back(request(list.at(i)));
+  } else if (r.has("request")) {  // format 2: one request, or null for the greet call
+    p.requests.push_back(request(r.at("request")));
+  }
   p.load = r.text("load");
   p.workers = r.count("workers");
   p.depth = r.count("depth");
@@ -233,6 +240,17 @@ repeat_result repeat(const reader& r) {
   if (r.has("server_cpu")) out.server_cpu = cpu(r.at("server_cpu"));
   // Files written before runs had a timeline have none.
   if (r.has("timeline")) out.load.calls_over_time = calls_over_time(r.at("timeline"), out.load.start_unix);
+  if (r.has("requests")) {  // a mix's (files before mixes have none)
+    const reader list = r.at("requests");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const reader q = list.at(i);
+      request_result one;
+      one.latency = histogram(q.at("latency_histogram"));
+      one.outcomes = outcomes(q.at("outcomes"), q.at("errors"), q.at("error_samples"));
+      one.late = q.count("late");
+      out.load.per_request.push_back(std::move(one));
+    }
+  }
   return out;
 }
 
@@ -266,6 +284,20 @@ point_summary summary(const reader& r, const std::vector<repeat_result>& repeats
   if (r.has("server_cpu_us_per_call")) s.server_cpu_us_per_call = r.number("server_cpu_us_per_call");
   s.client_bound = r.at("client_bound").as<bool>();
   s.warning = r.text("warning");
+  if (r.has("requests")) {
+    const reader list = r.at("requests");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const reader q = list.at(i);
+      request_summary one;
+      one.share = q.number("share");
+      one.rps_median = q.number("requests_per_second");
+      one.latency = quantiles(q.at("latency_us"));
+      for (const auto& rep : repeats)
+        if (i < rep.load.per_request.size()) one.outcomes.merge(rep.load.per_request[i].outcomes);
+      one.late = q.count("late");
+      s.requests.push_back(std::move(one));
+    }
+  }
   return s;
 }
 
@@ -281,7 +313,8 @@ run_record read_results_json(std::string_view text) {
   if (format == "wirebench-results-1")
     throw std::runtime_error("format wirebench-results-1 holds no latency histograms: run it "
                              "again with this wirebench to merge it");
-  if (format != results_format)
+  // Format 2 differs only in its one "request" per point, which parameters() reads as a list.
+  if (format != results_format && format != "wirebench-results-2")
     throw std::runtime_error("format '" + format + "' is not " + std::string(results_format));
 
   run_record run;

@@ -14,8 +14,9 @@ namespace wirebench {
 
 std::string tls_server_name(const client_config& c) {
   if (!c.tls.server_name.empty()) return c.tls.server_name;
-  if (c.call && c.call->http() && !c.call->http()->authority.empty()) {
-    std::string_view host = c.call->http()->authority;
+  // A mix's requests share one server, so the first names it (the CLI refuses other mixes).
+  if (!c.calls.empty() && c.calls.front().http() && !c.calls.front().http()->authority.empty()) {
+    std::string_view host = c.calls.front().http()->authority;
     if (host.starts_with('[')) return std::string(host.substr(1, host.find(']') - 1));
     return std::string(host.substr(0, host.rfind(':')));
   }
@@ -97,8 +98,15 @@ void protocol_registry::add(protocol p) {
     };
   }
   // One check for every tool too: a user call is never silently replaced by the greet call.
-  auto check_call = [name = p.name, accepts = p.user_calls](const client_config& c) {
-    if (c.call && c.call->kind() != accepts) throw user_call_refused(name, accepts, c.call->kind());
+  auto check_call = [name = p.name, accepts = p.user_calls, mixes = p.user_call_mixes](const client_config& c) {
+    for (const user_call& call : c.calls)
+      if (call.kind() != accepts) throw user_call_refused(name, accepts, call.kind());
+    if (c.calls.size() > 1 && !mixes)
+      throw setting_error("user_call", "protocol '" + name + "' sends one user call per run, not a mix of " +
+                                           std::to_string(c.calls.size()));
+    if (c.calls.size() > max_mix_requests)
+      throw setting_error("user_call", "a mix of " + std::to_string(c.calls.size()) +
+                                           " requests: at most " + std::to_string(max_mix_requests));
   };
   p.make_client = [make = std::move(p.make_client), check_call](const client_config& c) {
     check_call(c);

@@ -308,7 +308,7 @@ check "resp-sync refuses a command" exit_is 2 "$wb" run -p resp-sync --command P
 check "run a MessagePack-RPC method" exit_is 0 "$wb" run -p msgpack-rpc --method greet -d '["rpc"]' \
   --workers 4 "${quick[@]}" --out "$work/rpc-call.json"
 check "every MessagePack-RPC call succeeded, the method recorded" json_has "$work/rpc-call.json" \
-  "all(p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] and p['parameters']['request']['method'] == 'greet' for p in d['points'])"
+  "all(p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] and p['parameters']['requests'][0]['method'] == 'greet' for p in d['points'])"
 check "params that are not an array exit 2" exit_is 2 "$wb" run -p msgpack-rpc --method greet -d '{"a": 1}'
 check "... and say what they must be" one_line_error "MessagePack-RPC params are a JSON array"
 # gRPC user calls: any unary method from its .proto, the request as JSON (-d).
@@ -327,14 +327,14 @@ check "run a gRPC method found by reflection (no .proto)" exit_is 0 "$wb" run -p
   --call wirebench.echo.Echo/Greet --reflect -d '{"name": "r"}' --workers 2 "${quick[@]}" \
   --out "$work/grpc-reflect.json"
 check "every call by reflection succeeded" json_has "$work/grpc-reflect.json" \
-  "d['points'][0]['summary']['outcomes']['ok'] > 0 and not d['points'][0]['summary']['errors'] and d['points'][0]['parameters']['request']['reflect']"
+  "d['points'][0]['summary']['outcomes']['ok'] > 0 and not d['points'][0]['summary']['errors'] and d['points'][0]['parameters']['requests'][0]['reflect']"
 check "run a server-streaming gRPC method (a stream per call)" exit_is 0 "$wb" run -p grpc \
   --call wirebench.echo.Echo/Expand --proto "$echo_proto" -d '{"text": "a b"}' --workers 4 \
   "${quick[@]}" --out "$work/grpc-stream-call.json"
 check "every streaming call succeeded" json_has "$work/grpc-stream-call.json" \
   "d['points'][0]['summary']['outcomes']['ok'] > 0 and not d['points'][0]['summary']['errors']"
 check "every gRPC user call succeeded, the method recorded" json_has "$work/grpc-call.json" \
-  "all(p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] and p['parameters']['request']['method'] == 'wirebench.echo.Echo/Greet' for p in d['points']) and len(d['points']) == 1"
+  "all(p['summary']['outcomes']['ok'] > 0 and not p['summary']['errors'] and p['parameters']['requests'][0]['method'] == 'wirebench.echo.Echo/Greet' for p in d['points']) and len(d['points']) == 1"
 check "-H without a URL exits 2" exit_is 2 "$wb" run -p http1 -H 'Accept: */*'
 check "-H without a URL says to give one" one_line_error "give its --url or --path too"
 check "a bad header exits 2" exit_is 2 "$wb" run -p http1 --path / -H 'no colon'
@@ -354,12 +354,12 @@ check "--duration's short form is -D now (-d is the body)" exit_is 2 "$wb" run -
 check "run http1 with a user path" exit_is 0 "$wb" run -p http1 --path '/greet?name=x' \
   --expect-body '{"greeting":"hello, x"}' "${quick[@]}" --out "$work/user.json"
 check "the user call is recorded and every call succeeded" json_has "$work/user.json" \
-  "d['points'][0]['parameters']['request']['target'] == '/greet?name=x' and d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['other_error'] == 0 and d['points'][0]['summary']['outcomes']['wrong_reply'] == 0"
+  "d['points'][0]['parameters']['requests'][0]['target'] == '/greet?name=x' and d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['other_error'] == 0 and d['points'][0]['summary']['outcomes']['wrong_reply'] == 0"
 check "the CSV says which request was sent" grep -q 'GET /greet?name=x expecting 200' "$work/user.csv"
 check "run resp with a user command" exit_is 0 "$wb" run -p resp --command 'GREET "a b"' \
   --expect-reply 'hello, a b' "${quick[@]}" --out "$work/resp.json"
 check "every resp user call succeeded" json_has "$work/resp.json" \
-  "d['points'][0]['parameters']['request']['args'] == ['GREET', 'a b'] and d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['ok'] == sum(d['points'][0]['summary']['outcomes'].values())"
+  "d['points'][0]['parameters']['requests'][0]['args'] == ['GREET', 'a b'] and d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['ok'] == sum(d['points'][0]['summary']['outcomes'].values())"
 check "run http2 with a path ours does not serve counts its 404s" exit_is 0 "$wb" run -p http2 \
   --path /nope "${quick[@]}" --out "$work/404.json"
 check "the 404s are failed calls by status" json_has "$work/404.json" \

@@ -1,9 +1,10 @@
 // `wirebench run` as a user runs it, against a server that fails under it: killed (-9) or stopped
 // (SIGTERM) in the middle of the measured window, never listening, or listening and never
 // answering (its connections wait in the listen queue, never accepted). For every protocol, in
-// the closed and the open loop, each timed (--duration) and counted (-n): the run ends within its
-// bound (warm-up + window + call timeout + 2 s, a few seconds at most when nobody listens), and
-// every call it planned or issued is counted once, in exactly one outcome.
+// the closed and the open loop, each timed (--duration) and counted (-n), and, for the protocols
+// that send mixes, each loop with a mix of requests: the run ends within its bound (warm-up +
+// window + call timeout + 2 s, a few seconds at most when nobody listens), and every call it
+// planned or issued is counted once, in exactly one outcome (a mix's, under one request too).
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -59,7 +60,7 @@ using test::read_file;
 // The loop, timed by --duration or counted by -n. A closed loop's count is more than the window
 // can hold, so that its cap (--duration) ends it whatever the fault; an open loop's is the
 // timed run's 1000 arrivals, under a cap it never reaches.
-enum class shape { closed, open, closed_count, open_count };
+enum class shape { closed, open, closed_count, open_count, closed_mix, open_mix };
 
 std::string shape_name(shape s) {
   switch (s) {
@@ -67,8 +68,25 @@ std::string shape_name(shape s) {
     case shape::open: return "open";
     case shape::closed_count: return "closed_n";
     case shape::open_count: return "open_n";
+    case shape::closed_mix: return "closed_mix";
+    case shape::open_mix: return "open_mix";
   }
   return "?";
+}
+
+// A mix of two requests our server (and redis-server) answer, in the protocol's words, weighted
+// 1:2; empty for a protocol that sends no mix.
+std::vector<std::string> mix_flags(const protocol& p) {
+  if (!p.user_call_mixes) return {};
+  switch (p.user_calls) {
+    case user_call_kind::http:
+      return {"--request", "/greet?name=a", "--request", "GET /greet?name=b", "--weights", "1,2"};
+    case user_call_kind::resp:
+      return {"--request", "PING", "--request", "ECHO hi", "--weights", "1,2"};
+    case user_call_kind::msgpack:
+      return {"--request", "greet [\"a\"]", "--request", "greet [\"b\"]", "--weights", "1,2"};
+    default: return {};
+  }
 }
 void PrintTo(shape s, std::ostream* out) { *out << shape_name(s); }
 
@@ -78,7 +96,8 @@ class run_faults : public ::testing::TestWithParam<fault_case> {};
 
 TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   const auto& [protocol, loop, what] = GetParam();
-  const bool open_loop = loop == shape::open || loop == shape::open_count;
+  const bool open_loop = loop == shape::open || loop == shape::open_count || loop == shape::open_mix;
+  const bool mix = loop == shape::closed_mix || loop == shape::open_mix;
   test::temp_dir dir("faults");
   std::optional<server_process> server;
   std::string where;
@@ -106,6 +125,10 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   argv.insert(argv.end(), load.begin(), load.end());
   if (loop == shape::closed_count) argv.insert(argv.end(), {"-n", "1000000000"});
   if (loop == shape::open_count) argv.insert(argv.end(), {"-n", "1000"});  // --duration 4: its cap
+  if (mix) {
+    const auto flags = mix_flags(*protocol_registry::builtin().find(protocol));
+    argv.insert(argv.end(), flags.begin(), flags.end());
+  }
   const auto started = std::chrono::steady_clock::now();
   test::child_process run(argv, dir.path("stdout"), dir.path("stderr"));
   double fault_unix = 0;  // when the server was killed or stopped, on the system clock
@@ -149,6 +172,13 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
     EXPECT_EQ(counted, issued) << repeat["outcomes"];
   }
   EXPECT_EQ(repeat["watchdog"], "");
+  if (mix) {  // each call under the one request it sent: the requests' counts add up to the point's
+    ASSERT_EQ(repeat["requests"].size(), 2u);
+    std::uint64_t by_request = 0;
+    for (const json& r : repeat["requests"])
+      for (const auto& [name, n] : r["outcomes"].items()) by_request += n.get<std::uint64_t>();
+    EXPECT_EQ(by_request, counted) << repeat["requests"];
+  }
   // The closed loop's count ends at its cap; the open loop's is made in full.
   EXPECT_EQ(repeat["gave_up"], loop == shape::closed_count
                                    ? "the time cap (2s) passed before all 1000000000 calls were made"
@@ -184,10 +214,14 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
 std::vector<fault_case> all_cases() {
   std::vector<fault_case> out;
   for (const auto& p : protocol_registry::builtin().all()) {
-    for (const shape loop : {shape::closed, shape::open, shape::closed_count, shape::open_count})
+    for (const shape loop : {shape::closed, shape::open, shape::closed_count, shape::open_count,
+                             shape::closed_mix, shape::open_mix}) {
+      const bool mix = loop == shape::closed_mix || loop == shape::open_mix;
+      if (mix && mix_flags(p).empty()) continue;
       for (const fault f : {fault::killed, fault::stopped, fault::never_listening,
                             fault::never_answering})
         out.emplace_back(p.name, loop, f);
+    }
   }
   return out;
 }

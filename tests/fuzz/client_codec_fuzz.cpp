@@ -88,10 +88,10 @@ client_codec_factory grpc_user_call_codecs(const protocol& p, client_config conf
   static std::map<std::pair<std::size_t, bool>, client_codec_factory> made;
   client_codec_factory& codecs = made[{config.max_frame_bytes, expand}];
   if (!codecs) {
-    config.call = user_call{grpc_call{
+    config.calls = {user_call{grpc_call{
         .method = expand ? "wirebench.echo.Echo/Expand" : "wirebench.echo.Echo/Get",
         .proto_file = WIREBENCH_ECHO_PROTO,
-        .request_json = R"({"text": "a b"})"}};
+        .request_json = R"({"text": "a b"})"}}};
     codecs = p.client_codecs(config);
   }
   return codecs;
@@ -154,9 +154,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     h.method = (flags & 64) ? "HEAD" : "GET";
     h.target = "/k/__rand_int__";
     h.expect_body = "ok";
-    config.call = user_call{h};
+    config.calls = {user_call{h}};
   } else if ((flags & 32) != 0 && p.user_calls == user_call_kind::resp) {
-    config.call = user_call{resp_call{{"GET", "k:__rand_int__"}, "v"}};
+    config.calls = {user_call{resp_call{{"GET", "k:__rand_int__"}, "v"}}};
   }
   const client_codec_factory make = (flags & 32) != 0 && p.user_calls == user_call_kind::grpc
                                         ? grpc_user_call_codecs(p, config, (flags & 64) != 0)

@@ -46,7 +46,7 @@ run_record sample_run() {
 
 TEST(ResultsJson, CarriesMachineLibrariesParametersRepeatsAndSummary) {
   const auto doc = nlohmann::json::parse(results_json(sample_run()));
-  EXPECT_EQ(doc["format"], "wirebench-results-2");
+  EXPECT_EQ(doc["format"], "wirebench-results-3");
   EXPECT_EQ(doc["command"], "wirebench run --protocol line");
   EXPECT_EQ(doc["machine"]["cpu_model"], "Test CPU, 2 cores \"fast\"");
   EXPECT_GT(doc["machine"]["online_cpus"].get<int>(), 0);

@@ -159,7 +159,7 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
             "and request)");
 
   run_record other_call = generator("gen-2", s, 1000.0);
-  other_call.points[0].parameters.call = user_call{resp_call{{"PING"}}};
+  other_call.points[0].parameters.requests = {user_call{resp_call{{"PING"}}}};
   EXPECT_NE(refusal({{"a.json", a}, {"b.json", other_call}}).find("is not in b.json"),
             std::string::npos);
 

@@ -1,5 +1,6 @@
 // Reading a results file back: everything results_json() writes comes back (the file written
-// again is the same file), and what is not a format-2 results file is refused with where and why.
+// again is the same file), format 2's one request per point is read as a list of one, and what is
+// not a results file is refused with where and why.
 #include "wirebench/load/results_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -28,11 +29,15 @@ run_record sample_run() {
     if (p == 0) {
       call.request = http_call{"POST", "/x?k=__rand_int__", "h", false, {{"a", "b"}}, "body", 201,
                                std::string("ok")};
-    } else {
+      point.parameters.requests = {call};
+    } else {  // a mix of two
       call.request = resp_call{{"SET", "k", "v"}, std::nullopt};
       call.keyspace = 42;
+      call.weight = 3;
+      call.name = "set";
+      user_call get{resp_call{{"GET", "k"}, std::string("v")}};
+      point.parameters.requests = {call, get};
     }
-    point.parameters.call = call;
     for (int r = 0; r < 2; ++r) {
       repeat_result rep;
       for (std::uint64_t i = 1; i <= 500; ++i) {
@@ -59,6 +64,15 @@ run_record sample_run() {
       rep.load.calls_over_time.set_span(std::chrono::milliseconds(295));
       rep.load.start_unix = rep.load.window_start_unix - 0.5;
       if (p == 1 && r == 1) rep.load.gave_up = "the time cap (3s) passed before all 5000 calls were made";
+      if (p == 1) {  // each request of the mix: a share of the calls, one with a failure
+        rep.load.per_request.resize(2);
+        for (std::uint64_t i = 1; i <= 400; ++i) {
+          rep.load.per_request[i % 4 == 0 ? 1 : 0].latency.record(i * 997);
+          rep.load.per_request[i % 4 == 0 ? 1 : 0].outcomes.add({});
+        }
+        rep.load.per_request[1].outcomes.add(errc::wrong_reply, "nope");
+        rep.load.per_request[1].late = 2;
+      }
       point.repeats.push_back(rep);
     }
     point.summary = summarize(point.repeats, {1, 2});
@@ -76,7 +90,15 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   ASSERT_EQ(read.points.size(), 2u);
   EXPECT_EQ(read.points[0].repeats[1].load.latency.nonempty_buckets(),
             sample_run().points[0].repeats[1].load.latency.nonempty_buckets());
-  EXPECT_EQ(read.points[1].parameters.call, sample_run().points[1].parameters.call);
+  EXPECT_EQ(read.points[1].parameters.requests, sample_run().points[1].parameters.requests);
+  ASSERT_EQ(read.points[1].repeats[0].load.per_request.size(), 2u);
+  EXPECT_EQ(read.points[1].repeats[0].load.per_request[1].latency.nonempty_buckets(),
+            sample_run().points[1].repeats[0].load.per_request[1].latency.nonempty_buckets());
+  EXPECT_EQ(read.points[1].repeats[0].load.per_request[1].outcomes.count(outcome::wrong_reply), 1u);
+  ASSERT_EQ(read.points[1].summary.requests.size(), 2u);
+  EXPECT_EQ(read.points[1].summary.requests[1].late, 4u);
+  EXPECT_NEAR(read.points[1].summary.requests[0].share, 600.0 / 802, 1e-9);
+  EXPECT_TRUE(read.points[0].summary.requests.empty());
   const timeline& t = read.points[1].repeats[0].load.calls_over_time;
   ASSERT_EQ(t.size(), 3u);
   EXPECT_EQ(t.interval(), std::chrono::milliseconds(100));
@@ -96,7 +118,27 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(read.points[1].repeats[1].load.gave_up, sample_run().points[1].repeats[1].load.gave_up);
 }
 
-TEST(results_reader, refuses_what_is_not_a_format_2_results_file) {
+TEST(results_reader, reads_format_2s_one_request_as_a_list_of_one) {
+  auto doc = nlohmann::json::parse(results_json(sample_run()));
+  doc["format"] = "wirebench-results-2";
+  for (auto& point : doc["points"]) {
+    auto& params = point["parameters"];
+    params["request"] = params["requests"].empty() ? nlohmann::json(nullptr) : params["requests"][0];
+    params["request"].erase("weight");
+    params["request"].erase("name");
+    params.erase("requests");
+    point["summary"].erase("requests");
+    for (auto& rep : point["repeats"]) rep.erase("requests");
+  }
+  const run_record read = read_results_json(doc.dump());
+  ASSERT_EQ(read.points[0].parameters.requests.size(), 1u);
+  EXPECT_EQ(read.points[0].parameters.requests[0], sample_run().points[0].parameters.requests[0]);
+  ASSERT_EQ(read.points[1].parameters.requests.size(), 1u);
+  EXPECT_EQ(read.points[1].parameters.requests[0].weight, 1u);  // what format 2 had none of
+  EXPECT_TRUE(read.points[1].summary.requests.empty());
+}
+
+TEST(results_reader, refuses_what_is_not_a_results_file) {
   auto reason = [](const std::string& text) {
     try {
       read_results_json(text);

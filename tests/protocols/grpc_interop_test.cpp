@@ -219,8 +219,8 @@ TEST(grpc_interop, grpcurl_grpcio_and_grpcpp_read_our_servers_reflection) {
   const std::string address = "127.0.0.1:" + port_of(*server);
   {
     client_config cc = to(server->local_endpoint());
-    cc.call = user_call{grpc_call{.method = "wirebench.echo.Echo/Greet", .proto_file = "", .reflect = true,
-                                  .request_json = R"({"name": "mirror"})"}};
+    cc.calls = {user_call{grpc_call{.method = "wirebench.echo.Echo/Greet", .proto_file = "", .reflect = true,
+                                  .request_json = R"({"name": "mirror"})"}}};
     auto c = grpcpp().make_client(cc);
     const auto r = test::greet_sync(*c, "");
     EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
@@ -242,8 +242,8 @@ TEST(grpc_interop, grpcurl_grpcio_and_grpcpp_read_our_servers_reflection) {
     client_config cc = to(sealed->local_endpoint());
     cc.tls.enabled = true;
     cc.tls.ca_file = files.cert();
-    cc.call = user_call{grpc_call{.method = "wirebench.echo.Echo/Get", .proto_file = "", .reflect = true,
-                                  .request_json = R"({"text": "sealed"})"}};
+    cc.calls = {user_call{grpc_call{.method = "wirebench.echo.Echo/Get", .proto_file = "", .reflect = true,
+                                  .request_json = R"({"text": "sealed"})"}}};
     auto c = ours().make_client(cc);
     const auto r = test::greet_sync(*c, "");
     EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;

@@ -36,13 +36,13 @@ client_config calling(const endpoint& where, const std::string& method, const st
   client_config cc;
   cc.connect = where;
   cc.reply_timeout = 10s;
-  cc.call = user_call{grpc_call{.method = method, .proto_file = proto, .request_json = json}};
+  cc.calls = {user_call{grpc_call{.method = method, .proto_file = proto, .request_json = json}}};
   return cc;
 }
 
 // The same call, its method found by the server's reflection instead of a .proto.
 client_config reflecting(client_config cc) {
-  std::get<grpc_call>(cc.call->request).reflect = true;
+  std::get<grpc_call>(cc.calls.front().request).reflect = true;
   return cc;
 }
 
@@ -135,7 +135,7 @@ TEST_P(grpc_user_call_shapes, rand_int_in_a_string_field_is_new_digits_in_each_c
   for (const char* method : {"wirebench.echo.Echo/Get", "wirebench.echo.Echo/Collect"}) {
     SCOPED_TRACE(method);
     client_config cc = calling(server_->local_endpoint(), method, R"({"text": "k:__rand_int__"})");
-    cc.call->keyspace = 1'000'000'000'000;  // twelve random digits: a repeat would be a fluke
+    cc.calls.front().keyspace = 1'000'000'000'000;  // twelve random digits: a repeat would be a fluke
     auto c = client().make_client(cc);
     std::set<std::string> replies;
     for (int i = 0; i < 20; ++i) {
@@ -239,7 +239,7 @@ TEST(grpc_user_call_peers, metadata_from_either_client_reaches_a_grpcio_server) 
   for (const char* name : {"grpcpp", "grpc"}) {
     SCOPED_TRACE(name);
     client_config cc = calling(at, "wirebench.echo.Echo/Get", "{}");
-    std::get<grpc_call>(cc.call->request).metadata = {{"X-Team", "blue sky"}, {"x-raw-bin", "\x01hi"}};
+    std::get<grpc_call>(cc.calls.front().request).metadata = {{"X-Team", "blue sky"}, {"x-raw-bin", "\x01hi"}};
     auto client = find(name).make_client(cc);
     expect_all_replied(*client, 5, R"({"text":"x-raw-bin=bin:016869;x-team=blue sky;"})");
     for (const auto& [key, value, why] :
@@ -248,7 +248,7 @@ TEST(grpc_user_call_peers, metadata_from_either_client_reaches_a_grpcio_server) 
           std::tuple{"bad key", "v", "is not a gRPC metadata key"},
           std::tuple{"x-a", "caf\xc3\xa9", "printable ASCII"}}) {
       client_config bad = calling(at, "wirebench.echo.Echo/Get", "{}");
-      std::get<grpc_call>(bad.call->request).metadata = {{key, value}};
+      std::get<grpc_call>(bad.calls.front().request).metadata = {{key, value}};
       EXPECT_NE(refusal(bad, find(name)).find(why), std::string::npos) << key << ": " << refusal(bad, find(name));
     }
   }

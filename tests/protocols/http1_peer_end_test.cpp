@@ -76,7 +76,7 @@ class http1_peer_end : public ::testing::Test {
     client_config cc;
     cc.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
     cc.reply_timeout = 5s;
-    cc.call = std::move(call);
+    if (call) cc.calls = {std::move(*call)};
     return protocol_registry::builtin().find("http1")->make_client(cc);
   }
   // `n` chained greet calls against the peer in `mode`, each of which must succeed; the client's

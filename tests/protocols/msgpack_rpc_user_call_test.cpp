@@ -27,7 +27,7 @@ client_config calling(const endpoint& where, const std::string& method, const st
   client_config cc;
   cc.connect = where;
   cc.reply_timeout = 10s;
-  cc.call = user_call{msgpack_call{.method = method, .params_json = params}};
+  cc.calls = {user_call{msgpack_call{.method = method, .params_json = params}}};
   return cc;
 }
 
@@ -69,7 +69,7 @@ TEST(msgpack_rpc_user_call, the_request_is_packed_once_and_each_call_gets_its_ms
 // length), as in HTTP and RESP user calls.
 TEST(msgpack_rpc_user_call, the_placeholder_in_a_string_param_is_new_digits_per_call) {
   client_config cc = calling(endpoint::parse_or_throw("tcp://127.0.0.1:9"), "get", R"(["k:__rand_int__"])");
-  cc.call->keyspace = 1;  // every number is 0
+  cc.calls.front().keyspace = 1;  // every number is 0
   auto codec = rpc().client_codecs(cc)();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "", out));

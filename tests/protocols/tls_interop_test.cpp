@@ -166,7 +166,7 @@ TEST(tls_peer_interop, our_resp_client_against_redis_server_over_tls) {
   client_config cc = verifying_client(port, files.cert());
   user_call ping;
   ping.request = resp_call{.args = {"SET", "k:__rand_int__", "v"}};
-  cc.call = ping;
+  cc.calls = {ping};
   cc.tls.certificate_file = member.cert();
   cc.tls.private_key_file = member.key();
   auto client = find("resp").make_client(cc);

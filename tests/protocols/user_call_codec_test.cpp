@@ -39,7 +39,7 @@ decoded_replies decode_all(client_codec& codec, std::string_view bytes) {
 
 client_config with_call(user_call call) {
   client_config c;
-  c.call = std::move(call);
+  c.calls = {std::move(call)};
   return c;
 }
 
@@ -177,13 +177,13 @@ TEST_P(user_call_http, a_post_body_reaches_the_server_and_an_unknown_path_is_its
 
   http_call wrong_body = post;
   wrong_body.expect_body = "something else";
-  c.call = user_call{wrong_body};
+  c.calls = {user_call{wrong_body}};
   auto client2 = p.make_client(c);
   EXPECT_EQ(test::greet_sync(*client2, "x").ec, errc::wrong_reply);
 
   http_call missing;
   missing.target = "/nope?x=__rand_int__";
-  c.call = user_call{missing};
+  c.calls = {user_call{missing}};
   auto client3 = p.make_client(c);
   const auto r = test::greet_sync(*client3, "x");
   EXPECT_EQ(r.ec, unexpected_status(404));
@@ -202,7 +202,7 @@ TEST(user_call_resp, a_command_reaches_our_server_and_an_unknown_one_is_its_erro
   const auto ok = test::greet_sync(*client, "ignored");
   EXPECT_FALSE(ok.ec) << ok.ec.message() << ": " << ok.reply;
   EXPECT_EQ(ok.reply, "hello, x y");
-  c.call = user_call{resp_call{{"NOSUCH"}}};
+  c.calls = {user_call{resp_call{{"NOSUCH"}}}};
   auto client2 = p.make_client(c);
   const auto r = test::greet_sync(*client2, "x");
   EXPECT_EQ(r.ec, errc::remote_error);
@@ -218,7 +218,7 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
     } catch (const user_call_refused& e) {
       EXPECT_EQ(e.protocol, p.name);
       EXPECT_EQ(e.sends, p.user_calls);
-      EXPECT_EQ(e.given, c.call->kind());
+      EXPECT_EQ(e.given, c.calls.front().kind());
       return std::string(e.detail());
     }
     return std::string("accepted");

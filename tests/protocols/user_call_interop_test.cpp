@@ -87,8 +87,8 @@ TEST_F(nginx_user_calls, a_url_nginx_serves_loses_no_call_over_http1_and_h2c) {
     SCOPED_TRACE(protocol);
     expect_every_call_ok(r);
     const auto& point = r.results["points"][0];
-    EXPECT_EQ(point["parameters"]["request"]["target"], "/ok");
-    EXPECT_EQ(point["parameters"]["request"]["expect_body"], "ok");
+    EXPECT_EQ(point["parameters"]["requests"][0]["target"], "/ok");
+    EXPECT_EQ(point["parameters"]["requests"][0]["expect_body"], "ok");
     EXPECT_EQ(point["parameters"]["transport"], "remote");  // the URL named the server
     EXPECT_NE(r.out.find("request: GET " + url(port, "/ok")), std::string::npos) << r.out;
   }
@@ -167,7 +167,7 @@ TEST_F(redis_user_calls, set_with_a_key_per_call_and_get_with_an_expected_reply_
                              set_json);
   expect_every_call_ok(set);
   const auto& point = set.results["points"][0];
-  EXPECT_EQ(point["parameters"]["request"]["args"],
+  EXPECT_EQ(point["parameters"]["requests"][0]["args"],
             (nlohmann::json{"SET", "k:__rand_int__", "a value"}));
   // The keys varied per call: redis holds many of them, not one.
   const auto size = wirebench("call -p resp --connect " + where_ + " --command DBSIZE");

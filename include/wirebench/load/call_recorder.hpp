@@ -4,6 +4,7 @@
 // then found through a thread-local cache: a completion touches only its own thread's shard, with
 // no lock and no shared read-modify-write. Shards are merged when the run is over. Every call is
 // also placed on the run's timeline by when it completed (stats/timeline.hpp), measured or not.
+// With a mix of requests (request_mix.hpp) each measured call is also recorded under its request.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "wirebench/load/load_spec.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
 #include "wirebench/stats/outcome_counts.hpp"
 #include "wirebench/stats/timeline.hpp"
@@ -21,12 +23,14 @@ namespace wirebench {
 
 class call_recorder {
  public:
+  using request_totals = request_result;  // one request of a mix (load_spec.hpp)
   struct totals {
     latency_histogram latency;
     latency_histogram actual_latency;
     outcome_counts outcomes;
     std::uint64_t late = 0;
     timeline calls_over_time;  // the whole run's: warm-up, window and the calls after it
+    std::vector<request_totals> per_request;  // a mix's, by request index; empty without one
   };
 
   // One thread's records. Written only by that thread; `completions` is also read by others. A
@@ -34,8 +38,11 @@ class call_recorder {
   // shards) and merge it into the totals when that thread is done.
   class shard {
    public:
-    shard(bool track_actual, std::chrono::nanoseconds interval)
-        : track_actual_(track_actual), timeline_(interval) {}
+    // `requests`: a mix's request count (per-request records), or 0 or 1 for none.
+    shard(bool track_actual, std::chrono::nanoseconds interval, std::size_t requests = 0)
+        : track_actual_(track_actual), timeline_(interval) {
+      if (requests > 1) data_.per_request.resize(requests);
+    }
     shard(const shard&) = delete;
     shard& operator=(const shard&) = delete;
     // A call that completed `at_ns` after the run's start: counted always and placed on the
@@ -43,10 +50,11 @@ class call_recorder {
     // latencies when it succeeded (a failed call's time says nothing about the protocol, and its
     // outcome is counted instead). Without `track_actual` the actual latency is the latency (a
     // closed loop), kept once and copied when merged. `detail`: what came back with a failed call
-    // (outcome_counts::error_sample).
+    // (outcome_counts::error_sample). `request`: which request of a mix the call sent (ignored
+    // without one).
     void record(std::uint64_t at_ns, bool measured, const std::error_code& ec,
                 std::uint64_t latency_ns, std::uint64_t actual_latency_ns = 0, bool late = false,
-                std::string_view detail = {}) {
+                std::string_view detail = {}, std::uint32_t request = 0) {
       timeline_.completed(at_ns, ec, latency_ns);
       if (measured) {
         data_.outcomes.add(ec, detail);
@@ -54,6 +62,12 @@ class call_recorder {
         if (!ec) {
           data_.latency.record(latency_ns);
           if (track_actual_) data_.actual_latency.record(actual_latency_ns);
+        }
+        if (!data_.per_request.empty()) {
+          request_totals& mine = data_.per_request[request];
+          mine.outcomes.add(ec, detail);
+          if (late) ++mine.late;
+          if (!ec) mine.latency.record(latency_ns);
         }
       }
       // Last, and released: whoever sees the count sees the records before it.
@@ -79,9 +93,10 @@ class call_recorder {
   };
 
   // `track_actual`: record the latency from the actual send apart (an open loop's). `interval`:
-  // the timeline's.
+  // the timeline's. `requests`: a mix's request count, for records per request (0 or 1: none).
   explicit call_recorder(bool track_actual = false,
-                         std::chrono::nanoseconds interval = std::chrono::milliseconds(100));
+                         std::chrono::nanoseconds interval = std::chrono::milliseconds(100),
+                         std::size_t requests = 0);
   call_recorder(const call_recorder&) = delete;
   call_recorder& operator=(const call_recorder&) = delete;
 
@@ -109,6 +124,7 @@ class call_recorder {
 
   const bool track_actual_;
   const std::chrono::nanoseconds interval_;
+  const std::size_t requests_;
   const std::uint64_t id_;  // unique per recorder: a new one at a freed one's address is not it
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<shard>> shards_;  // under mutex_

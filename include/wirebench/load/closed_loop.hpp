@@ -11,6 +11,8 @@
 // written, per call. Worker w greets "w<w>-" padded to the payload size, and its reply is checked
 // against exactly that (a reply routed to the wrong worker is a wrong_reply). A client that sends
 // a user call (protocol_client::greets() false) has judged its replies itself: none is checked.
+// With a mix of user calls each worker walks the mix's cycle from its own offset
+// (request_mix.hpp), its every call's payload naming the request picked, recorded under it.
 //
 // Threads: start(), open_window(), close_window(), stop() and the waits are for one driving
 // thread; the calls run on the client's threads. The client's completion rule (protocol.hpp)
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "wirebench/load/call_recorder.hpp"
+#include "wirebench/load/request_mix.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench {
@@ -33,15 +36,19 @@ class closed_loop {
  public:
   using clock = std::chrono::steady_clock;
 
-  // `interval`: the timeline's (results().calls_over_time).
+  // `interval`: the timeline's (results().calls_over_time). `mix`: which request each call sends
+  // when the client has several user calls (its weights in the order of client_config::calls).
   closed_loop(protocol_client& client, std::size_t workers, std::size_t payload_bytes = 5,
-              std::chrono::nanoseconds interval = std::chrono::milliseconds(100));
+              std::chrono::nanoseconds interval = std::chrono::milliseconds(100),
+              request_mix mix = request_mix{});
   ~closed_loop();  // stops, if running
   closed_loop(const closed_loop&) = delete;
   closed_loop& operator=(const closed_loop&) = delete;
 
-  // Every worker starts calling. Calls are counted but not recorded until open_window().
-  void start();
+  // Every worker starts calling. Calls are counted but not recorded until open_window(); with
+  // `measured`, the window is open from the first call (no warm-up: a run of -n N makes exactly
+  // N calls, none before them).
+  void start(bool measured = false);
   // When start() was called: the timeline's zero.
   clock::time_point started_at() const { return zero_; }
   // Before open_window(): the window holds exactly `calls` calls (load_spec::calls). Worker w
@@ -79,6 +86,8 @@ class closed_loop {
   struct alignas(64) worker {  // one cache line each: workers on different threads never share one
     std::string name;
     std::string expected;
+    std::optional<request_mix::walk> requests;  // a mix's
+    std::uint32_t request = 0;                  // which its current call sent
     clock::time_point started;
     phase started_in = phase::idle;  // the phase its current call started in
     std::uint64_t issued = 0;        // of its calls, those that belong to the window
@@ -90,6 +99,7 @@ class closed_loop {
 
   protocol_client& client_;
   const bool check_greetings_;  // client_.greets(), asked once
+  const request_mix mix_;  // before workers_: their walks point into it
   std::vector<worker> workers_;
   call_recorder recorder_;
   clock::time_point zero_;  // set by start(), before any call

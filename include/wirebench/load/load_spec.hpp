@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
@@ -33,6 +34,11 @@ struct load_spec {
   // past it the run gives up (load_result::gave_up says so) with the calls it reached.
   std::uint64_t calls = 0;
   std::size_t payload_bytes = 5;  // the greeted name's length
+  // A mix of requests (client_config::calls with several): each one's weight, in the order of
+  // the client's calls; each call then sends the one request_mix.hpp picks, its payload naming
+  // it (request_payload), and each is recorded apart (load_result::per_request). Empty or one:
+  // no mix (the greet call, or one user call, named by the worker or call as ever).
+  std::vector<std::uint32_t> request_weights;
   std::chrono::nanoseconds late_after = 1ms;  // open loop: a send this much past its intended start is late
   std::chrono::nanoseconds interval = 100ms;  // the timeline's (load_result::calls_over_time)
   std::uint64_t seed = 1;  // open loop: the arrival schedule's
@@ -49,6 +55,13 @@ struct load_spec {
   // in load_result::gave_up. Where a caller stops a run that cannot do its work (no connection
   // could be made) or was interrupted.
   std::function<std::string()> give_up;
+};
+
+// One request of a mix, as the window measured it: each field as load_result's own.
+struct request_result {
+  latency_histogram latency;
+  outcome_counts outcomes;
+  std::uint64_t late = 0;
 };
 
 struct load_result {
@@ -92,6 +105,9 @@ struct load_result {
   // Merged results only: the sum of each generator's successful calls per second, each over its
   // own window (0 otherwise).
   double merged_rate = 0;
+  // A mix's requests, by index (load_spec::request_weights); their counts add up to `outcomes`.
+  // Empty without a mix.
+  std::vector<request_result> per_request;
   double requests_per_second() const {
     if (merged_rate > 0) return merged_rate;
     return window_seconds > 0 ? static_cast<double>(outcomes.count(outcome::ok)) / window_seconds : 0;

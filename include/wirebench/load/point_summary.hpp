@@ -32,7 +32,8 @@ struct point_parameters {
   std::string client_cpus = "any";
   bool server_local = true;  // false: --connect (no server CPU figures)
   std::size_t generators = 1;  // load generators whose results were merged into this point
-  std::optional<user_call> call;  // what each call sent; nullopt: the greet call
+  // What each call sent: empty, the greet call; several, a mix (each with its weight).
+  std::vector<user_call> requests;
 };
 
 // "line uniform@50000/s workers=64": a point as messages name it.
@@ -65,6 +66,15 @@ struct cpu_budget {
   double machine_cores = 1;  // shared by client and server when both run here
 };
 
+// One request of a mix over a point's repeats.
+struct request_summary {
+  double rps_median = 0;      // its successful calls per second, the median over repeats
+  latency_quantiles latency;  // medians over repeats
+  outcome_counts outcomes;    // summed over repeats
+  std::uint64_t late = 0;     // summed over repeats
+  double share = 0;           // its part of the point's calls (every outcome), over all repeats
+};
+
 struct point_summary {
   std::size_t repeats = 0;
   double rps_median = 0, rps_min = 0, rps_max = 0;  // successful calls per second
@@ -85,6 +95,7 @@ struct point_summary {
   std::optional<double> server_cpu_us_per_call;
   bool client_bound = false;  // the generator, not the server, was likely the limit
   std::string warning;        // why client_bound (or another caution), for the report
+  std::vector<request_summary> requests;  // a mix's, by request index; empty without one
 };
 
 point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_budget& budget);

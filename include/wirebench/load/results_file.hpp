@@ -51,8 +51,9 @@ struct run_record {
   std::string incomplete;
 };
 
-// The JSON format written: version 2 carries each repeat's whole latency histograms.
-inline constexpr std::string_view results_format = "wirebench-results-2";
+// The JSON format written: version 2 carries each repeat's whole latency histograms; version 3
+// a point's requests as a list (a mix's, each with its own results beside the point's).
+inline constexpr std::string_view results_format = "wirebench-results-3";
 
 std::string results_json(const run_record& run);
 std::string results_csv(const run_record& run);

@@ -81,10 +81,12 @@ struct client_config {
   // room on their connection. 0: the protocol's default.
   std::size_t depth = 0;
   tls_options tls;
-  // The user's call, sent instead of the greet call (the name each call is made with then only
-  // tells calls apart). Only protocols whose entry accepts its kind take it (protocol::user_calls;
-  // the registry refuses the others with std::invalid_argument).
-  std::optional<user_call> call;
+  // The user's calls, sent instead of the greet call: empty, the greet call; one, that call on
+  // every call (the name each call is made with then only tells calls apart); several, a mix,
+  // each call sending the one its payload names (user_call.hpp's request_payload). All of one
+  // kind, which the protocol's entry accepts (protocol::user_calls), and several only where it
+  // takes mixes (protocol::user_call_mixes): the registry refuses others (setting_error).
+  std::vector<user_call> calls;
   // What a call does while its connection cannot be had: true waits in its connection's queue for
   // the next dial (failing with connect_failed if that dial fails, or at its deadline); false
   // fails at once with connect_failed while the connection backs off after a failed dial (gRPC's
@@ -164,7 +166,7 @@ class protocol_client {
   // Valid until close().
   virtual std::vector<asio::io_context*> event_loops() { return {}; }
   // True when every reply answers a greet call, which the harness checks against
-  // expected_greeting(name); false for a client made with a user call (client_config::call),
+  // expected_greeting(name); false for a client made with a user call (client_config::calls),
   // whose codec has judged each reply already (a reply it passes is the call's success).
   virtual bool greets() const { return true; }
 };
@@ -224,9 +226,11 @@ struct protocol {
   alpn_choice tls_alpn = {};
   // Clients on the client engine: calls in flight per connection when client_config::depth is 0.
   std::size_t engine_depth = 1;
-  // The user call its client sends instead of the greet call (client_config::call): HTTP
+  // The user call its client sends instead of the greet call (client_config::calls): HTTP
   // requests, RESP commands, or none (then the registry refuses a config with a call).
   user_call_kind user_calls = user_call_kind::none;
+  // Its client sends a mix of several user calls (client_config::calls).
+  bool user_call_mixes = false;
   // The libraries it is built on, as (library, version) pairs for the results' `libraries` block
   // and `wirebench --version`: the runtime version where the library reports one, else the
   // headers'. Entries that share a library may each name it; library_versions() keeps one.

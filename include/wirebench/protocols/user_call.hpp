@@ -1,5 +1,5 @@
 #pragma once
-// A call the user defines, sent instead of the greet call (client_config::call): any HTTP request
+// A call the user defines, sent instead of the greet call (client_config::calls): any HTTP request
 // (http1, http2), any RESP command (resp, redis-server), any gRPC method (grpc) or any
 // MessagePack-RPC method (msgpack-rpc), so that
 // wirebench loads a server it did not write (h2load's URL, redis-benchmark's command, ghz's
@@ -10,6 +10,10 @@
 // Built once at start-up (user_call_parsing.hpp reads it from the command line); each client
 // codec turns it into request bytes once per connection and sends those for every call, with
 // the placeholder below filled in per call.
+//
+// Several user calls make a mix (client_config::calls): each call sends one of them, the one
+// its payload names (request_payload below), which the load drivers pick by weight.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,6 +78,10 @@ enum class user_call_kind : std::uint8_t { none, http, resp, grpc, msgpack };
 struct user_call {
   std::variant<http_call, resp_call, grpc_call, msgpack_call> request;
   std::uint64_t keyspace = 1'000'000;  // the placeholder's range, [0, keyspace); at least 1
+  // In a mix: its share of the calls is weight / (the sum of the mix's weights); at least 1.
+  std::uint32_t weight = 1;
+  // What results call it ("" = describe()'s text): a workload file's `name`.
+  std::string name = {};
 
   user_call_kind kind() const {
     switch (request.index()) {
@@ -92,6 +100,22 @@ struct user_call {
 
 // What a person reads: "GET /x (expect 200)", "SET k:__rand_int__ v"; for tables and logs.
 std::string describe(const user_call& call);
+// Its name if it has one, else describe()'s text without the placeholder's range: what a
+// mix's results label it with.
+std::string label(const user_call& call);
+
+// The most requests a mix may have: each keeps latency histograms of its own per recording
+// thread (216 KB each), so a mix is sized for distinct calls, not for a log to replay.
+inline constexpr std::size_t max_mix_requests = 100;
+
+// With user calls, a call's payload (the name the greet call would carry) names which of them it
+// sends: request `index`'s payload is its decimal digits ("0", "1", ...), a static string.
+// index < max_mix_requests.
+std::string_view request_payload(std::size_t index);
+// The index a payload names; nullopt when it names none of `count` requests (a codec then fails
+// the call with invalid_argument). A single user call takes any payload as its own (index 0), as
+// callers that know nothing of mixes (`call`, the benchmarks) send names.
+std::optional<std::size_t> request_index(std::string_view payload, std::size_t count);
 // "greet call", "HTTP request", "RESP command", "gRPC call", "MessagePack-RPC call"
 std::string_view kind_name(user_call_kind kind);
 // What a client sends, in a sentence: "only its greet call", "an HTTP request", "a RESP command".

@@ -461,7 +461,27 @@ function outcomesOf(parent, p) {
 }
 
 // What each call sent, as the results file words it (null: the greet call).
-function requestOf(p) { return p.parameters.request ? p.parameters.request.text : null; }
+function requestOf(p) {
+  const list = p.parameters.requests || [];
+  if (list.length > 1) return `a mix of ${list.length}: ` + list.map((r) => r.name || r.text).join(" | ");
+  return list.length ? list[0].text : null;
+}
+
+// A mix's requests, each with its weight, its share of the calls made and its own results.
+function requestsOf(parent, p) {
+  const list = p.parameters.requests || [];
+  const results = p.summary.requests || [];
+  if (list.length < 2 || results.length !== list.length) return;
+  const weights = list.reduce((sum, r) => sum + r.weight, 0);
+  const rows = list.map((r, i) => {
+    const x = results[i];
+    return [String(i), r.name || r.text, `${r.weight} (${fmtNumber((100 * r.weight) / weights)}%)`,
+            `${fmtNumber(100 * x.share)}%`, fmtNumber(x.requests_per_second), latencyCell(x, "p50"),
+            latencyCell(x, "p99"), String(failedCalls(x)), p.parameters.load === "closed" ? "-" : String(x.late)];
+  });
+  parent.append(el("p", {}, "requests of the mix:"));
+  table(parent, ["#", "request", "weight", "calls", "calls/s", "p50", "p99", "failed", "late"], rows, "small");
+}
 
 function placementOf(p) {
   const q = p.parameters;
@@ -495,6 +515,7 @@ function groupSections(data) {
       box.append(el("p", { class: "note" }, placementOf(p)));
       timelineCharts(box, p);
       outcomesOf(box, p);
+      requestsOf(box, p);
       s.append(box);
     }
   }

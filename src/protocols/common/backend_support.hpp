@@ -42,7 +42,7 @@ inline client_engine_config engine_config(const client_config& c, std::size_t de
 class engine_greet_client final : public protocol_client {
  public:
   engine_greet_client(const client_config& c, client_engine_config e)
-      : timeout_(c.reply_timeout), greets_(!c.call), engine_(std::move(e)) {}
+      : timeout_(c.reply_timeout), greets_(c.calls.empty()), engine_(std::move(e)) {}
   void async_greet(std::string_view name, call_completion done) override {
     engine_.async_call(name, timeout_, std::move(done));
   }

@@ -41,14 +41,14 @@ grpc_wire::grpc_client_config client_settings(const client_config& c) {
 // connection.
 client_codec_factory grpc_client_codecs(const client_config& c) {
   grpc_wire::grpc_client_config settings = client_settings(c);
-  if (c.call) {
-    const grpc_call& call = *c.call->grpc();
+  if (!c.calls.empty()) {  // one: the registry refuses a mix for gRPC
+    const grpc_call& call = *c.calls.front().grpc();
     settings.metadata = grpc_wire::checked_metadata(call);
     std::vector<std::string> reflected;  // --reflect: the server's own files, asked by our client
     if (call.reflect)
       reflected = grpc_wire::fetch_reflected_files(c, grpc_wire::service_of(call.method));
     settings.method = std::make_shared<const grpc_wire::grpc_dynamic_method>(call, reflected);
-    settings.keyspace = c.call->keyspace;
+    settings.keyspace = c.calls.front().keyspace;
   }
   return [settings] { return grpc_wire::make_grpc_client_codec(settings); };
 }

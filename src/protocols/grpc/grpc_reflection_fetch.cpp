@@ -37,13 +37,13 @@ class reflection_asker {
                                 .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                     c.reply_timeout)};
     settings.raw_path = reflection_v1alpha_path;
-    if (c.call && c.call->grpc()) settings.metadata = checked_metadata(*c.call->grpc());
+    if (!c.calls.empty() && c.calls.front().grpc()) settings.metadata = checked_metadata(*c.calls.front().grpc());
     client_codec_factory codecs = [settings] { return make_grpc_client_codec(settings); };
     if (c.tls.enabled)  // as the registry puts TLS under every codec client (ALPN h2 required)
       codecs = tls::tls_client_codecs(std::move(codecs), tls::make_client_context(c.tls, "h2"),
                                       tls_server_name(c), "h2");
     client_config plain = c;
-    plain.call.reset();
+    plain.calls.clear();
     plain.connections = 1;
     client_ = make_engine_client(plain, 1, std::move(codecs));
   }

@@ -76,7 +76,8 @@ class rpc_client final : public protocol_client {
   using call = rpc_call<Rpc>;
   rpc_client(const client_config& c, Rpc rpc)
       : rpc_(std::move(rpc)), timeout_(c.reply_timeout), queues_(c.threads, c.cpus) {
-    if (c.call && c.call->grpc()) metadata_ = grpc_wire::checked_metadata(*c.call->grpc());
+    if (!c.calls.empty() && c.calls.front().grpc())
+      metadata_ = grpc_wire::checked_metadata(*c.calls.front().grpc());
     for (auto& channel : open_channels(c)) stubs_.push_back(rpc_.stub(channel));
   }
   ~rpc_client() override { close(); }
@@ -174,16 +175,16 @@ void rpc_call<Rpc>::on(op what, bool ok) { owner->on(this, what, ok); }
 }  // namespace
 
 std::unique_ptr<protocol_client> make_call_client(const client_config& config) {
-  if (!config.call) return std::make_unique<rpc_client<greet_rpc>>(config, greet_rpc{});
-  const grpc_call& call = *config.call->grpc();
+  if (config.calls.empty()) return std::make_unique<rpc_client<greet_rpc>>(config, greet_rpc{});
+  const grpc_call& call = *config.calls.front().grpc();  // one: the registry refuses a mix
   std::vector<std::string> reflected;
   if (call.reflect) reflected = reflected_files(config, service_of(call.method));
   auto method = std::make_shared<const grpc_dynamic_method>(call, reflected);
   if (method->client_streaming() || method->server_streaming())
     return std::make_unique<rpc_client<user_stream_rpc>>(
-        config, user_stream_rpc(method, config.call->keyspace));
+        config, user_stream_rpc(method, config.calls.front().keyspace));
   return std::make_unique<rpc_client<user_unary_rpc>>(
-      config, user_unary_rpc(method, config.call->keyspace));
+      config, user_unary_rpc(method, config.calls.front().keyspace));
 }
 
 }  // namespace wirebench::grpc_backend

@@ -3,16 +3,20 @@
 // `Connection: close` ends its connection: the engine dials a new one, and requests pipelined
 // behind that response (which the server did not process) are sent again there. Without
 // persistence every request says `Connection: close` itself, so each call gets a connection.
-// With a user call (client_config::call) every call sends the user's request, built once per
-// connection (its placeholders filled in per call), and the response is judged by its status and
-// body (user_request.hpp) instead of read as a greeting.
+// With user calls (client_config::calls) every call sends the user's request (in a mix, the one
+// its payload names), built once per connection (its placeholders filled in per call), and the
+// response is judged by that request's status and body (user_request.hpp) instead of read as a
+// greeting.
 #include <deque>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <vector>
 
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
 #include "../common/backend_support.hpp"
+#include "../common/requests_in_order.hpp"
 #include "../http_common/greet_api.hpp"
 #include "../http_common/user_request.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
@@ -24,29 +28,36 @@ namespace {
 
 class http1_client_codec final : public client_codec {
  public:
-  // `call`: the user's request, or null for the greet call.
+  // `calls`: the user's requests (several: a mix), or empty for the greet call.
   http1_client_codec(std::string host, std::size_t max_body, bool keep_alive,
-                     std::shared_ptr<const user_call> call)
+                     std::shared_ptr<const std::vector<user_call>> calls)
       : host_(std::move(host)),
         keep_alive_(keep_alive),
-        call_(std::move(call)),
+        calls_(std::move(calls)),
         parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {
-    if (!call_) return;
-    const http_call& h = *call_->http();
-    request_ = http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
-    filler_.emplace(request_, call_->keyspace, next_placeholder_seed());
-    parser_.expect_bodiless_responses(h.method == "HEAD");
-    // RFC 9110 §9.2.2: the methods whose requests may be repeated with the same effect.
-    idempotent_ = h.method == "GET" || h.method == "HEAD" || h.method == "OPTIONS" ||
-                  h.method == "TRACE" || h.method == "PUT" || h.method == "DELETE";
+    for (const user_call& call : *calls_) {
+      const http_call& h = *call.http();
+      std::string bytes = http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
+      random_int_filler filler(bytes, call.keyspace, next_placeholder_seed());
+      templates_.push_back({&h, std::move(bytes), std::move(filler)});
+      // client_codecs() refuses a mix of HEAD and other methods: the parser is told once.
+      parser_.expect_bodiless_responses(h.method == "HEAD");
+      // RFC 9110 §9.2.2: the methods whose requests may be repeated with the same effect.
+      idempotent_ = idempotent_ && (h.method == "GET" || h.method == "HEAD" || h.method == "OPTIONS" ||
+                                    h.method == "TRACE" || h.method == "PUT" || h.method == "DELETE");
+    }
   }
 
   reply_order order() const override { return reply_order::in_order; }
   bool may_refuse() const override { return true; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
-    if (call_) {  // the same request every call: built once, its placeholders filled in place
-      filler_->append_filled(request_, out);
+    if (!templates_.empty()) {  // a user request: built once, its placeholders filled in place
+      const auto index = request_index(name, templates_.size());
+      if (!index) return make_error_code(errc::invalid_argument);
+      request_template& t = templates_[*index];
+      t.filler.append_filled(t.bytes, out);
+      if (templates_.size() > 1) order_.sent(*index);  // responses come in this order
       return {};
     }
     request_.clear();
@@ -92,8 +103,9 @@ class http1_client_codec final : public client_codec {
   void take_responses(decoded& into, std::error_code& error) {
     while (message* m_at = parser_.next(error)) {
       message& m = *m_at;
-      if (call_) {
-        const auto [ec, text] = http::judge_response(*call_->http(), m.status, m.body, next_text());
+      if (!templates_.empty()) {
+        const http_call& call = *templates_[order_.answered()].call;
+        const auto [ec, text] = http::judge_response(call, m.status, m.body, next_text());
         into.replies.push_back({0, ec, text});
       } else {
         into.replies.push_back(greet_reply(m));
@@ -122,13 +134,20 @@ class http1_client_codec final : public client_codec {
     if (texts_used_ == texts_.size()) texts_.emplace_back();
     return texts_[texts_used_++];
   }
+  // One user request of a mix: its bytes, built once per connection, and their placeholders.
+  struct request_template {
+    const http_call* call;
+    std::string bytes;
+    random_int_filler filler;
+  };
 
   std::string host_;
   bool keep_alive_;
-  std::shared_ptr<const user_call> call_;  // null: the greet call
+  std::shared_ptr<const std::vector<user_call>> calls_;  // empty: the greet call
   parser parser_;
-  std::string request_;  // one request's bytes, capacity reused (a user call's: built once)
-  std::optional<random_int_filler> filler_;  // a user call's placeholders
+  std::string request_;  // the greet request's bytes, capacity reused
+  std::vector<request_template> templates_;  // one per user request
+  requests_in_order order_;                  // a mix: which request each unanswered call sent
   std::deque<std::string> storage_;  // greetings that needed unescaping, error texts
   std::deque<std::string> texts_;    // a user call's reply texts (deque: stable addresses)
   std::size_t texts_used_ = 0;
@@ -155,14 +174,19 @@ void append_greet_request(std::string& out, std::string_view name, const std::st
 }
 
 client_codec_factory client_codecs(const client_config& config, connection_use use) {
-  std::shared_ptr<const user_call> call;
-  if (config.call) {
-    http::check_user_headers(*config.call->http(), /*http2=*/false);
-    call = std::make_shared<const user_call>(*config.call);
+  std::size_t heads = 0;
+  for (const user_call& call : config.calls) {
+    http::check_user_headers(*call.http(), /*http2=*/false);
+    heads += call.http()->method == "HEAD";
   }
+  // A response to HEAD has headers only, which the parser must know before it reads one.
+  if (heads != 0 && heads != config.calls.size())
+    throw std::invalid_argument("a mix of HEAD and other methods: HTTP/1.1 responses to HEAD "
+                                "carry no body, and this client reads them all one way");
+  auto calls = std::make_shared<const std::vector<user_call>>(config.calls);
   return [host = host_header(config.connect), max = config.max_frame_bytes,
-          keep = use == connection_use::persistent, call] {
-    return std::make_unique<http1_client_codec>(host, max, keep, call);
+          keep = use == connection_use::persistent, calls] {
+    return std::make_unique<http1_client_codec>(host, max, keep, calls);
   };
 }
 

@@ -34,6 +34,7 @@ protocol http1_entry(std::string name, std::string summary, http1::connection_us
       .tls = true,
       .tls_alpn = http1::tls_alpn,
       .user_calls = user_call_kind::http,
+      .user_call_mixes = true,
       .libraries = http1_libraries,
       .wire = http1_wire(),
       .client_codecs = [use](const client_config& c) { return http1::client_codecs(c, use); },

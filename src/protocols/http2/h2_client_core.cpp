@@ -16,6 +16,7 @@ void client_stream::reset() {
   body.clear();
   request.clear();
   body_at = body_size = body_sent = 0;
+  user_request = 0;
   streaming = request_closed = deferred = false;
 }
 

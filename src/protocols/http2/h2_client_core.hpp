@@ -49,6 +49,7 @@ struct client_stream {
   std::string request;
   std::size_t body_at = 0, body_size = 0, body_sent = 0;
   std::string text;  // the reply's text when the verdict builds one
+  std::size_t user_request = 0;  // a user call's: which request of the mix it sent
   // A long-lived stream carrying many calls (gRPC's bidirectional stream): its DATA goes to
   // response_data() as it arrives, its request body is `request` as the application appends to
   // it (request_grew() after each append; body_at and body_size unused) until request_closed,

@@ -24,6 +24,7 @@ void register_http2_protocol(protocol_registry& registry) {
       // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
       .engine_depth = 1024,
       .user_calls = user_call_kind::http,
+      .user_call_mixes = true,
       .libraries = http2_libraries,
       .server_options = http2::server_options(),
       .fit_server_to_load = http2::fit_server_to_load,

@@ -1,10 +1,10 @@
 // msgpack-rpc client: a msgpack-rpc codec on the client engine (ids, deadlines, queue, re-dial):
-// requests [0, msgid, "greet", [name]] out, responses matched by msgid. With a user call
-// (msgpack_call) every request is [0, msgid, method, params] instead, its params packed once from
-// JSON; a response's result, whatever its type, is the reply (as text), an error its failure.
+// requests [0, msgid, "greet", [name]] out, responses matched by msgid. With user calls
+// (msgpack_call) every request is [0, msgid, method, params] instead (in a mix, the call its
+// payload names), its params packed once from JSON; a response's result, whatever its type, is
+// the reply (as text), an error its failure.
 #include <deque>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -28,7 +28,7 @@ struct packed_call {
   std::uint64_t keyspace;  // of __rand_int__ in a string param
 };
 
-std::shared_ptr<const packed_call> pack_call(const msgpack_call& call, std::uint64_t keyspace) {
+packed_call pack_call(const msgpack_call& call, std::uint64_t keyspace) {
   nlohmann::json params;
   try {
     params = nlohmann::json::parse(call.params_json);
@@ -38,11 +38,11 @@ std::shared_ptr<const packed_call> pack_call(const msgpack_call& call, std::uint
   if (!params.is_array())
     throw setting_error("data", "'" + call.params_json + "': MessagePack-RPC params are a JSON array");
   if (call.method.empty()) throw setting_error("method", "give the method's name");
-  auto packed = std::make_shared<packed_call>();
-  packed->method = call.method;
-  packed->keyspace = keyspace;
+  packed_call packed;
+  packed.method = call.method;
+  packed.keyspace = keyspace;
   const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(params);
-  packed->params.assign(bytes.begin(), bytes.end());
+  packed.params.assign(bytes.begin(), bytes.end());
   return packed;
 }
 
@@ -58,29 +58,32 @@ std::string_view text_of(const msgpack::object& o, std::string& storage) {
 
 class rpc_client_codec final : public client_codec {
  public:
-  // `call`: the user's method and params, or null for the greet call.
-  rpc_client_codec(std::size_t max_frame, std::shared_ptr<const packed_call> call)
-      : decoder_(limits_for(max_frame)), call_(std::move(call)) {
-    if (!call_) return;
+  // `calls`: the user's methods and params (several: a mix), or empty for the greet call.
+  rpc_client_codec(std::size_t max_frame, std::shared_ptr<const std::vector<packed_call>> calls)
+      : decoder_(limits_for(max_frame)), calls_(std::move(calls)) {
     // A placeholder inside a packed string keeps its length: the digits go over it in place.
-    params_ = call_->params;
-    filler_.emplace(params_, call_->keyspace, next_placeholder_seed());
+    for (const packed_call& call : *calls_)
+      templates_.push_back({&call, call.params, random_int_filler(call.params, call.keyspace,
+                                                                   next_placeholder_seed())});
   }
 
   reply_order order() const override { return reply_order::by_id; }
 
   std::error_code encode(std::uint32_t id, std::string_view request, gather_queue& out) override {
     scratch_.clear();
-    if (call_) {
+    if (!templates_.empty()) {
+      const auto index = request_index(request, templates_.size());
+      if (!index) return make_error_code(errc::invalid_argument);
+      call_template& t = templates_[*index];
       string_writer w{scratch_};
       msgpack::packer<string_writer> pk(w);
       pk.pack_array(4);
       pk.pack_uint8(0);
       pk.pack_uint32(id);
-      pk.pack_str(static_cast<std::uint32_t>(call_->method.size()));
-      pk.pack_str_body(call_->method.data(), static_cast<std::uint32_t>(call_->method.size()));
-      if (!filler_->empty()) filler_->fill(params_);
-      scratch_.append(params_);  // packed once
+      pk.pack_str(static_cast<std::uint32_t>(t.call->method.size()));
+      pk.pack_str_body(t.call->method.data(), static_cast<std::uint32_t>(t.call->method.size()));
+      if (!t.filler.empty()) t.filler.fill(t.params);
+      scratch_.append(t.params);  // packed once
     } else {
       append_request(scratch_, id, "greet", request);
     }
@@ -103,7 +106,7 @@ class rpc_client_codec final : public client_codec {
       }
       if (r->error.type != msgpack::type::NIL) {
         into.replies.push_back({r->msgid, errc::remote_error, text_of(r->error, texts_.emplace_back())});
-      } else if (call_) {  // any result is the user method's answer
+      } else if (!templates_.empty()) {  // any result is the user method's answer
         into.replies.push_back({r->msgid, {}, text_of(r->result, texts_.emplace_back())});
       } else if (r->result.type != msgpack::type::STR) {
         into.replies.push_back({r->msgid, errc::wrong_reply, {}});
@@ -120,21 +123,29 @@ class rpc_client_codec final : public client_codec {
   std::size_t max_read_bytes() const override { return 64 * 1024; }
 
  private:
+  // One user call: its params, placeholders filled per call.
+  struct call_template {
+    const packed_call* call;
+    std::string params;
+    random_int_filler filler;
+  };
+
   stream_decoder decoder_;
   std::string scratch_;                       // one request's bytes, capacity reused
   std::vector<msgpack::object_handle> held_;  // until the next decode
   std::deque<std::string> texts_;             // printed results and errors, until the next decode
-  std::shared_ptr<const packed_call> call_;   // null: the greet call
-  std::string params_;                        // a user call's params, placeholders filled per call
-  std::optional<random_int_filler> filler_;
+  std::shared_ptr<const std::vector<packed_call>> calls_;  // empty: the greet call
+  std::vector<call_template> templates_;                   // one per user call
 };
 
 }  // namespace
 
 client_codec_factory client_codecs(const client_config& config) {
-  std::shared_ptr<const packed_call> call;
-  if (config.call) call = pack_call(*config.call->msgpack(), config.call->keyspace);
-  return [max = config.max_frame_bytes, call] { return std::make_unique<rpc_client_codec>(max, call); };
+  auto calls = std::make_shared<std::vector<packed_call>>();
+  for (const user_call& call : config.calls) calls->push_back(pack_call(*call.msgpack(), call.keyspace));
+  return [max = config.max_frame_bytes, calls = std::shared_ptr<const std::vector<packed_call>>(calls)] {
+    return std::make_unique<rpc_client_codec>(max, calls);
+  };
 }
 
 }  // namespace wirebench::msgpack_rpc

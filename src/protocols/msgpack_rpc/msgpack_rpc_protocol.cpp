@@ -34,6 +34,7 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .tls = true,
       .engine_depth = 1024,
       .user_calls = user_call_kind::msgpack,
+      .user_call_mixes = true,
       .libraries = msgpack_libraries,
       .wire = msgpack_rpc_wire(),
       .client_codecs = msgpack_rpc::client_codecs,

@@ -3,9 +3,10 @@
 // redisFormatCommandArgv makes, written straight into the output without its allocation);
 // replies go through hiredis's sans-IO reader. A bulk string is the greeting; an error reply is
 // remote_error with its text; any other reply is wrong_reply.
-// With a user call (client_config::call) every call sends the user's command instead, its bytes
-// made once per connection (the placeholders filled in per call); any reply but an error reply
-// is its success, or, with an expected reply, only that one (others are wrong_reply).
+// With user calls (client_config::calls) every call sends the user's command instead (the one
+// its payload names, in a mix), its bytes made once per connection (the placeholders filled in
+// per call); any reply but an error reply is its success, or, with an expected reply, only that
+// one (others are wrong_reply).
 #include <charconv>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "resp_backend.hpp"
 #include "resp_reply_reader.hpp"
 #include "../common/backend_support.hpp"
+#include "../common/requests_in_order.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/core/error.hpp"
@@ -43,22 +45,36 @@ codec_reply judge_reply(const resp_call& call, const reply_view& r) {
   return {0, {}, text};
 }
 
+// One user command of a mix: its bytes, made once per connection, and their placeholders.
+struct command_template {
+  const resp_call* call;
+  std::string bytes;
+  random_int_filler filler;
+};
+
 class resp_client_codec final : public client_codec {
  public:
-  // `call`: the user's command, or null for the greet call.
-  resp_client_codec(greet_command how, std::size_t max_reply, std::shared_ptr<const user_call> call)
-      : how_(how), max_reply_(max_reply), reader_(max_reply), call_(std::move(call)) {
-    if (!call_) return;
-    command_.append("*").append(std::to_string(call_->resp()->args.size())).append("\r\n");
-    for (const std::string& arg : call_->resp()->args) append_bulk_arg(command_, {}, arg);
-    filler_.emplace(command_, call_->keyspace, next_placeholder_seed());
+  // `calls`: the user's commands (several: a mix), or empty for the greet call.
+  resp_client_codec(greet_command how, std::size_t max_reply,
+                    std::shared_ptr<const std::vector<user_call>> calls)
+      : how_(how), max_reply_(max_reply), reader_(max_reply), calls_(std::move(calls)) {
+    for (const user_call& call : *calls_) {
+      std::string bytes = "*" + std::to_string(call.resp()->args.size()) + "\r\n";
+      for (const std::string& arg : call.resp()->args) append_bulk_arg(bytes, {}, arg);
+      random_int_filler filler(bytes, call.keyspace, next_placeholder_seed());
+      templates_.push_back({call.resp(), std::move(bytes), std::move(filler)});
+    }
   }
 
   reply_order order() const override { return reply_order::in_order; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
-    if (call_) {  // the same command every call: made once, its placeholders filled in place
-      filler_->append_filled(command_, out);
+    if (!templates_.empty()) {  // a user command: made once, its placeholders filled in place
+      const auto index = request_index(name, templates_.size());
+      if (!index) return make_error_code(errc::invalid_argument);
+      command_template& t = templates_[*index];
+      t.filler.append_filled(t.bytes, out);
+      if (templates_.size() > 1) order_.sent(*index);  // replies come in this order
       return {};
     }
     command_.clear();
@@ -79,8 +95,8 @@ class resp_client_codec final : public client_codec {
     reader_.feed(data);
     while (const auto got = reader_.next(error)) {
       const reply_view& r = *got;
-      if (call_)
-        into.replies.push_back(judge_reply(*call_->resp(), r));
+      if (!templates_.empty())
+        into.replies.push_back(judge_reply(*templates_[order_.answered()].call, r));
       else if (r.kind == reply_kind::string)
         into.replies.push_back({0, {}, r.text});
       else if (r.kind == reply_kind::error)
@@ -98,18 +114,18 @@ class resp_client_codec final : public client_codec {
   greet_command how_;
   std::size_t max_reply_;
   reply_reader reader_;
-  std::string command_;  // one command's bytes, capacity reused (a user call's: made once)
-  std::shared_ptr<const user_call> call_;    // null: the greet call
-  std::optional<random_int_filler> filler_;  // a user call's placeholders
+  std::string command_;  // the greet command's bytes, capacity reused
+  std::shared_ptr<const std::vector<user_call>> calls_;  // empty: the greet call
+  std::vector<command_template> templates_;              // one per user call
+  requests_in_order order_;  // a mix: which command each unanswered call sent
 };
 
 }  // namespace
 
 client_codec_factory client_codecs(const client_config& config, greet_command how) {
-  std::shared_ptr<const user_call> call;
-  if (config.call) call = std::make_shared<const user_call>(*config.call);
-  return [how, max = config.max_frame_bytes, call] {
-    return std::make_unique<resp_client_codec>(how, max, call);
+  auto calls = std::make_shared<const std::vector<user_call>>(config.calls);
+  return [how, max = config.max_frame_bytes, calls] {
+    return std::make_unique<resp_client_codec>(how, max, calls);
   };
 }
 

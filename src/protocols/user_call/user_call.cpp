@@ -1,8 +1,14 @@
 #include "wirebench/protocols/user_call.hpp"
 
+#include <array>
+#include <charconv>
+
 namespace wirebench {
 
-std::string describe(const user_call& call) {
+namespace {
+
+// What the call sends and expects, without the placeholder's range.
+std::string request_text(const user_call& call) {
   std::string text;
   if (const http_call* h = call.http()) {
     text = h->method + " " + h->target;
@@ -40,9 +46,37 @@ std::string describe(const user_call& call) {
   } else if (const msgpack_call* m = call.msgpack()) {
     text = m->method + " " + m->params_json;
   }
+  return text;
+}
+
+}  // namespace
+
+std::string describe(const user_call& call) {
+  std::string text = request_text(call);
   if (text.find(random_int_placeholder) != std::string::npos)
     text += " (" + std::string(random_int_placeholder) + " in [0, " + std::to_string(call.keyspace) + "))";
   return text;
+}
+
+std::string label(const user_call& call) { return call.name.empty() ? request_text(call) : call.name; }
+
+std::string_view request_payload(std::size_t index) {
+  // Made once, at first use (a static: thread-safe), so a driver's pick costs a table lookup.
+  static const auto payloads = [] {
+    std::array<std::string, max_mix_requests> all;
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::to_string(i);
+    return all;
+  }();
+  return payloads.at(index);
+}
+
+std::optional<std::size_t> request_index(std::string_view payload, std::size_t count) {
+  if (count == 1) return 0;
+  std::size_t index = 0;
+  const auto [end, ec] = std::from_chars(payload.data(), payload.data() + payload.size(), index);
+  if (ec != std::errc{} || end != payload.data() + payload.size() || index >= count)
+    return std::nullopt;
+  return index;
 }
 
 std::string_view kind_name(user_call_kind kind) {

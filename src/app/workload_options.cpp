@@ -1,0 +1,414 @@
+#include "workload_options.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "wirebench/protocols/user_call_parsing.hpp"
+
+namespace wirebench::app {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument(why); }
+
+std::string read_file(const std::string& path, const char* flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) refuse(std::string(flag) + " " + path + ": cannot read it: " + std::strerror(errno));
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// What every request of a mix starts from: the user-call flags given beside --request or
+// --workload (-H, -d, the expectations, --keyspace).
+struct defaults {
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::optional<std::string> body;
+  int expect_status = 200;
+  std::optional<std::string> expect_body;
+  std::optional<std::string> expect_reply;
+  std::uint64_t keyspace = 1'000'000;
+};
+
+// The server a mix's HTTP requests go to: every absolute URL must name the same one (a mix
+// loads one server); paths go to it, or to --connect.
+struct http_target {
+  std::optional<http_url> server;
+  void take(const http_url& u, const std::string& where) {
+    if (!server) {
+      server = u;
+      return;
+    }
+    if (u.https != server->https || u.host != server->host || u.port != server->port)
+      refuse(where + ": " + (u.https ? "https://" : "http://") + u.authority +
+             " is not the mix's server (" + (server->https ? "https://" : "http://") +
+             server->authority + "): a mix loads one server");
+  }
+};
+
+void check_method(const std::string& method, const std::string& where) {
+  if (method.empty()) refuse(where + ": no method");
+  for (const char c : method)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '-' || c == '_'))
+      refuse(where + ": method '" + method + "' is not a word (GET, POST, ...)");
+}
+
+// An HTTP request's target, a URL or a path, into `h`.
+void set_target(http_call& h, const std::string& target, http_target& server, const std::string& where) {
+  if (target.starts_with("http://") || target.starts_with("https://")) {
+    http_url u;
+    try {
+      u = parse_http_url(target);
+    } catch (const std::exception& e) {
+      refuse(where + ": " + e.what());
+    }
+    server.take(u, where);
+    h.target = u.target;
+    h.authority = u.authority;
+    h.https = u.https;
+    return;
+  }
+  if (!target.starts_with('/')) refuse(where + ": '" + target + "' is neither a URL nor a /path");
+  for (const char c : target)
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f)
+      refuse(where + ": spaces and control characters in a path must be %-escaped");
+  h.target = target;
+}
+
+http_call http_defaults(const defaults& d) {
+  http_call h;
+  h.headers = d.headers;
+  if (d.body) h.body = *d.body;
+  h.method = d.body ? "POST" : "GET";
+  h.expect_status = d.expect_status;
+  h.expect_body = d.expect_body;
+  return h;
+}
+
+// "[METHOD] URL-or-PATH" (h2load's -i takes the URL alone).
+user_call http_line(const std::string& line, const defaults& d, http_target& server, const std::string& where) {
+  std::istringstream words(line);
+  std::vector<std::string> w{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
+  if (w.empty() || w.size() > 2) refuse(where + ": '" + line + "': give [METHOD] URL or [METHOD] /path");
+  http_call h = http_defaults(d);
+  if (w.size() == 2) {
+    check_method(w[0], where);
+    h.method = w[0];
+  }
+  set_target(h, w.back(), server, where);
+  return user_call{std::move(h), d.keyspace};
+}
+
+user_call resp_line(const std::string& line, const defaults& d, const std::string& where) {
+  resp_call r;
+  try {
+    r.args = split_command(line);
+  } catch (const std::exception& e) {
+    refuse(where + ": " + e.what());
+  }
+  r.expect_reply = d.expect_reply;
+  return user_call{std::move(r), d.keyspace};
+}
+
+// "METHOD [PARAMS-JSON]": the params a JSON array, [] when left out.
+user_call msgpack_line(const std::string& line, const std::string& where, std::uint64_t keyspace) {
+  const auto start = line.find_first_not_of(" \t");
+  if (start == std::string::npos) refuse(where + ": no method");
+  const auto end = line.find_first_of(" \t", start);
+  msgpack_call m;
+  m.method = line.substr(start, end - start);
+  if (end != std::string::npos && line.find_first_not_of(" \t", end) != std::string::npos)
+    m.params_json = line.substr(line.find_first_not_of(" \t", end));
+  const json params = json::parse(m.params_json, nullptr, false);
+  if (params.is_discarded() || !params.is_array())
+    refuse(where + ": '" + m.params_json + "': a MessagePack-RPC call's params are a JSON array");
+  return user_call{std::move(m), keyspace};
+}
+
+user_call request_line(const std::string& line, user_call_kind kind, const defaults& d,
+                       http_target& server, const std::string& where) {
+  switch (kind) {
+    case user_call_kind::http: return http_line(line, d, server, where);
+    case user_call_kind::resp: return resp_line(line, d, where);
+    case user_call_kind::msgpack: return msgpack_line(line, where, d.keyspace);
+    default:
+      refuse(where + ": " + std::string(kind_name(kind)) +
+             "s are not sent as a mix (gRPC: give one method with --call)");
+  }
+}
+
+// --weights "3,1,1": one whole number >= 1 per request.
+std::vector<std::uint32_t> parse_weights(const std::string& text, std::size_t requests) {
+  std::vector<std::uint32_t> weights;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::uint32_t w = 0;
+    std::size_t used = 0;
+    try {
+      const unsigned long v = std::stoul(item, &used);
+      if (v == 0 || v > 1'000'000 || used != item.size()) throw std::out_of_range("weight");
+      w = static_cast<std::uint32_t>(v);
+    } catch (const std::exception&) {
+      refuse("--weights " + text + ": '" + item + "' is not a weight (a whole number from 1 to 1000000)");
+    }
+    weights.push_back(w);
+  }
+  if (weights.size() != requests)
+    refuse("--weights " + text + ": " + std::to_string(weights.size()) + " weights for " +
+           std::to_string(requests) + " requests");
+  return weights;
+}
+
+// A workload file's fields, per kind: anything else is refused by name (a typo would otherwise
+// silently send something else).
+const std::set<std::string>& known_fields(user_call_kind kind) {
+  static const std::set<std::string> http = {"name", "weight", "method", "url", "path", "headers",
+                                             "body", "body_file", "expect_status", "expect_body"};
+  static const std::set<std::string> resp = {"name", "weight", "command", "expect_reply"};
+  static const std::set<std::string> msgpack = {"name", "weight", "method", "params"};
+  return kind == user_call_kind::http ? http : kind == user_call_kind::resp ? resp : msgpack;
+}
+
+std::string field_list(const std::set<std::string>& fields) {
+  std::string list;
+  for (const auto& f : fields) list += (list.empty() ? "" : ", ") + f;
+  return list;
+}
+
+// A field read with its path in the message ("urls.json: requests[2].weight: ...").
+class field_reader {
+ public:
+  field_reader(const json& j, std::string where) : j_(j), where_(std::move(where)) {}
+  bool has(const char* key) const { return j_.contains(key); }
+  std::string at(const char* key) const { return where_ + "." + key; }
+  std::string text(const char* key) const {
+    if (!j_[key].is_string()) refuse(at(key) + ": a string, not " + j_[key].type_name());
+    return j_[key].get<std::string>();
+  }
+  std::uint64_t whole(const char* key, std::uint64_t lowest, std::uint64_t highest) const {
+    const json& v = j_[key];
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lowest || v.get<std::uint64_t>() > highest)
+      refuse(at(key) + ": a whole number from " + std::to_string(lowest) + " to " + std::to_string(highest));
+    return v.get<std::uint64_t>();
+  }
+  const json& raw(const char* key) const { return j_[key]; }
+
+ private:
+  const json& j_;
+  std::string where_;
+};
+
+user_call http_entry(const field_reader& f, const defaults& d, http_target& server) {
+  http_call h = http_defaults(d);
+  if (f.has("url") == f.has("path")) refuse(f.at("url") + ": give \"url\" or \"path\" (one)");
+  if (f.has("body") && f.has("body_file")) refuse(f.at("body") + ": give \"body\" or \"body_file\", not both");
+  if (f.has("body")) h.body = f.text("body");
+  if (f.has("body_file")) h.body = read_file(f.text("body_file"), f.at("body_file").c_str());
+  const bool body = f.has("body") || f.has("body_file") || d.body;
+  h.method = body ? "POST" : "GET";
+  if (f.has("method")) {
+    h.method = f.text("method");
+    check_method(h.method, f.at("method"));
+  }
+  set_target(h, f.text(f.has("url") ? "url" : "path"), server, f.at(f.has("url") ? "url" : "path"));
+  if (f.has("headers")) {
+    const json& hs = f.raw("headers");
+    auto add = [&](const std::string& line, const std::string& where) {
+      try {
+        h.headers.push_back(parse_header(line));
+      } catch (const std::exception& e) {
+        refuse(where + ": " + e.what());
+      }
+    };
+    if (hs.is_object()) {
+      for (const auto& [name, value] : hs.items()) {
+        if (!value.is_string()) refuse(f.at("headers") + "." + name + ": a string");
+        add(name + ": " + value.get<std::string>(), f.at("headers") + "." + name);
+      }
+    } else if (hs.is_array()) {
+      for (std::size_t i = 0; i < hs.size(); ++i) {
+        const std::string where = f.at("headers") + "[" + std::to_string(i) + "]";
+        if (!hs[i].is_string()) refuse(where + ": a string 'name: value'");
+        add(hs[i].get<std::string>(), where);
+      }
+    } else {
+      refuse(f.at("headers") + ": an object {\"name\": \"value\"} or a list of 'name: value'");
+    }
+  }
+  if (f.has("expect_status")) h.expect_status = static_cast<int>(f.whole("expect_status", 100, 999));
+  if (f.has("expect_body")) h.expect_body = f.text("expect_body");
+  return user_call{std::move(h), d.keyspace};
+}
+
+user_call resp_entry(const field_reader& f, const defaults& d) {
+  resp_call r;
+  if (!f.has("command")) refuse(f.at("command") + ": missing (a RESP request's command)");
+  const json& c = f.raw("command");
+  if (c.is_string()) {
+    try {
+      r.args = split_command(c.get<std::string>());
+    } catch (const std::exception& e) {
+      refuse(f.at("command") + ": " + e.what());
+    }
+  } else if (c.is_array() && !c.empty()) {
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      if (!c[i].is_string()) refuse(f.at("command") + "[" + std::to_string(i) + "]: a string");
+      r.args.push_back(c[i].get<std::string>());
+    }
+  } else {
+    refuse(f.at("command") + ": a string (split as redis-cli does) or a list of words");
+  }
+  r.expect_reply = d.expect_reply;
+  if (f.has("expect_reply")) r.expect_reply = f.text("expect_reply");
+  return user_call{std::move(r), d.keyspace};
+}
+
+user_call msgpack_entry(const field_reader& f, const defaults& d) {
+  msgpack_call m;
+  if (!f.has("method")) refuse(f.at("method") + ": missing (a MessagePack-RPC call's method)");
+  m.method = f.text("method");
+  if (f.has("params")) {
+    if (!f.raw("params").is_array()) refuse(f.at("params") + ": a JSON array");
+    m.params_json = f.raw("params").dump();
+  }
+  return user_call{std::move(m), d.keyspace};
+}
+
+std::vector<user_call> parse_entries(const json& doc, const std::string& file, user_call_kind kind,
+                                     const defaults& d, http_target& server) {
+  if (!doc.is_object()) refuse(file + ": a JSON object {\"requests\": [...]}");
+  for (const auto& [key, value] : doc.items())
+    if (key != "requests" && key != "keyspace")
+      refuse(file + ": " + key + ": unknown field (known: keyspace, requests)");
+  defaults file_defaults = d;
+  if (doc.contains("keyspace"))
+    file_defaults.keyspace = field_reader(doc, file).whole("keyspace", 1, 1'000'000'000'000);
+  if (!doc.contains("requests") || !doc["requests"].is_array() || doc["requests"].empty())
+    refuse(file + ": requests: a non-empty list of requests");
+  if (kind != user_call_kind::http && kind != user_call_kind::resp && kind != user_call_kind::msgpack)
+    refuse(file + ": " + std::string(kind_name(kind)) + "s are not sent as a mix (gRPC: give one method with --call)");
+  std::vector<user_call> calls;
+  const json& list = doc["requests"];
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string where = file + ": requests[" + std::to_string(i) + "]";
+    if (!list[i].is_object()) refuse(where + ": an object");
+    for (const auto& [key, value] : list[i].items())
+      if (!known_fields(kind).contains(key))
+        refuse(where + "." + key + ": unknown field for " + sends_phrase(kind) +
+               " (known: " + field_list(known_fields(kind)) + ")");
+    const field_reader f(list[i], where);
+    user_call call = kind == user_call_kind::http   ? http_entry(f, file_defaults, server)
+                     : kind == user_call_kind::resp ? resp_entry(f, file_defaults)
+                                                    : msgpack_entry(f, file_defaults);
+    if (f.has("weight")) call.weight = static_cast<std::uint32_t>(f.whole("weight", 1, 1'000'000));
+    if (f.has("name")) call.name = f.text("name");
+    calls.push_back(std::move(call));
+  }
+  return calls;
+}
+
+}  // namespace
+
+void add_workload_options(CLI::App& cmd, workload_options& o) {
+  const char* group = "Request mix";
+  cmd.add_option("--request", o.requests,
+                 "A request of a mix (repeatable), in the protocol's words: [METHOD] URL-or-/path "
+                 "(http1, http2), a command (resp, redis-server), METHOD [PARAMS-JSON] "
+                 "(msgpack-rpc); @FILE reads one per line (h2load's -i). -H, -d and the "
+                 "expectations apply to each")
+      ->group(group)
+      ->allow_extra_args(false);
+  cmd.add_option("--weights", o.weights,
+                 "Each --request's share of the calls, as W1,W2,... (default: all equal)")
+      ->group(group);
+  cmd.add_option("--workload", o.workload_file,
+                 "A JSON file listing the requests with their weights and expectations "
+                 "(docs/WORKLOADS.md)")
+      ->group(group)
+      ->check(CLI::ExistingFile);
+}
+
+bool workload_given(const CLI::App& cmd) {
+  return cmd.get_option("--request")->count() > 0 || cmd.get_option("--workload")->count() > 0;
+}
+
+std::vector<user_call> parse_workload_json(const std::string& text, const std::string& file,
+                                           user_call_kind kind, std::uint64_t keyspace) {
+  const json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) refuse(file + ": not JSON");
+  defaults d;
+  d.keyspace = keyspace;
+  http_target server;
+  return parse_entries(doc, file, kind, d, server);
+}
+
+user_call_choice read_workload(const workload_options& o, const user_call_options& user,
+                               const CLI::App& cmd, user_call_kind kind) {
+  auto given = [&](const char* name) { return cmd.get_option(name)->count() > 0; };
+  const bool from_flags = given("--request"), from_file = given("--workload");
+  if (from_flags && from_file) refuse("give --request or --workload, not both");
+  for (const char* flag : {"--url", "--path", "--command", "--call", "--proto", "--reflect"})
+    if (given(flag)) refuse(std::string(flag) + " is one request: give it as a --request of the mix instead");
+  if (given("--method")) refuse("--method: give each request's method in its --request (\"POST /x\")");
+  if (kind == user_call_kind::none)
+    refuse(std::string(from_file ? "--workload" : "--request") +
+           ": the protocol sends only its greet call; a mix goes to http1, http2, resp, "
+           "redis-server or msgpack-rpc");
+  const bool http = kind == user_call_kind::http;
+  for (const char* flag : {"--header", "--data", "--expect-status", "--expect-body"})
+    if (given(flag) && !http) refuse(std::string(flag) + " is for HTTP requests");
+  if (given("--expect-reply") && kind != user_call_kind::resp) refuse("--expect-reply is for RESP commands");
+  if (!from_flags && given("--weights")) refuse("--weights go with --request (a workload file gives each request's weight)");
+
+  defaults d;
+  for (const auto& line : user.headers) d.headers.push_back(parse_header(line));
+  if (given("--data")) d.body = read_data_argument(user.data);
+  d.expect_status = user.expect_status;
+  if (given("--expect-body")) d.expect_body = user.expect_body;
+  if (given("--expect-reply")) d.expect_reply = user.expect_reply;
+  d.keyspace = user.keyspace;
+
+  user_call_choice choice;
+  http_target server;
+  if (from_file) {
+    const json doc = json::parse(read_file(o.workload_file, "--workload"), nullptr, false);
+    if (doc.is_discarded()) refuse("--workload " + o.workload_file + ": not JSON");
+    choice.calls = parse_entries(doc, o.workload_file, kind, d, server);
+  } else {
+    for (const std::string& request : o.requests) {
+      if (!request.starts_with('@')) {
+        choice.calls.push_back(request_line(request, kind, d, server, "--request '" + request + "'"));
+        continue;
+      }
+      const std::string path = request.substr(1);
+      std::istringstream lines(read_file(path, "--request @"));
+      std::size_t number = 0, before = choice.calls.size();
+      for (std::string line; std::getline(lines, line);) {
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;  // blank, or a comment
+        choice.calls.push_back(
+            request_line(line, kind, d, server, "--request " + request + ":" + std::to_string(number)));
+      }
+      if (choice.calls.size() == before) refuse("--request " + request + ": no request in it");
+    }
+    if (given("--weights")) {
+      const auto weights = parse_weights(o.weights, choice.calls.size());
+      for (std::size_t i = 0; i < weights.size(); ++i) choice.calls[i].weight = weights[i];
+    }
+  }
+  if (choice.calls.size() > max_mix_requests)
+    refuse(std::to_string(choice.calls.size()) + " requests: a mix has at most " +
+           std::to_string(max_mix_requests) + " (each keeps histograms of its own)");
+  choice.url = server.server;
+  return choice;
+}
+
+}  // namespace wirebench::app

@@ -1,0 +1,204 @@
+// Request mixes through the CLI, as users write them, against servers we did not write: a
+// weighted mix of three nginx locations over mutual TLS (a --workload file), h2load's -i (URLs
+// one per line, --request @FILE) over h2c, and redis-benchmark's -t set,get with INCR beside
+// (pipelined 16 deep) against redis-server. What the server saw is counted on its side (nginx's
+// access log per location, redis's counter) and compared with the weights and with wirebench's
+// per-request results. Each run is bounded by -n and a cap; every server is stopped by its test.
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/cert_files.hpp"
+#include "support/child_process.hpp"
+#include "support/nginx_server.hpp"
+#include "support/read_file.hpp"
+#include "support/require_peer.hpp"
+#include "support/temp_dir.hpp"
+#include "wirebench/protocols/registry.hpp"
+
+namespace wirebench {
+namespace {
+
+using nlohmann::json;
+
+struct cli_result {
+  int status = -1;
+  std::string out;
+  json results;  // the --out JSON, when the run wrote it
+};
+
+cli_result wirebench(const std::string& args, const std::string& json_path = {}) {
+  cli_result r;
+  r.out = test::run_shell(std::string(WIREBENCH_CLI) + " " + args + " 2>&1", &r.status);
+  if (!json_path.empty()) {
+    std::ifstream file(json_path);
+    r.results = json::parse(file, nullptr, /*allow_exceptions=*/false);
+  }
+  return r;
+}
+
+std::uint64_t lines_in(const std::string& path) {
+  std::ifstream in(path);
+  std::uint64_t n = 0;
+  for (std::string line; std::getline(in, line);) n += !line.empty();
+  return n;
+}
+
+// `calls` within 2% of `total` * `share`.
+void expect_share(std::uint64_t calls, std::uint64_t total, double share, const std::string& what) {
+  const double expected = static_cast<double>(total) * share;
+  EXPECT_NEAR(static_cast<double>(calls), expected, 0.02 * expected) << what;
+}
+
+// nginx requires a client certificate our CA signed (ssl_verify_client) and logs each location
+// apart; the mix is a workload file: one absolute URL (the server), two paths, each with its
+// weight and its expected body.
+TEST(workload_interop, a_weighted_mix_of_nginx_locations_over_mutual_tls_matches_its_weights) {
+  WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
+  test::cert_files server, member("member");
+  test::temp_dir logs("mix-logs");
+  std::string locations;
+  for (const char* name : {"a", "b", "c"})
+    locations += std::string("    location = /") + name + " { access_log " + logs.path(name) +
+                 ".log; default_type text/plain; return 200 '" + name + "'; }\n";
+  test::nginx_server nginx("nginx-mix", locations,
+                           "  ssl_verify_client on;\n  ssl_client_certificate " + member.cert() + ";\n",
+                           {server.cert(), server.key()});
+  ASSERT_TRUE(nginx.started()) << "nginx did not start";
+  const std::string base = "https://127.0.0.1:" + std::to_string(nginx.tls_port());
+  const std::string workload = logs.path("mix.json");
+  std::ofstream(workload) << json{
+      {"requests",
+       {{{"name", "a"}, {"url", base + "/a"}, {"weight", 5}, {"expect_body", "a"}},
+        {{"name", "b"}, {"path", "/b"}, {"weight", 3}, {"expect_body", "b"}, {"headers", {{"X-Mix", "b"}}}},
+        {{"name", "c"}, {"method", "POST"}, {"path", "/c"}, {"body", "x"}, {"weight", 2},
+         {"expect_body", "c"}}}}}.dump();
+  const std::uint64_t total = 20'000;
+  for (const char* protocol : {"http1", "http2"}) {
+    SCOPED_TRACE(protocol);
+    for (const char* name : {"a", "b", "c"}) std::ofstream(logs.path(name) + ".log", std::ios::trunc);
+    const std::string out = logs.path(std::string(protocol) + ".json");
+    const auto r = wirebench(std::string("run -p ") + protocol + " --workload " + workload +
+                                 " --tls-ca " + server.cert() + " --cert " + member.cert() + " --key " +
+                                 member.key() + " -n " + std::to_string(total) +
+                                 " --duration 60 --warmup 0 --workers 8 -R 1 -q --timeout 5 -o " + out,
+                             out);
+    ASSERT_EQ(r.status, 0) << r.out;
+    const json& point = r.results["points"][0];
+    EXPECT_EQ(point["summary"]["outcomes"]["ok"], total) << point["summary"]["errors"];
+    EXPECT_EQ(point["parameters"]["transport"], "remote+tls");
+    ASSERT_EQ(point["summary"]["requests"].size(), 3u);
+    const double shares[] = {0.5, 0.3, 0.2};
+    const char* names[] = {"a", "b", "c"};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const std::uint64_t ours = point["summary"]["requests"][i]["outcomes"]["ok"];
+      const std::uint64_t seen = lines_in(logs.path(names[i]) + ".log");  // what nginx served
+      expect_share(ours, total, shares[i], std::string("wirebench's count of ") + names[i]);
+      expect_share(seen, total, shares[i], std::string("nginx's count of ") + names[i]);
+      EXPECT_EQ(point["parameters"]["requests"][i]["name"], names[i]);
+      EXPECT_EQ(point["parameters"]["requests"][i]["weight"], static_cast<int>(shares[i] * 10));
+    }
+    EXPECT_NE(r.out.find("requests of " + std::string(protocol) + " closed workers=8:"), std::string::npos) << r.out;
+  }
+  // Without a client certificate nginx answers 400: every call of the mix fails, none is lost.
+  const std::string refused = logs.path("refused.json");
+  const auto r = wirebench("run -p http1 --workload " + workload + " --tls-ca " + server.cert() +
+                               " -n 300 --duration 30 --warmup 0 --workers 2 -R 1 -q --timeout 5 -o " + refused,
+                           refused);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.results["points"][0]["summary"]["outcomes"]["ok"], 0);
+  EXPECT_EQ(r.results["points"][0]["summary"]["errors"], (json{{"status_400", 300}}));
+}
+
+// h2load -i urls.txt -n 3000: URLs one per line (a comment and a blank line skipped), round
+// robin; nginx serves each exactly a third.
+TEST(workload_interop, requests_from_a_file_are_sent_round_robin_as_h2loads_i) {
+  WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
+  test::temp_dir logs("urls-logs");
+  std::string locations;
+  for (const char* name : {"x", "y", "z"})
+    locations += std::string("    location = /") + name + " { access_log " + logs.path(name) +
+                 ".log; return 204; }\n";
+  test::nginx_server nginx("nginx-urls", locations);
+  ASSERT_TRUE(nginx.started()) << "nginx did not start";
+  const std::string base = "http://127.0.0.1:" + std::to_string(nginx.h2c_port());
+  const std::string urls = logs.path("urls.txt");
+  std::ofstream(urls) << "# the three resources\n" << base << "/x\n\n" << base << "/y\r\n" << base << "/z\n";
+  const std::string out = logs.path("out.json");
+  const auto r = wirebench("run -p http2 --request @" + urls +
+                               " --expect-status 204 -n 3000 --duration 60 --warmup 0 --workers 3 "
+                               "-R 1 -q --timeout 5 -o " + out, out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const json& point = r.results["points"][0];
+  EXPECT_EQ(point["summary"]["outcomes"]["ok"], 3000) << point["summary"]["errors"];
+  for (const char* name : {"x", "y", "z"}) EXPECT_EQ(lines_in(logs.path(name) + ".log"), 1000u) << name;
+  ASSERT_EQ(point["parameters"]["requests"].size(), 3u);
+  EXPECT_EQ(point["parameters"]["requests"][1]["target"], "/y");
+}
+
+// redis-benchmark -t set,get -n ... -P 16, with INCR beside: every reply checked (SET's OK,
+// GET's value); redis's own counter says how many INCRs it ran, which must be the mix's count.
+TEST(workload_interop, a_set_get_incr_mix_against_redis_server_gets_exact_replies) {
+  WIREBENCH_REQUIRE_PEER("redis-server", "redis-server");
+  auto server = protocol_registry::builtin().find("redis-server")->make_server({});
+  const std::string where = server->local_endpoint().to_string();
+  test::temp_dir dir("redis-mix");
+  ASSERT_EQ(wirebench("call -p resp --connect " + where + " --command 'SET k v'").out, "OK\n");
+  const std::string workload = dir.path("mix.json");
+  std::ofstream(workload) << R"({"requests": [
+    {"name": "set", "command": "SET k v", "expect_reply": "OK", "weight": 2},
+    {"name": "get", "command": ["GET", "k"], "expect_reply": "v", "weight": 5},
+    {"name": "incr", "command": "INCR counter", "weight": 3}]})";
+  const std::string out = dir.path("out.json");
+  const auto r = wirebench("run -p redis-server --connect " + where + " --workload " + workload +
+                               " --depth 16 -n 10000 --duration 60 --warmup 0 --workers 4 -R 1 -q "
+                               "--timeout 5 -o " + out, out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const json& point = r.results["points"][0];
+  EXPECT_EQ(point["summary"]["outcomes"]["ok"], 10000) << point["summary"]["errors"];
+  const std::uint64_t incrs = point["summary"]["requests"][2]["outcomes"]["ok"];
+  EXPECT_EQ(incrs, 3000u);  // 4 workers x 2500 calls: 250 whole cycles of 10 each
+  EXPECT_EQ(point["summary"]["requests"][0]["outcomes"]["ok"], 2000);
+  EXPECT_EQ(wirebench("call -p resp --connect " + where + " --command 'GET counter'").out,
+            std::to_string(incrs) + "\n");
+  server->stop();
+}
+
+// A workload file's mistakes are usage errors (exit 2) naming the file and the field.
+TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
+  test::temp_dir dir("bad-workload");
+  auto refusal = [&](const std::string& protocol, const std::string& text) {
+    std::ofstream(dir.path("w.json"), std::ios::trunc) << text;
+    const auto r = wirebench("run -p " + protocol + " --workload " + dir.path("w.json") +
+                             " --connect tcp://127.0.0.1:9 -n 1");
+    EXPECT_EQ(r.status, 2) << r.out;
+    return r.out;
+  };
+  const std::string file = dir.path("w.json");
+  EXPECT_NE(refusal("http1", R"({"requests": [{"path": "/a"}, {"path": "/b", "expect_staus": 200}]})")
+                .find(file + ": requests[1].expect_staus: unknown field for an HTTP request (known: "),
+            std::string::npos);
+  EXPECT_NE(refusal("http1", R"({"requests": [{"path": "/a", "weight": 0}]})")
+                .find(file + ": requests[0].weight: a whole number from 1 to 1000000"),
+            std::string::npos);
+  EXPECT_NE(refusal("resp", R"({"requests": [{"command": 7}]})")
+                .find(file + ": requests[0].command: a string (split as redis-cli does) or a list of words"),
+            std::string::npos);
+  EXPECT_NE(refusal("http2", R"({"requests": [{"url": "http://a:1/x"}, {"url": "http://b:1/y"}]})")
+                .find("is not the mix's server (http://a:1): a mix loads one server"),
+            std::string::npos);
+  EXPECT_NE(refusal("resp", "{\"requests\": []}").find(file + ": requests: a non-empty list"),
+            std::string::npos);
+  EXPECT_NE(refusal("resp", "[1, 2").find(file + ": not JSON"), std::string::npos);
+  EXPECT_NE(refusal("line", R"({"requests": [{"command": "PING"}]})")
+                .find("the protocol sends only its greet call"),
+            std::string::npos);
+  const auto weights = wirebench("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1");
+  EXPECT_EQ(weights.status, 2);
+  EXPECT_NE(weights.out.find("--weights 1: 1 weights for 2 requests"), std::string::npos) << weights.out;
+}
+
+}  // namespace
+}  // namespace wirebench
