@@ -21,6 +21,8 @@ double us(std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; }
 // together.
 std::string group_of(const point_parameters& p) {
   std::string g = p.load == "closed" ? "closed loop, " + std::to_string(p.workers) + " workers"
+                                     : !p.stages.empty() ? p.load + " in stages " + p.stages + ", " +
+                                                              std::to_string(p.workers) + " in flight"
                                      : p.load + " at " + std::to_string(std::llround(p.rate)) +
                                            " calls/s, " + std::to_string(p.workers) + " in flight";
   if (p.transport != "tcp") g += ", " + p.transport;
@@ -86,7 +88,7 @@ json knee_of(const knee_result& k, std::size_t first_point) {
 // The same load on the same protocol, in two runs.
 bool same_load(const point_parameters& a, const point_parameters& b) {
   return a.protocol == b.protocol && a.server_engine == b.server_engine && a.load == b.load &&
-         a.workers == b.workers && a.depth == b.depth && a.rate == b.rate &&
+         a.workers == b.workers && a.depth == b.depth && a.rate == b.rate && a.stages == b.stages &&
          a.payload_bytes == b.payload_bytes && a.transport == b.transport && a.requests == b.requests &&
          a.server_threads == b.server_threads && a.client_threads == b.client_threads;
 }

@@ -140,7 +140,7 @@ void print_table(std::ostream& out, const run_record& run) {
     const auto& s = point.summary;
     std::string load = p.load;
     if (p.load != "closed") {  // piecewise: GCC 12 warns falsely on "@" + std::string
-      load += '@';
+      load += p.stages.empty() ? "@" : "@ramp to ";
       load += count(p.rate);
       load += "/s";
     }
@@ -222,6 +222,8 @@ void print_table(std::ostream& out, const run_record& run) {
     for (const auto& m : run.merged_from) out << " " << m.file << " (" << m.hostname << ")";
     out << "\n";
   }
+  if (!first.parameters.stages.empty())
+    out << "stages: " << first.parameters.stages << " (from 0 calls/s, each linear to its rate)\n";
   if (first.parameters.requests.size() == 1)
     out << "request: " << describe(first.parameters.requests.front()) << "\n";
   print_mixes(out, run);

@@ -47,6 +47,7 @@ struct run_options {
   workload_options workload;
   keepalive_flags keepalive;
   std::string interval = "100ms";  // --interval, the timeline's
+  std::string stages;              // --stages RATE@DURATION,...
 };
 
 // The signal that interrupted the run (SIGINT, SIGTERM), or 0. The first one ends the sweep with
@@ -99,6 +100,21 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!given("--repeats")) plan.repeats = 1;
   }
   if (given("--rate") && !given("--load") && o.scenario.empty()) plan.loads = {"uniform"};
+  if (given("--stages")) {
+    // The ramp says the rate and the time, and starts at 0 calls/s: its own warm-up.
+    for (const char* flag : {"--rate", "--duration", "--warmup", "--calls", "--scenario", "--find-max-rate"})
+      if (given(flag)) return std::string("--stages sets the rate over time; ") + flag + " goes without it";
+    std::string problem;
+    plan.stages = rate_profile::parse(o.stages, problem);
+    if (!plan.stages) return "--stages " + o.stages + ": " + problem;
+    if (!given("--load")) plan.loads = {"uniform"};
+    for (const auto& load : plan.loads)
+      if (load != "uniform" && load != "poisson")
+        return "--stages ramps an open loop's arrivals: --load uniform or poisson, not " + load;
+    plan.rate = plan.stages->peak();
+    plan.duration_seconds = std::chrono::duration<double>(plan.stages->duration()).count();
+    plan.warmup_seconds = 0;
+  }
   if (plan.calls > 0) {
     if (!o.scenario.empty()) return "-n: --scenario comparison times its points; drop one";
     if (o.find_max_rate) return "-n: --find-max-rate times each step; drop one";
@@ -359,6 +375,10 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--check", o->check,
                   "Exit 3 when a point misses this target (as --slo: quantiles and an error "
                   "share), e.g. 'p99<=2ms,errors<=1%': a verdict for CI, naming each point missed");
+  cmd->add_option("--stages", o->stages,
+                  "An open loop whose rate ramps, as k6's ramping-arrival-rate: RATE@DURATION,... "
+                  "from 0 calls/s, each stage linear to its rate (\"20000@20s,20000@60s\"); the "
+                  "window is their whole time, late calls counted against the ramp");
   cmd->add_option("-o,--out", o->out_json, "Write the results as JSON here (and CSV beside it)");
   cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress line");

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "wirebench/load/load_spec.hpp"
+
 namespace wirebench {
 
 std::string_view arrival_kind_name(arrival_kind k) {
@@ -49,6 +51,22 @@ arrival_schedule::arrival_schedule(arrival_kind kind, double rate_per_second,
   }
 }
 
+arrival_schedule::arrival_schedule(arrival_kind kind, rate_profile profile, std::uint64_t seed,
+                                   std::size_t share, std::size_t shares)
+    : arrival_schedule(kind == arrival_kind::bursty
+                           ? throw std::invalid_argument("bursty arrivals have no ramp: give uniform or poisson")
+                           : kind,
+                       std::max(profile.peak(), 1.0), profile.duration(), seed, share, shares) {
+  profile_.emplace(std::move(profile));
+}
+
+arrival_schedule arrival_schedule::for_window(const load_spec& spec, std::size_t share,
+                                              std::size_t shares) {
+  if (!spec.arrivals) throw std::invalid_argument("an open loop needs an arrival schedule");
+  if (spec.stages) return arrival_schedule(*spec.arrivals, *spec.stages, spec.seed, share, shares);
+  return arrival_schedule(*spec.arrivals, spec.rate, spec.duration, spec.seed, share, shares, spec.calls);
+}
+
 std::optional<std::chrono::nanoseconds> arrival_schedule::next() {
   if (kind_ == arrival_kind::uniform) {
     // Share k's j-th call is the schedule's call k + j n: computed, not walked to.
@@ -80,6 +98,12 @@ std::optional<std::chrono::nanoseconds> arrival_schedule::next_in_time() {
   using std::chrono::nanoseconds;
   switch (kind_) {
     case arrival_kind::uniform: {
+      if (profile_) {  // call i is due when the ramp has i calls due
+        const auto t = profile_->time_of(static_cast<double>(issued_));
+        if (!t) return std::nullopt;
+        ++issued_;
+        return nanoseconds(static_cast<std::int64_t>(std::floor(*t * 1e9)));
+      }
       // From the call's index, not by summing gaps, so rounding never drifts the rate.
       const auto at = nanoseconds(static_cast<std::int64_t>(
           std::floor(static_cast<double>(issued_) * 1e9 / rate_)));
@@ -88,6 +112,13 @@ std::optional<std::chrono::nanoseconds> arrival_schedule::next_in_time() {
       return at;
     }
     case arrival_kind::poisson: {
+      if (profile_) {  // a unit-rate process in calls, mapped through the ramp's time
+        const auto t = profile_->time_of(poisson_at_s_);
+        if (!t) return std::nullopt;
+        poisson_at_s_ += std::exponential_distribution<double>(1.0)(random_);
+        ++issued_;
+        return nanoseconds(static_cast<std::int64_t>(std::floor(*t * 1e9)));
+      }
       const auto at = nanoseconds(static_cast<std::int64_t>(poisson_at_s_ * 1e9));
       if (at >= duration_) return std::nullopt;
       poisson_at_s_ += std::exponential_distribution<double>(rate_)(random_);

@@ -91,7 +91,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   if (spec.workers == 0)
     throw std::invalid_argument("an open loop needs room for at least one call in flight");
   // Checked before any shard exists, so that a bad rate fails here, at once.
-  arrival_schedule(*spec.arrivals, spec.rate, spec.duration, spec.seed, 0, 1, spec.calls);
+  (void)arrival_schedule::for_window(spec);
   const bool by_count = spec.calls > 0;
 
   auto loops = loops_for(client);
@@ -103,7 +103,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
   const auto start = clock_type::now() + lead;
   const auto window_opens = start + spec.warmup;
   // With a call count the window closes when the schedule is used up; the duration caps it.
-  const auto window_closes = window_opens + spec.duration;
+  const auto window_closes = window_opens + (spec.stages ? spec.stages->duration() : spec.duration);
 
   auto run = std::make_unique<open_loop_shard::run_state>();
   run->mix = request_mix(spec.request_weights);

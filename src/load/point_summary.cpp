@@ -9,7 +9,9 @@ std::string describe_point(const point_parameters& p) {
   // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
   std::string text = p.protocol;
   text.append(" ").append(p.load);
-  if (p.load != "closed")
+  if (!p.stages.empty())
+    text.append(" stages ").append(p.stages);
+  else if (p.load != "closed")
     text.append("@").append(std::to_string(static_cast<long long>(p.rate))).append("/s");
   text.append(" workers=").append(std::to_string(p.workers));
   if (p.generators > 1)

@@ -169,6 +169,7 @@ json parameters_json(const point_parameters& p) {
           {"depth", p.depth},
           {"connections", p.connections},
           {"rate", p.rate},
+          {"stages", p.stages.empty() ? json(nullptr) : json(p.stages)},
           {"warmup_seconds", p.warmup_seconds},
           {"duration_seconds", p.duration_seconds},
           {"calls", p.calls > 0 ? json(p.calls) : json(nullptr)},
@@ -319,7 +320,7 @@ const std::vector<std::string>& results_csv_columns() {
       "other_error", "unfinished", "late", "planned", "issued", "late_replies", "unknown_replies", "reconnects", "resent",
       "connect_failures", "client_cores_used",
       "server_cores_used", "client_cpu_us_per_call", "server_cpu_us_per_call", "client_bound",
-      "cpu_model", "kernel", "request", "request_index", "request_share"};
+      "cpu_model", "kernel", "request", "request_index", "request_share", "stages"};
   return columns;
 }
 
@@ -366,7 +367,7 @@ std::string results_csv(const run_record& run) {
     if (p.requests.empty()) out << "greet";
     else if (p.requests.size() == 1) out << csv_field(describe(p.requests.front()));
     else out << "mix of " << p.requests.size();
-    out << ",,\n";
+    out << ",," << csv_field(p.stages) << "\n";
     // A mix: a row per request after the point's, with its own rate, latency, outcomes and late
     // count; the columns that belong to the point alone (CPU, connections, planned) left empty.
     for (std::size_t i = 0; i < s.requests.size() && i < p.requests.size(); ++i) {
@@ -377,7 +378,7 @@ std::string results_csv(const run_record& run) {
       outcomes(q.outcomes);
       out << ',' << q.late << ",,,,,,,,,,,,," << csv_field(run.machine.cpu_model) << ','
           << csv_field(run.machine.kernel) << ',' << csv_field(label(p.requests[i])) << ',' << i
-          << ',' << q.share << "\n";
+          << ',' << q.share << ',' << csv_field(p.stages) << "\n";
     }
   }
   return out.str();

@@ -23,7 +23,7 @@ bool same_point(const point_parameters& a, const point_parameters& b) {
                              static_cast<double>(b.connections)) &&
          per_generator_equal(static_cast<double>(a.client_threads),
                              static_cast<double>(b.client_threads)) &&
-         per_generator_equal(a.rate, b.rate) && a.depth == b.depth &&
+         per_generator_equal(a.rate, b.rate) && a.stages == b.stages && a.depth == b.depth &&
          a.payload_bytes == b.payload_bytes && a.requests == b.requests;
 }
 

@@ -197,6 +197,7 @@ point_parameters parameters(const reader& r) {
   p.depth = r.count("depth");
   p.connections = r.count("connections");
   p.rate = r.number("rate");
+  if (r.has("stages")) p.stages = r.text("stages");  // null, or absent before ramps: none
   p.warmup_seconds = r.number("warmup_seconds");
   p.duration_seconds = r.number("duration_seconds");
   p.calls = r.has("calls") ? r.count("calls") : 0;  // null or absent (files before -n): by duration

@@ -1,8 +1,8 @@
 // `wirebench run` as a user runs it, against a server that fails under it: killed (-9) or stopped
 // (SIGTERM) in the middle of the measured window, never listening, or listening and never
 // answering (its connections wait in the listen queue, never accepted). For every protocol, in
-// the closed and the open loop, each timed (--duration) and counted (-n), and, for the protocols
-// that send mixes, each loop with a mix of requests: the run ends within its bound (warm-up +
+// the closed and the open loop, each timed (--duration) and counted (-n), an open loop ramped in
+// stages (--stages), and, for the protocols that send mixes, each loop with a mix of requests: the run ends within its bound (warm-up +
 // window + call timeout + 2 s, a few seconds at most when nobody listens), and every call it
 // planned or issued is counted once, in exactly one outcome (a mix's, under one request too).
 #include <algorithm>
@@ -60,7 +60,7 @@ using test::read_file;
 // The loop, timed by --duration or counted by -n. A closed loop's count is more than the window
 // can hold, so that its cap (--duration) ends it whatever the fault; an open loop's is the
 // timed run's 1000 arrivals, under a cap it never reaches.
-enum class shape { closed, open, closed_count, open_count, closed_mix, open_mix };
+enum class shape { closed, open, closed_count, open_count, closed_mix, open_mix, open_stages };
 
 std::string shape_name(shape s) {
   switch (s) {
@@ -70,6 +70,7 @@ std::string shape_name(shape s) {
     case shape::open_count: return "open_n";
     case shape::closed_mix: return "closed_mix";
     case shape::open_mix: return "open_mix";
+    case shape::open_stages: return "open_stages";
   }
   return "?";
 }
@@ -96,7 +97,8 @@ class run_faults : public ::testing::TestWithParam<fault_case> {};
 
 TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   const auto& [protocol, loop, what] = GetParam();
-  const bool open_loop = loop == shape::open || loop == shape::open_count || loop == shape::open_mix;
+  const bool open_loop = loop == shape::open || loop == shape::open_count || loop == shape::open_mix ||
+                         loop == shape::open_stages;
   const bool mix = loop == shape::closed_mix || loop == shape::open_mix;
   test::temp_dir dir("faults");
   std::optional<server_process> server;
@@ -116,12 +118,16 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
     where = server->local_endpoint().to_string();
   }
   std::vector<std::string> argv = {WIREBENCH_CLI, "run", "-p", protocol, "--connect", where,
-                                   "--warmup", std::to_string(warmup_s), "--duration",
-                                   std::to_string(loop == shape::open_count ? 4 : duration_s), "--timeout",
-                                   std::to_string(timeout_s), "-R", "1", "-q", "-o",
+                                   "--timeout", std::to_string(timeout_s), "-R", "1", "-q", "-o",
                                    dir.path("out.json")};
-  const std::vector<std::string> load = open_loop ? std::vector<std::string>{"--rate", "500", "-w", "32"}
-                                                 : std::vector<std::string>{"-w", "4"};
+  if (loop != shape::open_stages)  // a ramp's stages are its time, from 0 calls/s
+    argv.insert(argv.end(), {"--warmup", std::to_string(warmup_s), "--duration",
+                             std::to_string(loop == shape::open_count ? 4 : duration_s)});
+  // The ramp: up to 500/s in 1 s (250 calls), held 1.5 s (750): 1000 calls, as the others'.
+  const std::vector<std::string> load =
+      loop == shape::open_stages ? std::vector<std::string>{"--stages", "500@1s,500@1500ms", "-w", "32"}
+      : open_loop                ? std::vector<std::string>{"--rate", "500", "-w", "32"}
+                                 : std::vector<std::string>{"-w", "4"};
   argv.insert(argv.end(), load.begin(), load.end());
   if (loop == shape::closed_count) argv.insert(argv.end(), {"-n", "1000000000"});
   if (loop == shape::open_count) argv.insert(argv.end(), {"-n", "1000"});  // --duration 4: its cap
@@ -166,7 +172,7 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   for (const auto& [name, n] : repeat["outcomes"].items()) counted += n.get<std::uint64_t>();
   const std::uint64_t planned = repeat["planned"], issued = repeat["issued"];
   if (open_loop) {
-    EXPECT_EQ(planned, 1000u);  // 500/s over 2 s, evenly spaced, or -n 1000: exactly
+    EXPECT_EQ(planned, 1000u);  // 500/s over 2 s, evenly spaced, -n 1000 or the ramp: exactly
     EXPECT_EQ(counted, planned) << repeat["outcomes"];
   } else {
     EXPECT_EQ(counted, issued) << repeat["outcomes"];
@@ -215,7 +221,7 @@ std::vector<fault_case> all_cases() {
   std::vector<fault_case> out;
   for (const auto& p : protocol_registry::builtin().all()) {
     for (const shape loop : {shape::closed, shape::open, shape::closed_count, shape::open_count,
-                             shape::closed_mix, shape::open_mix}) {
+                             shape::closed_mix, shape::open_mix, shape::open_stages}) {
       const bool mix = loop == shape::closed_mix || loop == shape::open_mix;
       if (mix && mix_flags(p).empty()) continue;
       for (const fault f : {fault::killed, fault::stopped, fault::never_listening,

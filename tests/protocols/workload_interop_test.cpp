@@ -1,9 +1,10 @@
 // Request mixes through the CLI, as users write them, against servers we did not write: a
 // weighted mix of three nginx locations over mutual TLS (a --workload file), h2load's -i (URLs
 // one per line, --request @FILE) over h2c, and redis-benchmark's -t set,get with INCR beside
-// (pipelined 16 deep) against redis-server. What the server saw is counted on its side (nginx's
-// access log per location, redis's counter) and compared with the weights and with wirebench's
-// per-request results. Each run is bounded by -n and a cap; every server is stopped by its test.
+// (pipelined 16 deep) against redis-server, and a ramp of k6's kind (--stages) against nginx. What
+// the server saw is counted on its side (nginx's access log per location and per second, redis's
+// counter) and compared with the weights, the ramp and wirebench's per-request results. Each run is bounded by -n and a cap; every server is stopped by its test.
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -164,6 +165,39 @@ TEST(workload_interop, a_set_get_incr_mix_against_redis_server_gets_exact_replie
   EXPECT_EQ(wirebench("call -p resp --connect " + where + " --command 'GET counter'").out,
             std::to_string(incrs) + "\n");
   server->stop();
+}
+
+// k6's ramping-arrival-rate: the rate nginx sees, second by second (its access log's $msec),
+// follows the stages within 5%: up from 0 to 2000/s over 3 s, then held 2 s.
+TEST(workload_interop, the_rate_a_server_sees_follows_the_stages) {
+  WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
+  test::temp_dir logs("ramp-logs");
+  test::nginx_server nginx("nginx-ramp",
+                           "    location = /r { access_log " + logs.path("r.log") +
+                               " at; return 204; }\n",
+                           "  log_format at '$msec';\n");
+  ASSERT_TRUE(nginx.started()) << "nginx did not start";
+  const std::string out = logs.path("out.json");
+  const auto r = wirebench("run -p http2 --url http://127.0.0.1:" + std::to_string(nginx.h2c_port()) +
+                               "/r --expect-status 204 --stages 2000@3s,2000@2s --workers 64 -R 1 -q "
+                               "--timeout 5 -o " + out, out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const json& point = r.results["points"][0];
+  EXPECT_EQ(point["parameters"]["stages"], "2000@3s,2000@2s");
+  EXPECT_EQ(point["repeats"][0]["planned"], 7000);  // 3000 in the ramp, 4000 held
+  EXPECT_EQ(point["summary"]["outcomes"]["ok"], 7000) << point["summary"]["errors"];
+  std::vector<double> seen;
+  {
+    std::ifstream in(logs.path("r.log"));
+    for (double at; in >> at;) seen.push_back(at);
+  }
+  ASSERT_EQ(seen.size(), 7000u);
+  const double start = *std::min_element(seen.begin(), seen.end());
+  std::vector<double> per_second(5, 0);
+  for (const double at : seen) per_second.at(std::min<std::size_t>(4, static_cast<std::size_t>(at - start)))++;
+  const double expected[] = {2000.0 / 6, 1000, 2000 - 2000.0 / 6, 2000, 2000};
+  for (std::size_t k = 0; k < 5; ++k)
+    EXPECT_NEAR(per_second[k], expected[k], 0.05 * expected[k]) << "second " << k;
 }
 
 // A workload file's mistakes are usage errors (exit 2) naming the file and the field.

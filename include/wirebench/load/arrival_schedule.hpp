@@ -6,6 +6,9 @@
 //   bursty   rate x duration calls, each at a random *whole* second of the run, all of that
 //            second's calls at its start: the schedule of the protocol comparison this project
 //            reproduces, kept so its spread can be told apart from the protocols'.
+// A schedule may also follow a rate that changes (rate_profile.hpp, k6's ramping stages): a
+// uniform one's call i is then due when the profile has i calls due, a Poisson one's arrivals are
+// a unit-rate process with time rescaled by the profile; a bursty one has no ramp.
 // A schedule can be split over several generator threads: share k of n yields the run's calls
 // k, k + n, k + 2n, ... of the one schedule, so that the shares together are exactly the
 // schedule a single thread would keep, whatever the number of threads.
@@ -16,9 +19,13 @@
 #include <string_view>
 #include <vector>
 
+#include "wirebench/load/rate_profile.hpp"
+
 namespace wirebench {
 
 enum class arrival_kind : std::uint8_t { uniform, poisson, bursty };
+
+struct load_spec;  // load_spec.hpp, which includes this
 
 std::string_view arrival_kind_name(arrival_kind k);
 std::optional<arrival_kind> parse_arrival_kind(std::string_view name);
@@ -32,6 +39,10 @@ class arrival_schedule {
   arrival_schedule(arrival_kind kind, double rate_per_second, std::chrono::nanoseconds duration,
                    std::uint64_t seed = 1, std::size_t share = 0, std::size_t shares = 1,
                    std::uint64_t calls = 0);
+  // A ramped schedule over the profile's stages (uniform or poisson; std::invalid_argument for
+  // bursty, or a share that is not one of `shares`).
+  arrival_schedule(arrival_kind kind, rate_profile profile, std::uint64_t seed = 1,
+                   std::size_t share = 0, std::size_t shares = 1);
 
   // This share's next call's intended start (nondecreasing), or nullopt once the run's duration is
   // over.
@@ -39,6 +50,10 @@ class arrival_schedule {
   // Once next() has returned nullopt: the whole schedule's end, an offset from its start one
   // mean gap (1/rate) after its last call, or the duration (the window the calls filled).
   std::chrono::nanoseconds end() const;
+  // The window's schedule an open loop of `spec` keeps (its rate or its stages, its count), share
+  // `share` of `shares`; throws as the constructors do.
+  static arrival_schedule for_window(const load_spec& spec, std::size_t share = 0,
+                                     std::size_t shares = 1);
   // The index in the whole schedule of the call next() returned last (share k: k, k + n, ...).
   std::uint64_t last_index() const { return issued_ - 1; }
 
@@ -59,6 +74,7 @@ class arrival_schedule {
   std::vector<std::uint32_t> per_second_;  // bursty: calls at the start of each whole second
   std::size_t second_ = 0;
   std::uint32_t left_in_second_ = 0;
+  std::optional<rate_profile> profile_;  // a ramp's; poisson_at_s_ then counts calls, not seconds
 };
 
 }  // namespace wirebench

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wirebench/load/arrival_schedule.hpp"
+#include "wirebench/load/rate_profile.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
 #include "wirebench/stats/outcome_counts.hpp"
 #include "wirebench/stats/timeline.hpp"
@@ -25,6 +26,10 @@ struct load_spec {
   // nullopt: closed loop. Otherwise an open loop at `rate` calls/s with these arrivals.
   std::optional<arrival_kind> arrivals;
   double rate = 0;
+  // Open loop: the window's rate as stages, ramping from 0 (rate_profile.hpp); the window lasts
+  // their duration (`duration` is not read), and `rate` is only the warm-up's. Uniform or
+  // poisson arrivals. nullopt: `rate` throughout.
+  std::optional<rate_profile> stages;
   std::chrono::nanoseconds warmup = 0s;  // open loop: evenly spaced calls at the rate, unrecorded
   std::chrono::nanoseconds duration = 1s;
   // 0: the window lasts `duration`. Otherwise it holds exactly this many calls (h2load's -n):

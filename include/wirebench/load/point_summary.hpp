@@ -17,7 +17,8 @@ struct point_parameters {
   std::size_t workers = 1;
   std::size_t depth = 1;        // calls in flight per connection the client was configured for
   std::size_t connections = 1;
-  double rate = 0;              // open loop: calls/s asked for
+  double rate = 0;              // open loop: calls/s asked for (with `stages`, their peak)
+  std::string stages;           // open loop: the rate's stages (rate_profile::text()), or 
   double warmup_seconds = 0;
   double duration_seconds = 0;  // with `calls`: the cap
   std::uint64_t calls = 0;      // calls per repeat (load_spec::calls); 0: by duration
