@@ -20,7 +20,8 @@ double us(std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; }
 // each protocol chooses itself (connections, depth), so that a group's protocols are drawn
 // together.
 std::string group_of(const point_parameters& p) {
-  std::string g = p.load == "closed" ? "closed loop, " + std::to_string(p.workers) + " workers"
+  std::string g = p.load == "closed" ? "closed loop, " + (p.stages.empty() ? std::to_string(p.workers) + " workers"
+                                                                          : "workers in stages " + p.stages)
                                      : !p.stages.empty() ? p.load + " in stages " + p.stages + ", " +
                                                               std::to_string(p.workers) + " in flight"
                                      : p.load + " at " + std::to_string(std::llround(p.rate)) +

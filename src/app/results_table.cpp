@@ -223,7 +223,9 @@ void print_table(std::ostream& out, const run_record& run) {
     out << "\n";
   }
   if (!first.parameters.stages.empty())
-    out << "stages: " << first.parameters.stages << " (from 0 calls/s, each linear to its rate)\n";
+    out << "stages: " << first.parameters.stages
+        << (first.parameters.load == "closed" ? " (workers from 0, each stage linear to its count)\n"
+                                              : " (from 0 calls/s, each linear to its rate)\n");
   if (first.parameters.requests.size() == 1)
     out << "request: " << describe(first.parameters.requests.front()) << "\n";
   print_mixes(out, run);

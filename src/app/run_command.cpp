@@ -1,6 +1,7 @@
 // wirebench run: the load generator. Parses and validates the command line into a run_plan, runs
 // the sweep, prints the table and writes the results files.
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -105,15 +106,24 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     for (const char* flag : {"--rate", "--duration", "--warmup", "--calls", "--scenario", "--find-max-rate"})
       if (given(flag)) return std::string("--stages sets the rate over time; ") + flag + " goes without it";
     std::string problem;
-    plan.stages = rate_profile::parse(o.stages, problem);
-    if (!plan.stages) return "--stages " + o.stages + ": " + problem;
+    auto stages = rate_profile::parse(o.stages, problem);
+    if (!stages) return "--stages " + o.stages + ": " + problem;
     if (!given("--load")) plan.loads = {"uniform"};
-    for (const auto& load : plan.loads)
-      if (load != "uniform" && load != "poisson")
-        return "--stages ramps an open loop's arrivals: --load uniform or poisson, not " + load;
-    plan.rate = plan.stages->peak();
-    plan.duration_seconds = std::chrono::duration<double>(plan.stages->duration()).count();
+    plan.duration_seconds = std::chrono::duration<double>(stages->duration()).count();
     plan.warmup_seconds = 0;
+    if (plan.loads == std::vector<std::string>{"closed"}) {
+      // WORKERS@DURATION: the closed loop's workers over time (k6's ramping-vus).
+      if (given("--workers")) return "--stages with --load closed sets the workers over time; drop --workers";
+      plan.workers = {std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(stages->peak())))};
+      plan.worker_stages = std::move(stages);
+    } else {
+      for (const auto& load : plan.loads)
+        if (load != "uniform" && load != "poisson")
+          return "--stages ramps an open loop's rate (--load uniform or poisson) or, alone, a "
+                 "closed loop's workers (--load closed), not " + load;
+      plan.rate = stages->peak();
+      plan.stages = std::move(stages);
+    }
   }
   if (plan.calls > 0) {
     if (!o.scenario.empty()) return "-n: --scenario comparison times its points; drop one";
@@ -378,7 +388,8 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--stages", o->stages,
                   "An open loop whose rate ramps, as k6's ramping-arrival-rate: RATE@DURATION,... "
                   "from 0 calls/s, each stage linear to its rate (\"20000@20s,20000@60s\"); the "
-                  "window is their whole time, late calls counted against the ramp");
+                  "window is their whole time, late calls counted against the ramp. With --load "
+                  "closed: WORKERS@DURATION,..., the workers calling (k6's ramping-vus)");
   cmd->add_option("-o,--out", o->out_json, "Write the results as JSON here (and CSV beside it)");
   cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress line");

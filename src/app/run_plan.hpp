@@ -24,6 +24,7 @@ struct run_plan {
   std::vector<std::size_t> workers = {1};
   double rate = 0;  // calls/s, for the open-loop loads (with `stages`, their peak)
   std::optional<rate_profile> stages;  // --stages: the open loops' rate over time
+  std::optional<rate_profile> worker_stages;  // --load closed --stages: the workers over time
   double warmup_seconds = 0.5;
   double duration_seconds = 2;  // with `calls`, the cap of each repeat
   std::uint64_t calls = 0;  // -n: calls per repeat instead of a duration (load_spec::calls)

@@ -98,6 +98,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   if (params.load != "closed") spec.arrivals = parse_arrival_kind(params.load);
   spec.rate = params.rate;
   if (params.load != "closed") spec.stages = plan.stages;
+  if (params.load == "closed") spec.worker_stages = plan.worker_stages;
   spec.warmup = seconds(plan.warmup_seconds);
   spec.duration = seconds(plan.duration_seconds);
   spec.calls = plan.calls;
@@ -259,6 +260,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
       params.connections = layout.connections;
       params.rate = load == "closed" ? 0 : rate;
       if (plan.stages && load != "closed") params.stages = plan.stages->text();
+      if (plan.worker_stages && load == "closed") params.stages = plan.worker_stages->text();
       params.warmup_seconds = plan.warmup_seconds;
       params.duration_seconds = plan.duration_seconds;
       params.calls = plan.calls;

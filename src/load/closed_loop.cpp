@@ -5,8 +5,11 @@
 #include <mutex>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/loop_clock.hpp"
@@ -41,6 +44,32 @@ void closed_loop::start(bool measured) {
   for (std::size_t w = 0; w < workers_.size(); ++w) issue(w, clock::now(), first);
 }
 
+void closed_loop::set_active(std::size_t n) {
+  allowed_.store(n, std::memory_order_relaxed);
+  std::vector<std::size_t> woken;
+  {
+    std::lock_guard lock(rest_mutex_);
+    for (std::size_t w = 0; w < std::min(n, workers_.size()); ++w) {
+      if (!workers_[w].resting) continue;
+      workers_[w].resting = false;
+      woken.push_back(w);
+    }
+  }
+  // Outside the lock: a call may complete inline (a client closed) and rest its worker again.
+  for (const std::size_t w : woken) issue(w, clock::now(), phase_.load(std::memory_order_acquire));
+}
+
+bool closed_loop::rests(std::size_t w) {
+  if (w < allowed_.load(std::memory_order_relaxed)) return false;
+  std::lock_guard lock(rest_mutex_);
+  // Again under the lock: set_active() may have raised the count since, and would not see us;
+  // and a stop under way has collected the resting workers already (it calls, to retire after).
+  if (w < allowed_.load(std::memory_order_relaxed) || phase_.load() == phase::stopping) return false;
+  workers_[w].resting = true;
+  workers_[w].in_flight.store(false, std::memory_order_relaxed);
+  return true;
+}
+
 void closed_loop::limit_window(std::uint64_t calls) {
   const std::uint64_t n = workers_.size();
   for (std::uint64_t w = 0; w < n; ++w) workers_[w].quota = calls / n + (w < calls % n ? 1 : 0);
@@ -72,6 +101,14 @@ bool closed_loop::stop_until(clock::time_point deadline) {
   const phase was = phase_.exchange(phase::stopping);
   if (was == phase::idle) phase_.store(phase::idle);
   if (was == phase::idle) return true;
+  // Resting workers make no more calls to retire at: they retire here.
+  std::vector<std::size_t> resting;
+  {
+    std::lock_guard lock(rest_mutex_);
+    for (std::size_t w = 0; w < workers_.size(); ++w)
+      if (std::exchange(workers_[w].resting, false)) resting.push_back(w);
+  }
+  for (const std::size_t w : resting) issue(w, clock::now(), phase::stopping);
   // Each worker retires at its next issue(); the last one wakes us.
   std::unique_lock lock(done_mutex_);
   return done_.wait_until(lock, deadline, [this] { return active_.load() == 0; });
@@ -108,6 +145,7 @@ inline void closed_loop::issue(std::size_t w, clock::time_point now, phase now_i
     }
     return;
   }
+  if (rests(w)) return;
   k.started_in = now_in;
   k.started = now;
   if (now_in == phase::measured) ++k.issued;
@@ -175,8 +213,14 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   std::mutex mutex;  // for wait_for_run: nothing else waits on these
   std::condition_variable nothing;
   auto gave_up = [&] { return !result.gave_up.empty(); };
+  // Workers in stages: as many as the ramp has at each moment, from its start (no warm-up).
+  const auto& stages = spec.worker_stages;
+  auto workers_at = [&stages](clock::duration since) {
+    return static_cast<std::size_t>(std::llround(stages->rate_at(std::chrono::duration<double>(since).count())));
+  };
+  if (stages) loop->set_active(workers_at(clock::duration::zero()));
   // Without a warm-up the window opens with the first call: none is made outside it.
-  const bool no_warmup = spec.warmup.count() <= 0;
+  const bool no_warmup = spec.warmup.count() <= 0 || stages;
   if (no_warmup && spec.calls > 0) loop->limit_window(spec.calls);
   if (no_warmup && spec.on_window) spec.on_window(true);
   result.start_unix = unix_seconds_now();
@@ -196,6 +240,15 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
     if (!detail::wait_for_run(loop->state_mutex(), loop->state_changed(), filled,
                               window_start + spec.duration, spec, result.gave_up, {}, sampler))
       result.gave_up = detail::count_cap_passed(spec);
+  } else if (stages) {
+    // The count follows the ramp in steps of 10 ms (k6 moves its VUs as often).
+    const auto window_end_at = window_start + stages->duration();
+    for (auto now = clock::now(); now < window_end_at && !gave_up(); now = clock::now()) {
+      loop->set_active(workers_at(now - window_start));
+      detail::wait_for_run(mutex, nothing, gave_up,
+                           std::min<clock::time_point>(window_end_at, now + std::chrono::milliseconds(10)),
+                           spec, result.gave_up, {}, sampler);
+    }
   } else {
     loop->open_window();
     detail::wait_for_run(mutex, nothing, gave_up, window_start + spec.duration, spec,

@@ -1,8 +1,8 @@
 // `wirebench run` as a user runs it, against a server that fails under it: killed (-9) or stopped
 // (SIGTERM) in the middle of the measured window, never listening, or listening and never
 // answering (its connections wait in the listen queue, never accepted). For every protocol, in
-// the closed and the open loop, each timed (--duration) and counted (-n), an open loop ramped in
-// stages (--stages), and, for the protocols that send mixes, each loop with a mix of requests: the run ends within its bound (warm-up +
+// the closed and the open loop, each timed (--duration) and counted (-n), each in stages
+// (--stages: the open loop's rate, the closed loop's workers), and, for the protocols that send mixes, each loop with a mix of requests: the run ends within its bound (warm-up +
 // window + call timeout + 2 s, a few seconds at most when nobody listens), and every call it
 // planned or issued is counted once, in exactly one outcome (a mix's, under one request too).
 #include <algorithm>
@@ -60,7 +60,7 @@ using test::read_file;
 // The loop, timed by --duration or counted by -n. A closed loop's count is more than the window
 // can hold, so that its cap (--duration) ends it whatever the fault; an open loop's is the
 // timed run's 1000 arrivals, under a cap it never reaches.
-enum class shape { closed, open, closed_count, open_count, closed_mix, open_mix, open_stages };
+enum class shape { closed, open, closed_count, open_count, closed_mix, open_mix, open_stages, closed_stages };
 
 std::string shape_name(shape s) {
   switch (s) {
@@ -71,6 +71,7 @@ std::string shape_name(shape s) {
     case shape::closed_mix: return "closed_mix";
     case shape::open_mix: return "open_mix";
     case shape::open_stages: return "open_stages";
+    case shape::closed_stages: return "closed_stages";
   }
   return "?";
 }
@@ -120,12 +121,14 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   std::vector<std::string> argv = {WIREBENCH_CLI, "run", "-p", protocol, "--connect", where,
                                    "--timeout", std::to_string(timeout_s), "-R", "1", "-q", "-o",
                                    dir.path("out.json")};
-  if (loop != shape::open_stages)  // a ramp's stages are its time, from 0 calls/s
+  if (loop != shape::open_stages && loop != shape::closed_stages)  // stages are their time
     argv.insert(argv.end(), {"--warmup", std::to_string(warmup_s), "--duration",
                              std::to_string(loop == shape::open_count ? 4 : duration_s)});
   // The ramp: up to 500/s in 1 s (250 calls), held 1.5 s (750): 1000 calls, as the others'.
   const std::vector<std::string> load =
       loop == shape::open_stages ? std::vector<std::string>{"--stages", "500@1s,500@1500ms", "-w", "32"}
+      // 4 workers reached in 500 ms, held 1.5 s.
+      : loop == shape::closed_stages ? std::vector<std::string>{"--load", "closed", "--stages", "4@500ms,4@1500ms"}
       : open_loop                ? std::vector<std::string>{"--rate", "500", "-w", "32"}
                                  : std::vector<std::string>{"-w", "4"};
   argv.insert(argv.end(), load.begin(), load.end());
@@ -221,7 +224,8 @@ std::vector<fault_case> all_cases() {
   std::vector<fault_case> out;
   for (const auto& p : protocol_registry::builtin().all()) {
     for (const shape loop : {shape::closed, shape::open, shape::closed_count, shape::open_count,
-                             shape::closed_mix, shape::open_mix, shape::open_stages}) {
+                             shape::closed_mix, shape::open_mix, shape::open_stages,
+                             shape::closed_stages}) {
       const bool mix = loop == shape::closed_mix || loop == shape::open_mix;
       if (mix && mix_flags(p).empty()) continue;
       for (const fault f : {fault::killed, fault::stopped, fault::never_listening,

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "load/fake_client.hpp"
 #include "wirebench/core/error.hpp"
@@ -119,6 +120,73 @@ TEST(ClosedLoopDriver, StopWithoutStartAndTwiceIsHarmless) {
   loop.stop();
   loop.stop();
   EXPECT_EQ(client.unanswered(), 0u);
+}
+
+}  // namespace
+}  // namespace wirebench
+
+namespace wirebench {
+namespace {
+
+// Which workers call: those below set_active()'s count; the others rest once their call is done,
+// and wake when the count rises again. A stop retires the resting ones too.
+// The names a fake client was called with since the last look (any thread).
+class caller_names {
+ public:
+  explicit caller_names(fake_client& client) {
+    client.on_call = [this](std::string_view name) {
+      std::lock_guard lock(m_);
+      names_.insert(std::string(name));
+    };
+  }
+  std::set<std::string> take() {
+    std::lock_guard lock(m_);
+    return std::exchange(names_, {});
+  }
+
+ private:
+  std::mutex m_;
+  std::set<std::string> names_;
+};
+
+TEST(ClosedLoopDriver, OnlyTheActiveWorkersCallAndRestingOnesWakeAndRetire) {
+  fake_client client(1ms);
+  caller_names callers(client);
+  closed_loop loop(client, 6);
+  loop.set_active(2);
+  loop.start(/*measured=*/true);
+  loop.wait_for_completions(50);
+  auto seen = [&] { return callers.take(); };
+  (void)seen();  // what started before the first look
+  loop.wait_for_completions(loop.completions() + 50);
+  EXPECT_EQ(seen(), (std::set<std::string>{greet_name(0, 5), greet_name(1, 5)}));
+  loop.set_active(5);
+  loop.wait_for_completions(loop.completions() + 100);
+  (void)seen();
+  loop.wait_for_completions(loop.completions() + 100);
+  EXPECT_EQ(seen().size(), 5u) << "three resting workers did not wake";
+  loop.set_active(1);
+  loop.wait_for_completions(loop.completions() + 20);  // each of the others rests after its call
+  (void)seen();
+  loop.wait_for_completions(loop.completions() + 50);
+  EXPECT_EQ(seen(), std::set<std::string>{greet_name(0, 5)});
+  loop.stop();  // returns: five resting workers and one calling all retire
+  EXPECT_EQ(loop.results().outcomes.failed(), 0u);
+}
+
+// A run whose workers follow stages: none at first, up to 8 over 300 ms, held 300 ms: the calls
+// come from at most 8 workers, all counted in a window of the stages' length.
+TEST(ClosedLoopDriver, WorkerStagesRampTheCallers) {
+  fake_client client(1ms);
+  caller_names callers(client);
+  load_spec s;
+  s.workers = 8;
+  s.worker_stages = rate_profile({{8, 300ms}, {8, 300ms}});
+  const load_result r = run_load(client, s);
+  EXPECT_NEAR(r.window_seconds, 0.6, 0.05);
+  EXPECT_GT(r.outcomes.count(outcome::ok), 100u);
+  EXPECT_EQ(r.outcomes.failed(), 0u);
+  EXPECT_EQ(callers.take().size(), 8u);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 //   a window of N   run_closed_loop() with load_spec::calls: limit_window(N), the workers stop
 //                   once they have made N calls between them
 //   a call count    Google Benchmark cases: wait_for_completions() per iteration
+//   stages          run_closed_loop() with load_spec::worker_stages: set_active() as the ramp
+//                   goes, workers past the count resting (k6's ramping-vus)
 //
 // Nothing is shared on the per-call path: a worker's calls all go to one connection (lane w), a
 // completion records into its own thread's shard (call_recorder), and the phase is read, never
@@ -55,6 +57,10 @@ class closed_loop {
   // makes calls / workers of them, the first calls % workers one more, then stops; the last to
   // complete sets window_done().
   void limit_window(std::uint64_t calls);
+  // Only workers 0..n-1 call (any thread; the driving one in practice): a worker at or past n
+  // rests once its call in flight completes, and a resting one below n starts again at once.
+  // All of them by default.
+  void set_active(std::size_t n);
   // Calls that start from now on are recorded (close_window() ends that); workers keep calling.
   void open_window();
   void close_window();
@@ -93,7 +99,10 @@ class closed_loop {
     std::uint64_t issued = 0;        // of its calls, those that belong to the window
     std::uint64_t quota = UINT64_MAX;  // how many the window holds (limit_window)
     std::atomic<bool> in_flight{false};  // read by cut() from the driving thread
+    bool resting = false;  // past set_active()'s count, with no call in flight (under rest_mutex_)
   };
+  // Rests worker w if set_active() says so; true if it did (then it makes no call).
+  bool rests(std::size_t w);
   inline void issue(std::size_t w, clock::time_point now, phase now_in);  // in closed_loop.cpp
   void on_reply(std::size_t w, std::error_code ec, std::string_view reply);
 
@@ -106,6 +115,8 @@ class closed_loop {
   std::atomic<phase> phase_{phase::idle};
   std::atomic<bool> cut_{false};
   std::atomic<std::size_t> active_{0};  // workers not yet retired (touched once per worker)
+  std::atomic<std::size_t> allowed_{SIZE_MAX};  // set_active()'s count
+  std::mutex rest_mutex_;  // a worker's resting flag, between it and set_active()
   std::mutex done_mutex_;
   std::condition_variable done_;
   std::optional<clock::time_point> window_done_at_;  // under done_mutex_

@@ -30,6 +30,10 @@ struct load_spec {
   // their duration (`duration` is not read), and `rate` is only the warm-up's. Uniform or
   // poisson arrivals. nullopt: `rate` throughout.
   std::optional<rate_profile> stages;
+  // Closed loop: the number of workers calling over the window as stages, from 0 (k6's
+  // ramping-vus): `workers` must hold their peak; the window lasts their duration. nullopt:
+  // `workers` throughout.
+  std::optional<rate_profile> worker_stages;
   std::chrono::nanoseconds warmup = 0s;  // open loop: evenly spaced calls at the rate, unrecorded
   std::chrono::nanoseconds duration = 1s;
   // 0: the window lasts `duration`. Otherwise it holds exactly this many calls (h2load's -n):

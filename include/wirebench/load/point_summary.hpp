@@ -18,7 +18,9 @@ struct point_parameters {
   std::size_t depth = 1;        // calls in flight per connection the client was configured for
   std::size_t connections = 1;
   double rate = 0;              // open loop: calls/s asked for (with `stages`, their peak)
-  std::string stages;           // open loop: the rate's stages (rate_profile::text()), or 
+  // The stages (rate_profile::text()): an open loop's rate, a closed loop's workers (then
+  // `workers` is their peak); or empty.
+  std::string stages;
   double warmup_seconds = 0;
   double duration_seconds = 0;  // with `calls`: the cap
   std::uint64_t calls = 0;      // calls per repeat (load_spec::calls); 0: by duration
