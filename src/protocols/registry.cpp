@@ -7,6 +7,7 @@
 #include "common/backend_support.hpp"
 #include "common/codec_server.hpp"
 #include "wirebench/core/setting_error.hpp"
+#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/tls/tls_client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
 
@@ -108,14 +109,20 @@ void protocol_registry::add(protocol p) {
       throw setting_error("user_call", "a mix of " + std::to_string(c.calls.size()) +
                                            " requests: at most " + std::to_string(max_mix_requests));
   };
-  p.make_client = [make = std::move(p.make_client), check_call](const client_config& c) {
+  // And every client builds its requests with __payload_N__ expanded (call_placeholder.hpp).
+  auto with_payloads_of = [](const client_config& c) {
+    client_config expanded = c;
+    for (user_call& call : expanded.calls) call = with_payloads(std::move(call));
+    return expanded;
+  };
+  p.make_client = [make = std::move(p.make_client), check_call, with_payloads_of](const client_config& c) {
     check_call(c);
-    return make(c);
+    return make(with_payloads_of(c));
   };
   if (p.client_codecs)
-    p.client_codecs = [make = std::move(p.client_codecs), check_call](const client_config& c) {
+    p.client_codecs = [make = std::move(p.client_codecs), check_call, with_payloads_of](const client_config& c) {
       check_call(c);
-      return make(c);
+      return make(with_payloads_of(c));
     };
   protocols_.push_back(std::move(p));
 }

@@ -111,6 +111,34 @@ TEST(user_call_mix, http1_sends_the_request_named_and_judges_each_response_by_it
   EXPECT_EQ(swapped[1].error, unexpected_status(200));
 }
 
+// Through the registry, as every client is made: __payload_N__ is N bytes in the request (its
+// length counted), the per-call placeholders filled per call.
+TEST(user_call_mix, payloads_are_expanded_and_per_call_placeholders_filled_in_every_request) {
+  auto codec = find("resp").client_codecs(with_calls({user_call{resp_call{{"SET", "k:__rand_str__", "__payload_5__"}}},
+                                                      user_call{resp_call{{"GET", "__sequence__"}}}}))();
+  gather_queue out;
+  ASSERT_FALSE(codec->encode(1, "0", out));
+  const std::string set = drain(out);
+  EXPECT_EQ(set.substr(0, 20), "*3\r\n$3\r\nSET\r\n$14\r\nk:");
+  EXPECT_EQ(set.substr(32), "\r\n$5\r\nxxxxx\r\n");
+  ASSERT_FALSE(codec->encode(2, "1", out));
+  ASSERT_FALSE(codec->encode(3, "1", out));
+  const std::string gets = drain(out);
+  ASSERT_EQ(gets.size(), 2 * 32u);
+  EXPECT_EQ(std::stoull(gets.substr(18 + 32, 12)), std::stoull(gets.substr(18, 12)) + 1);
+  http_call big;
+  big.method = "POST";
+  big.body = "__payload_1000__";
+  auto http = find("http1").client_codecs(with_calls({user_call{big}}))();
+  ASSERT_FALSE(http->encode(1, "x", out));
+  const std::string request = drain(out);
+  EXPECT_NE(request.find("Content-Length: 1000\r\n"), std::string::npos) << request.substr(0, 100);
+  EXPECT_EQ(request.substr(request.size() - 1000), std::string(1000, 'x'));
+  http_call bad;
+  bad.body = "__payload_x__";
+  EXPECT_THROW(find("http2").client_codecs(with_calls({user_call{bad}})), std::invalid_argument);
+}
+
 TEST(user_call_mix, http1_refuses_a_mix_of_head_and_other_methods) {
   http_call head, get;
   head.method = "HEAD";

@@ -88,7 +88,7 @@ TEST(user_call_parsing, unbalanced_or_glued_quotes_and_empty_commands_are_refuse
 
 TEST(call_placeholder, every_placeholder_gets_twelve_digits_in_the_keyspace) {
   std::string bytes = "k:__rand_int__ f:__rand_int__";
-  random_int_filler filler(bytes, 1, 7);
+  placeholder_filler filler(bytes, 1, 7);
   ASSERT_FALSE(filler.empty());
   filler.fill(bytes);
   EXPECT_EQ(bytes, "k:000000000000 f:000000000000");  // keyspace 1: only 0
@@ -98,7 +98,7 @@ TEST(call_placeholder, every_placeholder_gets_twelve_digits_in_the_keyspace) {
 
 TEST(call_placeholder, numbers_vary_per_call_and_per_placeholder_and_stay_below_the_keyspace) {
   const std::string layout = "__rand_int__|__rand_int__";
-  random_int_filler filler(layout, 1000, 42);
+  placeholder_filler filler(layout, 1000, 42);
   std::set<std::string> seen;
   std::string bytes = layout;
   for (int i = 0; i < 200; ++i) {
@@ -117,14 +117,60 @@ TEST(call_placeholder, numbers_vary_per_call_and_per_placeholder_and_stay_below_
 }
 
 TEST(call_placeholder, the_same_seed_gives_the_same_numbers_and_no_placeholder_changes_nothing) {
-  random_int_filler a("__rand_int__", 1'000'000'000'000, 5), b("__rand_int__", 1'000'000'000'000, 5);
+  placeholder_filler a("__rand_int__", 1'000'000'000'000, 5), b("__rand_int__", 1'000'000'000'000, 5);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(a.next(), b.next());
   std::string plain = "GET / HTTP/1.1";
-  random_int_filler none(plain, 10, 1);
+  placeholder_filler none(plain, 10, 1);
   EXPECT_TRUE(none.empty());
   none.fill(plain);
   EXPECT_EQ(plain, "GET / HTTP/1.1");
   EXPECT_NE(next_placeholder_seed(), next_placeholder_seed());
+}
+
+TEST(call_placeholder, a_sequence_number_is_the_calls_own_and_counts_up) {
+  const std::string layout = "a=__sequence__ b=__sequence__";
+  placeholder_filler one(layout, 1, 1), other(layout, 1, 2);
+  std::string x = layout, y = layout;
+  one.fill(x);
+  other.fill(y);  // another connection's codec: the next number of the same count
+  const auto first = std::stoull(x.substr(2, 12)), second = std::stoull(y.substr(2, 12));
+  EXPECT_EQ(x.substr(2, 12), x.substr(17, 12)) << "one number per call, however often it appears";
+  EXPECT_EQ(second, first + 1);
+  one.fill(x);
+  EXPECT_EQ(std::stoull(x.substr(2, 12)), first + 2);
+}
+
+TEST(call_placeholder, a_random_string_is_twelve_fresh_characters_each_time) {
+  const std::string layout = "k:__rand_str____rand_str__";  // twice: 24 characters
+  placeholder_filler filler(layout, 1, 9);
+  std::set<std::string> seen;
+  std::string bytes = layout;
+  for (int i = 0; i < 100; ++i) {
+    filler.fill(bytes);
+    ASSERT_EQ(bytes.size(), layout.size());
+    ASSERT_EQ(bytes.substr(0, 2), "k:");
+    ASSERT_EQ(bytes.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz", 2), std::string::npos) << bytes;
+    ASSERT_NE(bytes.substr(2, 12), bytes.substr(14, 12));
+    seen.insert(bytes);
+  }
+  EXPECT_EQ(seen.size(), 100u);
+}
+
+TEST(call_placeholder, payloads_are_expanded_once_into_n_bytes) {
+  EXPECT_EQ(expand_payloads("a__payload_3__b__payload_0__c"), "axxxbc");
+  EXPECT_EQ(expand_payloads("no placeholder"), "no placeholder");
+  EXPECT_EQ(expand_payloads("__payload_1000__").size(), 1000u);
+  for (const char* bad : {"__payload___", "__payload_x__", "__payload_5_", "__payload_99999999999__"})
+    EXPECT_THROW(expand_payloads(bad), std::invalid_argument) << bad;
+  http_call h;
+  h.target = "/p?x=__payload_2__";
+  h.headers = {{"X-Pad", "__payload_4__"}};
+  h.body = "__payload_5__";
+  const user_call expanded = with_payloads(user_call{h});
+  EXPECT_EQ(expanded.http()->target, "/p?x=xx");
+  EXPECT_EQ(expanded.http()->headers[0].second, "xxxx");
+  EXPECT_EQ(expanded.http()->body, "xxxxx");
+  EXPECT_EQ(with_payloads(user_call{resp_call{{"SET", "k", "__payload_3__"}}}).resp()->args[2], "xxx");
 }
 
 TEST(user_call, describe_says_what_is_sent) {

@@ -1,42 +1,70 @@
 #pragma once
-// The per-call placeholder of a user call (user_call.hpp): where `__rand_int__` sits in a
-// request's bytes, and fresh digits written over it for each call. A codec builds its request
-// once per connection, finds the placeholders once, and per call copies the bytes into a buffer
-// whose capacity it keeps and fills them in: no allocation per call.
+// The per-call placeholders of a user call (user_call.hpp), each 12 bytes written and 12 filled,
+// so that a request keeps its length and is built once:
+//   __rand_int__   12 digits, random in [0, keyspace) (redis-benchmark's -r)
+//   __sequence__   12 digits: the call's number, counting every call of the process that sends
+//                  one from 0 (ghz's {{.RequestNumber}}); one number per call, however many times
+//                  it appears
+//   __rand_str__   12 random characters from [0-9a-z]; write it twice for 24
+// and one expanded once, before any request is built (with_payloads()):
+//   __payload_N__  N bytes of 'x' (N up to 16 MiB): a body, a value or a field of N bytes
+// A codec builds its request once per connection, finds the placeholders once, and per call copies
+// the bytes into a buffer whose capacity it keeps and fills them in: no allocation per call.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "wirebench/core/gather_queue.hpp"
+#include "wirebench/protocols/user_call.hpp"
 
 namespace wirebench {
 
-class random_int_filler {
+inline constexpr std::string_view sequence_placeholder = "__sequence__";
+inline constexpr std::string_view random_string_placeholder = "__rand_str__";
+
+class placeholder_filler {
  public:
-  // The placeholders in `bytes`; each call's numbers uniform in [0, keyspace) (keyspace >= 1,
-  // at most 10^12: twelve digits), from a generator seeded with `seed`.
-  random_int_filler(std::string_view bytes, std::uint64_t keyspace, std::uint64_t seed);
+  // The placeholders in `bytes`; random numbers uniform in [0, keyspace) (keyspace >= 1, at most
+  // 10^12: twelve digits), from a generator seeded with `seed`.
+  placeholder_filler(std::string_view bytes, std::uint64_t keyspace, std::uint64_t seed);
 
   bool empty() const { return at_.empty(); }
-  // Writes 12 zero-padded digits over every placeholder of `bytes`, which must be laid out as the
-  // bytes given at construction (a copy of them, or the same bytes filled before). Each
-  // placeholder gets a number of its own, as redis-benchmark -r does.
+  // Writes every placeholder of `bytes` for one call; `bytes` must be laid out as the bytes given
+  // at construction (a copy of them, or the same bytes filled before). Each __rand_int__ and
+  // __rand_str__ gets a value of its own, as redis-benchmark -r does.
   void fill(std::span<char> bytes);
-  // Appends `bytes` (as at construction) to `out` with fresh digits in place: one copy, into
-  // the queue's arena.
+  // Appends `bytes` (as at construction) to `out` with fresh values in place: one copy, into the
+  // queue's arena.
   void append_filled(std::string_view bytes, gather_queue& out);
-  // The next number fill() would write (tests).
+  // The next random number fill() would write for a __rand_int__ (tests).
   std::uint64_t next();
 
  private:
-  std::vector<std::size_t> at_;  // offsets of the placeholders
+  enum class kind : std::uint8_t { random_int, sequence, random_string };
+  struct place {
+    std::size_t at;
+    kind what;
+  };
+  std::uint64_t next_bits();  // splitmix64
+
+  std::vector<place> at_;  // in order
+  bool has_sequence_ = false;
   std::uint64_t keyspace_;
-  std::uint64_t state_;  // splitmix64
+  std::uint64_t state_;
 };
 
 // A different seed for every call of it in this process (each connection's codec takes one, so
 // that connections do not send the same keys in step).
 std::uint64_t next_placeholder_seed();
+
+// `text` with each __payload_N__ replaced by N bytes of 'x'. Throws std::invalid_argument (one
+// line, naming it) for an N that is not a whole number up to 16 MiB.
+std::string expand_payloads(std::string_view text);
+// The call with every field expanded so (HTTP target, header values and body; RESP arguments;
+// gRPC JSON; MessagePack-RPC params): what a client builds its request from, the call as written
+// staying what results show.
+user_call with_payloads(user_call call);
 
 }  // namespace wirebench

@@ -152,7 +152,7 @@ class grpc_client_codec final : public http2::client_core {
   std::string raw_path_;                               // a raw call's path ("": not raw)
   std::string_view path_;                              // :path, in method_, raw_path_ or a literal
   std::string body_template_;                          // a user call's request body
-  std::optional<random_int_filler> filler_;            // its placeholders
+  std::optional<placeholder_filler> filler_;            // its placeholders
   std::vector<std::pair<std::string, std::string>> metadata_;  // its metadata, as sent
   std::vector<nghttp2_nv> headers_;  // a call's headers with the metadata (capacity kept)
   std::string timeout_;      // grpc-timeout's value, "" for none

@@ -13,7 +13,7 @@ grpc_request_bytes::grpc_request_bytes(const std::vector<std::string>& messages,
   for (const std::string& bytes : messages) {
     message& m = messages_.emplace_back();
     m.bytes = bytes;
-    auto numbers = std::make_unique<random_int_filler>(bytes, keyspace, next_placeholder_seed());
+    auto numbers = std::make_unique<placeholder_filler>(bytes, keyspace, next_placeholder_seed());
     if (numbers->empty())
       m.shared = buffer_of(bytes);
     else

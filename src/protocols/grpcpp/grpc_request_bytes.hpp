@@ -28,7 +28,7 @@ class grpc_request_bytes {
   struct message {
     std::string bytes;
     grpc::ByteBuffer shared;                   // when there is no placeholder
-    std::unique_ptr<random_int_filler> numbers;  // when there is
+    std::unique_ptr<placeholder_filler> numbers;  // when there is
   };
   std::vector<message> messages_;
   std::unique_ptr<std::mutex> mutex_ = std::make_unique<std::mutex>();  // for `numbers`

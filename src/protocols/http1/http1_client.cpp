@@ -38,7 +38,7 @@ class http1_client_codec final : public client_codec {
     for (const user_call& call : *calls_) {
       const http_call& h = *call.http();
       std::string bytes = http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
-      random_int_filler filler(bytes, call.keyspace, next_placeholder_seed());
+      placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
       templates_.push_back({&h, std::move(bytes), std::move(filler)});
       // client_codecs() refuses a mix of HEAD and other methods: the parser is told once.
       parser_.expect_bodiless_responses(h.method == "HEAD");
@@ -138,7 +138,7 @@ class http1_client_codec final : public client_codec {
   struct request_template {
     const http_call* call;
     std::string bytes;
-    random_int_filler filler;
+    placeholder_filler filler;
   };
 
   std::string host_;

@@ -63,7 +63,7 @@ class rest_client_codec final : public client_core {
     std::vector<std::string> header_names;
     std::vector<span_at> header_at;
     std::string content_length;  // "" when the request has none
-    random_int_filler filler;
+    placeholder_filler filler;
   };
 
   request_template lay_out_request(const user_call& call) const {
@@ -89,7 +89,7 @@ class rest_client_codec final : public client_core {
     }
     std::string content_length = http::sends_content_length(h) ? std::to_string(h.body.size()) : "";
     const span_at body_at = add(h.body);
-    random_int_filler filler(bytes, call.keyspace, next_placeholder_seed());
+    placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
     return {&h, std::move(authority), std::move(bytes), path_at, body_at, std::move(names),
             std::move(values), std::move(content_length), std::move(filler)};
   }

@@ -63,7 +63,7 @@ class rpc_client_codec final : public client_codec {
       : decoder_(limits_for(max_frame)), calls_(std::move(calls)) {
     // A placeholder inside a packed string keeps its length: the digits go over it in place.
     for (const packed_call& call : *calls_)
-      templates_.push_back({&call, call.params, random_int_filler(call.params, call.keyspace,
+      templates_.push_back({&call, call.params, placeholder_filler(call.params, call.keyspace,
                                                                    next_placeholder_seed())});
   }
 
@@ -127,7 +127,7 @@ class rpc_client_codec final : public client_codec {
   struct call_template {
     const packed_call* call;
     std::string params;
-    random_int_filler filler;
+    placeholder_filler filler;
   };
 
   stream_decoder decoder_;

@@ -49,7 +49,7 @@ codec_reply judge_reply(const resp_call& call, const reply_view& r) {
 struct command_template {
   const resp_call* call;
   std::string bytes;
-  random_int_filler filler;
+  placeholder_filler filler;
 };
 
 class resp_client_codec final : public client_codec {
@@ -61,7 +61,7 @@ class resp_client_codec final : public client_codec {
     for (const user_call& call : *calls_) {
       std::string bytes = "*" + std::to_string(call.resp()->args.size()) + "\r\n";
       for (const std::string& arg : call.resp()->args) append_bulk_arg(bytes, {}, arg);
-      random_int_filler filler(bytes, call.keyspace, next_placeholder_seed());
+      placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
       templates_.push_back({call.resp(), std::move(bytes), std::move(filler)});
     }
   }

@@ -1,43 +1,80 @@
 #include "wirebench/protocols/call_placeholder.hpp"
 
 #include <atomic>
+#include <charconv>
 #include <cstring>
-
-#include "wirebench/protocols/user_call.hpp"
+#include <stdexcept>
 
 namespace wirebench {
 namespace {
 __extension__ typedef unsigned __int128 uint128;  // GCC and Clang have it; ISO C++ does not
-}  // namespace
 
-random_int_filler::random_int_filler(std::string_view bytes, std::uint64_t keyspace,
-                                     std::uint64_t seed)
-    : keyspace_(keyspace == 0 ? 1 : keyspace), state_(seed) {
-  for (auto at = bytes.find(random_int_placeholder); at != std::string_view::npos;
-       at = bytes.find(random_int_placeholder, at + random_int_placeholder.size()))
-    at_.push_back(at);
+constexpr std::size_t width = 12;  // every per-call placeholder's
+static_assert(random_int_placeholder.size() == width && sequence_placeholder.size() == width &&
+              random_string_placeholder.size() == width);
+
+// The process's call numbers for __sequence__ (one shared line, touched only by calls that have one).
+std::atomic<std::uint64_t> next_sequence{0};
+
+void write_digits(char* to, std::uint64_t n) {
+  for (std::size_t i = width; i-- > 0; n /= 10) to[i] = static_cast<char>('0' + n % 10);
 }
 
-std::uint64_t random_int_filler::next() {
+constexpr std::size_t max_payload = 16 << 20;
+
+}  // namespace
+
+placeholder_filler::placeholder_filler(std::string_view bytes, std::uint64_t keyspace,
+                                       std::uint64_t seed)
+    : keyspace_(keyspace == 0 ? 1 : keyspace), state_(seed) {
+  for (std::size_t at = bytes.find("__"); at != std::string_view::npos && at + width <= bytes.size();) {
+    const std::string_view here = bytes.substr(at, width);
+    if (here == random_int_placeholder) at_.push_back({at, kind::random_int});
+    else if (here == sequence_placeholder) at_.push_back({at, kind::sequence});
+    else if (here == random_string_placeholder) at_.push_back({at, kind::random_string});
+    else {
+      at = bytes.find("__", at + 1);
+      continue;
+    }
+    has_sequence_ = has_sequence_ || at_.back().what == kind::sequence;
+    at = bytes.find("__", at + width);
+  }
+}
+
+std::uint64_t placeholder_filler::next_bits() {
   // splitmix64: one add and a few multiplies per number, and every seed gives a full sequence.
   std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  // Into [0, keyspace) by the high half of a 128-bit product: no division, no modulo bias to
-  // speak of for a keyspace far below 2^64.
-  return static_cast<std::uint64_t>((static_cast<uint128>(z) * keyspace_) >> 64);
+  return z ^ (z >> 31);
 }
 
-void random_int_filler::fill(std::span<char> bytes) {
-  for (const std::size_t at : at_) {
-    std::uint64_t n = next();
-    for (std::size_t i = random_int_placeholder.size(); i-- > 0; n /= 10)
-      bytes[at + i] = static_cast<char>('0' + n % 10);
+std::uint64_t placeholder_filler::next() {
+  // Into [0, keyspace) by the high half of a 128-bit product: no division, no modulo bias to
+  // speak of for a keyspace far below 2^64.
+  return static_cast<std::uint64_t>((static_cast<uint128>(next_bits()) * keyspace_) >> 64);
+}
+
+void placeholder_filler::fill(std::span<char> bytes) {
+  const std::uint64_t sequence =
+      has_sequence_ ? next_sequence.fetch_add(1, std::memory_order_relaxed) : 0;
+  for (const place& p : at_) {
+    char* to = bytes.data() + p.at;
+    switch (p.what) {
+      case kind::random_int: write_digits(to, next()); break;
+      case kind::sequence: write_digits(to, sequence); break;
+      case kind::random_string: {
+        // 12 base-36 digits of one 64-bit draw (36^12 < 2^64: every string can come).
+        static constexpr char alphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+        std::uint64_t n = next_bits();
+        for (std::size_t i = 0; i < width; ++i, n /= 36) to[i] = alphabet[n % 36];
+        break;
+      }
+    }
   }
 }
 
-void random_int_filler::append_filled(std::string_view bytes, gather_queue& out) {
+void placeholder_filler::append_filled(std::string_view bytes, gather_queue& out) {
   std::byte* at = out.append_in_place(bytes.size());
   std::memcpy(at, bytes.data(), bytes.size());
   fill({reinterpret_cast<char*>(at), bytes.size()});
@@ -46,6 +83,43 @@ void random_int_filler::append_filled(std::string_view bytes, gather_queue& out)
 std::uint64_t next_placeholder_seed() {
   static std::atomic<std::uint64_t> counter{0x2545f4914f6cdd1dULL};
   return counter.fetch_add(0x9e3779b97f4a7c15ULL, std::memory_order_relaxed);
+}
+
+std::string expand_payloads(std::string_view text) {
+  constexpr std::string_view open = "__payload_";
+  std::string out;
+  std::size_t from = 0;
+  for (auto at = text.find(open); at != std::string_view::npos; at = text.find(open, from)) {
+    const char* digits = text.data() + at + open.size();
+    std::size_t n = 0;
+    const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), n);
+    const std::string_view rest = text.substr(static_cast<std::size_t>(end - text.data()));
+    if (ec != std::errc{} || end == digits || !rest.starts_with("__") || n > max_payload)
+      throw std::invalid_argument("'" + std::string(text.substr(at, 24)) +
+                                  "...': a payload placeholder is __payload_N__, N bytes up to " +
+                                  std::to_string(max_payload));
+    out.append(text.substr(from, at - from)).append(n, 'x');
+    from = static_cast<std::size_t>(end - text.data()) + 2;
+  }
+  return out.append(text.substr(from));
+}
+
+user_call with_payloads(user_call call) {
+  auto expand = [](std::string& s) {
+    if (s.find("__payload_") != std::string::npos) s = expand_payloads(s);
+  };
+  if (http_call* h = std::get_if<http_call>(&call.request)) {
+    expand(h->target);
+    for (auto& header : h->headers) expand(header.second);
+    expand(h->body);
+  } else if (resp_call* r = std::get_if<resp_call>(&call.request)) {
+    for (std::string& arg : r->args) expand(arg);
+  } else if (grpc_call* g = std::get_if<grpc_call>(&call.request)) {
+    expand(g->request_json);
+  } else if (msgpack_call* m = std::get_if<msgpack_call>(&call.request)) {
+    expand(m->params_json);
+  }
+  return call;
 }
 
 }  // namespace wirebench
