@@ -114,6 +114,10 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (plan.loads == std::vector<std::string>{"closed"}) {
       // WORKERS@DURATION: the closed loop's workers over time (k6's ramping-vus).
       if (given("--workers")) return "--stages with --load closed sets the workers over time; drop --workers";
+      for (const rate_stage& s : stages->stages())
+        if (s.target != std::floor(s.target))
+          return "--stages " + o.stages + ": with --load closed each stage is a whole number of workers";
+      if (stages->peak() < 1) return "--stages " + o.stages + ": no stage has a worker";
       plan.workers = {std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(stages->peak())))};
       plan.worker_stages = std::move(stages);
     } else {

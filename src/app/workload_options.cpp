@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "wirebench/load/request_mix.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 namespace wirebench::app {
@@ -407,6 +408,14 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   if (choice.calls.size() > max_mix_requests)
     refuse(std::to_string(choice.calls.size()) + " requests: a mix has at most " +
            std::to_string(max_mix_requests) + " (each keeps histograms of its own)");
+  // The weights must make a cycle the drivers can lay out: refused now, not at each point.
+  std::vector<std::uint32_t> weights;
+  for (const user_call& call : choice.calls) weights.push_back(call.weight);
+  try {
+    (void)request_mix(weights);
+  } catch (const std::invalid_argument& e) {
+    refuse(std::string(from_file ? "--workload " + o.workload_file : "--weights " + o.weights) + ": " + e.what());
+  }
   choice.url = server.server;
   return choice;
 }

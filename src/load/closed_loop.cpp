@@ -204,6 +204,8 @@ std::string greet_name(std::size_t index, std::size_t payload_bytes) {
 // the watchdog closes the client and counts what never completed as unfinished.
 load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   if (spec.workers == 0) throw std::invalid_argument("a closed loop needs at least one worker");
+  if (spec.worker_stages && (spec.calls > 0 || spec.warmup.count() > 0))
+    throw std::invalid_argument("worker stages are the window: no call count, no warm-up");
   // On the heap: if the client cannot even be closed, its threads may still call into the loop,
   // which must then never be freed (load_result::stuck).
   auto loop = std::make_unique<closed_loop>(client, spec.workers, spec.payload_bytes, spec.interval,

@@ -1,6 +1,7 @@
 #include "wirebench/load/rate_profile.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -15,10 +16,13 @@ double seconds_of(std::chrono::nanoseconds d) { return std::chrono::duration<dou
 }  // namespace
 
 rate_profile::rate_profile(std::vector<rate_stage> stages) : stages_(std::move(stages)) {
+  // A year in all: beyond any run, and far from overflowing the nanoseconds they are added in.
+  constexpr auto longest = std::chrono::hours(24 * 365);
   for (const rate_stage& s : stages_) {
     if (!(s.target >= 0) || !std::isfinite(s.target))
       throw std::invalid_argument("a stage's rate is a number of calls per second, at least 0");
     if (s.duration.count() < 0) throw std::invalid_argument("a stage's duration is at least 0");
+    if (s.duration > longest - duration_) throw std::invalid_argument("the stages last more than a year");
     duration_ += s.duration;
   }
   seconds_ = seconds_of(duration_);
@@ -65,9 +69,9 @@ std::optional<rate_profile> rate_profile::parse(std::string_view text, std::stri
 std::string rate_profile::text() const {
   std::string out;
   for (const rate_stage& s : stages_) {
-    std::ostringstream rate;
-    rate << s.target;
-    out += (out.empty() ? "" : ",") + rate.str() + "@" + format_duration(s.duration);
+    char rate[32];  // the shortest text that reads back as the same number
+    const auto end = std::to_chars(rate, rate + sizeof rate, s.target).ptr;
+    out += (out.empty() ? "" : ",") + std::string(rate, end) + "@" + format_duration(s.duration);
   }
   return out;
 }

@@ -57,6 +57,8 @@ TEST(rate_profile, stages_are_read_and_written_as_rate_at_duration) {
     EXPECT_FALSE(problem.empty()) << bad;
   }
   EXPECT_THROW(rate_profile({{100, -1s}}), std::invalid_argument);
+  EXPECT_THROW(rate_profile({{100, 24h * 200}, {100, 24h * 200}}), std::invalid_argument);  // > a year
+  EXPECT_EQ(rate_profile({{1'234'567, 10s}, {2.5, 1s}}).text(), "1234567@10s,2.5@1s");  // as given
 }
 
 // Calls of `s` in each whole second.

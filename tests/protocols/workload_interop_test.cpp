@@ -232,6 +232,14 @@ TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
   const auto weights = wirebench("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1");
   EXPECT_EQ(weights.status, 2);
   EXPECT_NE(weights.out.find("--weights 1: 1 weights for 2 requests"), std::string::npos) << weights.out;
+  // Weights whose cycle is too long, before any server is started.
+  const auto cycle = wirebench("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1,100000");
+  EXPECT_EQ(cycle.status, 2);
+  EXPECT_NE(cycle.out.find("--weights 1,100000: weights whose sum"), std::string::npos) << cycle.out;
+  // A closed loop's stages are whole workers.
+  const auto half = wirebench("run -p line --load closed --stages 2.5@1s");
+  EXPECT_EQ(half.status, 2);
+  EXPECT_NE(half.out.find("each stage is a whole number of workers"), std::string::npos) << half.out;
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ struct load_spec {
   // poisson arrivals. nullopt: `rate` throughout.
   std::optional<rate_profile> stages;
   // Closed loop: the number of workers calling over the window as stages, from 0 (k6's
-  // ramping-vus): `workers` must hold their peak; the window lasts their duration. nullopt:
-  // `workers` throughout.
+  // ramping-vus): `workers` must hold their peak; the window lasts their duration, with neither
+  // `calls` nor a warm-up (std::invalid_argument). nullopt: `workers` throughout.
   std::optional<rate_profile> worker_stages;
   std::chrono::nanoseconds warmup = 0s;  // open loop: evenly spaced calls at the rate, unrecorded
   std::chrono::nanoseconds duration = 1s;

@@ -25,7 +25,7 @@ class rate_profile {
   // or the stages together last no time or hold no call.
   explicit rate_profile(std::vector<rate_stage> stages);
 
-  // "RATE@DURATION,..." (durations as 500ms, 20s, 2m): the profile, or nullopt with a one-line
+  // "RATE@DURATION,..." (durations as parse_duration() reads them: 500ms, 20s, 120s): the profile, or nullopt with a one-line
   // `problem` naming the stage.
   static std::optional<rate_profile> parse(std::string_view text, std::string& problem);
   // The stages as parse() reads them ("0@0s" style, durations in their largest whole unit).

@@ -4,7 +4,8 @@
 //   __rand_int__   12 digits, random in [0, keyspace) (redis-benchmark's -r)
 //   __sequence__   12 digits: the call's number, counting every call of the process that sends
 //                  one from 0 (ghz's {{.RequestNumber}}); one number per call, however many times
-//                  it appears
+//                  it appears (a call sent again because the server had not processed it takes a
+//                  new one: the server then sees a gap)
 //   __rand_str__   12 random characters from [0-9a-z]; write it twice for 24
 // and one expanded once, before any request is built (with_payloads()):
 //   __payload_N__  N bytes of 'x' (N up to 16 MiB): a body, a value or a field of N bytes
