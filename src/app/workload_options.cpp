@@ -339,16 +339,6 @@ bool workload_given(const CLI::App& cmd) {
   return cmd.get_option("--request")->count() > 0 || cmd.get_option("--workload")->count() > 0;
 }
 
-std::vector<user_call> parse_workload_json(const std::string& text, const std::string& file,
-                                           user_call_kind kind, std::uint64_t keyspace) {
-  const json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded()) refuse(file + ": not JSON");
-  defaults d;
-  d.keyspace = keyspace;
-  http_target server;
-  return parse_entries(doc, file, kind, d, server);
-}
-
 user_call_choice read_workload(const workload_options& o, const user_call_options& user,
                                const CLI::App& cmd, user_call_kind kind) {
   auto given = [&](const char* name) { return cmd.get_option(name)->count() > 0; };

@@ -34,8 +34,4 @@ bool workload_given(const CLI::App& cmd);
 user_call_choice read_workload(const workload_options& o, const user_call_options& user,
                                const CLI::App& cmd, user_call_kind kind);
 
-// The same for a workload file's text, `file` naming it in messages (tests).
-std::vector<user_call> parse_workload_json(const std::string& text, const std::string& file,
-                                           user_call_kind kind, std::uint64_t keyspace);
-
 }  // namespace wirebench::app
