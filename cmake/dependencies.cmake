@@ -103,3 +103,8 @@ set_target_properties(wirebench_llhttp PROPERTIES C_STANDARD 99 POSITION_INDEPEN
 # Command-line parsing for the wirebench program (header-only; ships a CMake config).
 find_package(CLI11 CONFIG QUIET)
 wirebench_require(CLI11_FOUND "CLI11" libcli11-dev)
+
+# YAML workload files (run --workload mix.yaml): yaml-cpp reads them into the JSON the workload
+# schema is checked on, so both formats take one schema and give the same messages.
+find_package(yaml-cpp CONFIG QUIET)
+wirebench_require(yaml-cpp_FOUND "yaml-cpp" libyaml-cpp-dev)

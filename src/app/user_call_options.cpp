@@ -67,8 +67,8 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
   const char* grpc = "User call (grpc)";
   option(grpc, "--call", o.grpc_method,
          "Call this method instead of the greet call: package.Service/Method, defined in "
-         "--proto; -d is its request in JSON (a streaming method: a stream per call, -d "
-         "an array of requests for client streaming)");
+         "--proto; -d is its request in JSON (a streaming method: a stream per call). -d as "
+         "a JSON array: a client stream's messages, or for other methods one per call, in turn");
   option(grpc, "--proto", o.proto, "The .proto file that defines --call's method")
       ->check(CLI::ExistingFile);
   cmd.add_flag("--reflect", o.reflect,

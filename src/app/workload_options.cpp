@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "workload_yaml.hpp"
 #include "wirebench/load/request_mix.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
 
@@ -35,6 +36,10 @@ struct defaults {
   std::optional<std::string> expect_body;
   std::optional<std::string> expect_reply;
   std::uint64_t keyspace = 1'000'000;
+  // gRPC: where each method is defined (--proto, --import-path), or --reflect.
+  std::string proto;
+  std::vector<std::string> import_paths;
+  bool reflect = false;
 };
 
 // The server a mix's HTTP requests go to: every absolute URL must name the same one (a mix
@@ -132,15 +137,50 @@ user_call msgpack_line(const std::string& line, const std::string& where, std::u
   return user_call{std::move(m), keyspace};
 }
 
+// A gRPC request with the flags' defaults: --proto or --reflect, -H as its metadata, -d as its
+// message.
+grpc_call grpc_defaults(const defaults& d) {
+  grpc_call g;
+  g.proto_file = d.proto;
+  g.reflect = d.reflect;
+  g.import_paths = d.import_paths;
+  g.metadata = d.headers;
+  if (d.body) g.request_json = *d.body;
+  return g;
+}
+
+void check_grpc_method(const std::string& method, const std::string& where) {
+  const auto slash = method.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == method.size() ||
+      method.find('/', slash + 1) != std::string::npos)
+    refuse(where + ": '" + method + "': give package.Service/Method");
+}
+
+// "package.Service/Method [MESSAGE-JSON]": the message an object, or a list of them (one per call
+// in turn; a client-streaming method's stream); -d's, or {}, when left out.
+user_call grpc_line(const std::string& line, const defaults& d, const std::string& where) {
+  const auto start = line.find_first_not_of(" \t");
+  if (start == std::string::npos) refuse(where + ": no method");
+  const auto end = line.find_first_of(" \t", start);
+  grpc_call g = grpc_defaults(d);
+  g.method = line.substr(start, end - start);
+  check_grpc_method(g.method, where);
+  if (end != std::string::npos && line.find_first_not_of(" \t", end) != std::string::npos)
+    g.request_json = line.substr(line.find_first_not_of(" \t", end));
+  const json message = json::parse(g.request_json, nullptr, false);
+  if (message.is_discarded() || !(message.is_object() || message.is_array()))
+    refuse(where + ": '" + g.request_json + "': a gRPC request's message is a JSON object (or a list of them)");
+  return user_call{std::move(g), d.keyspace};
+}
+
 user_call request_line(const std::string& line, user_call_kind kind, const defaults& d,
                        http_target& server, const std::string& where) {
   switch (kind) {
     case user_call_kind::http: return http_line(line, d, server, where);
     case user_call_kind::resp: return resp_line(line, d, where);
     case user_call_kind::msgpack: return msgpack_line(line, where, d.keyspace);
-    default:
-      refuse(where + ": " + std::string(kind_name(kind)) +
-             "s are not sent as a mix (gRPC: give one method with --call)");
+    case user_call_kind::grpc: return grpc_line(line, d, where);
+    default: refuse(where + ": " + std::string(kind_name(kind)) + "s are not sent as a mix");
   }
 }
 
@@ -173,7 +213,11 @@ const std::set<std::string>& known_fields(user_call_kind kind) {
                                              "body", "body_file", "expect_status", "expect_body"};
   static const std::set<std::string> resp = {"name", "weight", "command", "expect_reply"};
   static const std::set<std::string> msgpack = {"name", "weight", "method", "params"};
-  return kind == user_call_kind::http ? http : kind == user_call_kind::resp ? resp : msgpack;
+  static const std::set<std::string> grpc = {"name", "weight", "method", "message", "metadata", "proto"};
+  return kind == user_call_kind::http   ? http
+         : kind == user_call_kind::resp ? resp
+         : kind == user_call_kind::grpc ? grpc
+                                        : msgpack;
 }
 
 std::string field_list(const std::set<std::string>& fields) {
@@ -205,6 +249,33 @@ class field_reader {
   std::string where_;
 };
 
+// Header lines (HTTP headers, gRPC metadata) from `key`: an object {"name": "value"} or a list of
+// 'name: value', appended to `out` in order.
+void read_headers(const field_reader& f, const char* key, std::vector<std::pair<std::string, std::string>>& out) {
+  const json& hs = f.raw(key);
+  auto add = [&](const std::string& line, const std::string& where) {
+    try {
+      out.push_back(parse_header(line));
+    } catch (const std::exception& e) {
+      refuse(where + ": " + e.what());
+    }
+  };
+  if (hs.is_object()) {
+    for (const auto& [name, value] : hs.items()) {
+      if (!value.is_string()) refuse(f.at(key) + "." + name + ": a string");
+      add(name + ": " + value.get<std::string>(), f.at(key) + "." + name);
+    }
+  } else if (hs.is_array()) {
+    for (std::size_t i = 0; i < hs.size(); ++i) {
+      const std::string where = f.at(key) + "[" + std::to_string(i) + "]";
+      if (!hs[i].is_string()) refuse(where + ": a string 'name: value'");
+      add(hs[i].get<std::string>(), where);
+    }
+  } else {
+    refuse(f.at(key) + ": an object {\"name\": \"value\"} or a list of 'name: value'");
+  }
+}
+
 user_call http_entry(const field_reader& f, const defaults& d, http_target& server) {
   http_call h = http_defaults(d);
   if (f.has("url") == f.has("path")) refuse(f.at("url") + ": give \"url\" or \"path\" (one)");
@@ -218,30 +289,7 @@ user_call http_entry(const field_reader& f, const defaults& d, http_target& serv
     check_method(h.method, f.at("method"));
   }
   set_target(h, f.text(f.has("url") ? "url" : "path"), server, f.at(f.has("url") ? "url" : "path"));
-  if (f.has("headers")) {
-    const json& hs = f.raw("headers");
-    auto add = [&](const std::string& line, const std::string& where) {
-      try {
-        h.headers.push_back(parse_header(line));
-      } catch (const std::exception& e) {
-        refuse(where + ": " + e.what());
-      }
-    };
-    if (hs.is_object()) {
-      for (const auto& [name, value] : hs.items()) {
-        if (!value.is_string()) refuse(f.at("headers") + "." + name + ": a string");
-        add(name + ": " + value.get<std::string>(), f.at("headers") + "." + name);
-      }
-    } else if (hs.is_array()) {
-      for (std::size_t i = 0; i < hs.size(); ++i) {
-        const std::string where = f.at("headers") + "[" + std::to_string(i) + "]";
-        if (!hs[i].is_string()) refuse(where + ": a string 'name: value'");
-        add(hs[i].get<std::string>(), where);
-      }
-    } else {
-      refuse(f.at("headers") + ": an object {\"name\": \"value\"} or a list of 'name: value'");
-    }
-  }
+  if (f.has("headers")) read_headers(f, "headers", h.headers);
   if (f.has("expect_status")) h.expect_status = static_cast<int>(f.whole("expect_status", 100, 999));
   if (f.has("expect_body")) h.expect_body = f.text("expect_body");
   return user_call{std::move(h), d.keyspace};
@@ -281,6 +329,27 @@ user_call msgpack_entry(const field_reader& f, const defaults& d) {
   return user_call{std::move(m), d.keyspace};
 }
 
+user_call grpc_entry(const field_reader& f, const defaults& d) {
+  grpc_call g = grpc_defaults(d);
+  if (!f.has("method")) refuse(f.at("method") + ": missing (a gRPC request's package.Service/Method)");
+  g.method = f.text("method");
+  check_grpc_method(g.method, f.at("method"));
+  if (f.has("message")) {
+    const json& m = f.raw("message");
+    if (!m.is_object() && !m.is_array())
+      refuse(f.at("message") + ": a JSON object (the request message) or a list of them");
+    g.request_json = m.dump();
+  }
+  if (f.has("metadata")) read_headers(f, "metadata", g.metadata);
+  if (f.has("proto")) {
+    if (d.reflect) refuse(f.at("proto") + ": --reflect asks the server: give one or the other");
+    g.proto_file = f.text("proto");
+  }
+  if (g.proto_file.empty() && !g.reflect)
+    refuse(f.at("proto") + ": missing: give the request's .proto, or --proto or --reflect beside --workload");
+  return user_call{std::move(g), d.keyspace};
+}
+
 std::vector<user_call> parse_entries(const json& doc, const std::string& file, user_call_kind kind,
                                      const defaults& d, http_target& server) {
   if (!doc.is_object()) refuse(file + ": a JSON object {\"requests\": [...]}");
@@ -292,8 +361,7 @@ std::vector<user_call> parse_entries(const json& doc, const std::string& file, u
     file_defaults.keyspace = field_reader(doc, file).whole("keyspace", 1, 1'000'000'000'000);
   if (!doc.contains("requests") || !doc["requests"].is_array() || doc["requests"].empty())
     refuse(file + ": requests: a non-empty list of requests");
-  if (kind != user_call_kind::http && kind != user_call_kind::resp && kind != user_call_kind::msgpack)
-    refuse(file + ": " + std::string(kind_name(kind)) + "s are not sent as a mix (gRPC: give one method with --call)");
+  if (kind == user_call_kind::none) refuse(file + ": the protocol sends only its greet call");
   std::vector<user_call> calls;
   const json& list = doc["requests"];
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -306,6 +374,7 @@ std::vector<user_call> parse_entries(const json& doc, const std::string& file, u
     const field_reader f(list[i], where);
     user_call call = kind == user_call_kind::http   ? http_entry(f, file_defaults, server)
                      : kind == user_call_kind::resp ? resp_entry(f, file_defaults)
+                     : kind == user_call_kind::grpc ? grpc_entry(f, file_defaults)
                                                     : msgpack_entry(f, file_defaults);
     if (f.has("weight")) call.weight = static_cast<std::uint32_t>(f.whole("weight", 1, 1'000'000));
     if (f.has("name")) call.name = f.text("name");
@@ -321,7 +390,8 @@ void add_workload_options(CLI::App& cmd, workload_options& o) {
   cmd.add_option("--request", o.requests,
                  "A request of a mix (repeatable), in the protocol's words: [METHOD] URL-or-/path "
                  "(http1, http2), a command (resp, redis-server), METHOD [PARAMS-JSON] "
-                 "(msgpack-rpc); @FILE reads one per line (h2load's -i). -H, -d and the "
+                 "(msgpack-rpc), package.Service/Method [MESSAGE-JSON] (grpc, with --proto or "
+                 "--reflect); @FILE reads one per line (h2load's -i). -H, -d and the "
                  "expectations apply to each")
       ->group(group)
       ->allow_extra_args(false);
@@ -329,8 +399,8 @@ void add_workload_options(CLI::App& cmd, workload_options& o) {
                  "Each --request's share of the calls, as W1,W2,... (default: all equal)")
       ->group(group);
   cmd.add_option("--workload", o.workload_file,
-                 "A JSON file listing the requests with their weights and expectations "
-                 "(docs/WORKLOADS.md)")
+                 "A JSON or YAML file (.yaml, .yml) listing the requests with their weights and "
+                 "expectations (docs/WORKLOADS.md)")
       ->group(group)
       ->check(CLI::ExistingFile);
 }
@@ -344,16 +414,23 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   auto given = [&](const char* name) { return cmd.get_option(name)->count() > 0; };
   const bool from_flags = given("--request"), from_file = given("--workload");
   if (from_flags && from_file) refuse("give --request or --workload, not both");
-  for (const char* flag : {"--url", "--path", "--command", "--call", "--proto", "--reflect"})
+  for (const char* flag : {"--url", "--path", "--command", "--call"})
     if (given(flag)) refuse(std::string(flag) + " is one request: give it as a --request of the mix instead");
   if (given("--method")) refuse("--method: give each request's method in its --request (\"POST /x\")");
   if (kind == user_call_kind::none)
     refuse(std::string(from_file ? "--workload" : "--request") +
            ": the protocol sends only its greet call; a mix goes to http1, http2, resp, "
-           "redis-server or msgpack-rpc");
-  const bool http = kind == user_call_kind::http;
-  for (const char* flag : {"--header", "--data", "--expect-status", "--expect-body"})
+           "redis-server, msgpack-rpc or grpc");
+  const bool http = kind == user_call_kind::http, grpc = kind == user_call_kind::grpc;
+  for (const char* flag : {"--header", "--data"})
+    if (given(flag) && !http && !grpc) refuse(std::string(flag) + " is for HTTP requests (and gRPC's metadata and message)");
+  for (const char* flag : {"--expect-status", "--expect-body"})
     if (given(flag) && !http) refuse(std::string(flag) + " is for HTTP requests");
+  for (const char* flag : {"--proto", "--import-path", "--reflect"})
+    if (given(flag) && !grpc) refuse(std::string(flag) + " is for gRPC requests");
+  if (given("--proto") && given("--reflect")) refuse("give --proto or --reflect, not both");
+  if (grpc && from_flags && !given("--proto") && !given("--reflect"))
+    refuse("--request: give the .proto that defines the methods (--proto), or --reflect");
   if (given("--expect-reply") && kind != user_call_kind::resp) refuse("--expect-reply is for RESP commands");
   if (!from_flags && given("--weights")) refuse("--weights go with --request (a workload file gives each request's weight)");
 
@@ -364,12 +441,19 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   if (given("--expect-body")) d.expect_body = user.expect_body;
   if (given("--expect-reply")) d.expect_reply = user.expect_reply;
   d.keyspace = user.keyspace;
+  d.proto = user.proto;
+  d.import_paths = user.import_paths;
+  d.reflect = user.reflect;
 
   user_call_choice choice;
   http_target server;
   if (from_file) {
-    const json doc = json::parse(read_file(o.workload_file, "--workload"), nullptr, false);
-    if (doc.is_discarded()) refuse("--workload " + o.workload_file + ": not JSON");
+    // By its name: .yaml or .yml is YAML, anything else JSON.
+    const std::string& name = o.workload_file;
+    const bool yaml = name.ends_with(".yaml") || name.ends_with(".yml");
+    const std::string text = read_file(name, "--workload");
+    const json doc = yaml ? yaml_as_json(text, name) : json::parse(text, nullptr, false);
+    if (doc.is_discarded()) refuse("--workload " + name + ": not JSON (a YAML file's name ends in .yaml or .yml)");
     choice.calls = parse_entries(doc, o.workload_file, kind, d, server);
   } else {
     for (const std::string& request : o.requests) {

@@ -1,10 +1,11 @@
 #pragma once
 // A mix of requests for `run`: --request given several times (or @FILE, a request per line, as
-// h2load's -i reads URIs) with --weights, or --workload FILE (JSON) listing requests with weights
-// and expectations. Each request is read in the words of the protocol it goes to (its
-// user_call_kind): an HTTP request as "[METHOD] URL-or-PATH", a RESP command as redis-cli
-// splits it, a MessagePack-RPC call as "METHOD [PARAMS-JSON]". The schema of a workload file is
-// documented in docs/WORKLOADS.md.
+// h2load's -i reads URIs) with --weights, or --workload FILE (JSON, or YAML: workload_yaml.hpp)
+// listing requests with weights and expectations. Each request is read in the words of the
+// protocol it goes to (its user_call_kind): an HTTP request as "[METHOD] URL-or-PATH", a RESP
+// command as redis-cli splits it, a MessagePack-RPC call as "METHOD [PARAMS-JSON]", a gRPC call
+// as "package.Service/Method [MESSAGE-JSON]" (defined by --proto, or asked of the server with
+// --reflect). The schema of a workload file is documented in docs/WORKLOADS.md.
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,8 +29,8 @@ void add_workload_options(CLI::App& cmd, workload_options& o);
 bool workload_given(const CLI::App& cmd);
 
 // The requests the flags on `cmd` list, read as `kind`'s; the user-call flags that go with every
-// request (-H, -d, --expect-status, --expect-body, --expect-reply, --keyspace) apply to each as
-// its default. Throws std::invalid_argument with a one-line message (exit status 2) on flags or
+// request (-H, -d, --expect-status, --expect-body, --expect-reply, --keyspace; gRPC's --proto,
+// --import-path, --reflect) apply to each as its default. Throws std::invalid_argument with a one-line message (exit status 2) on flags or
 // a file that do not parse; a file's message names the file and the field.
 user_call_choice read_workload(const workload_options& o, const user_call_options& user,
                                const CLI::App& cmd, user_call_kind kind);

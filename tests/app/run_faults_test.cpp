@@ -91,6 +91,9 @@ std::vector<std::string> mix_flags(const protocol& p) {
       return {"--request", "PING", "--request", "ECHO hi", "--weights", "1,2"};
     case user_call_kind::msgpack:
       return {"--request", "greet [\"a\"]", "--request", "greet [\"b\"]", "--weights", "1,2"};
+    case user_call_kind::grpc:
+      return {"--proto", WIREBENCH_ECHO_PROTO, "--request", "wirebench.echo.Echo/Greet {\"name\": \"a\"}",
+              "--request", "wirebench.echo.Echo/Get {\"text\": \"b\"}", "--weights", "1,2"};
     default: return {};
   }
 }

@@ -120,8 +120,8 @@ TEST(grpc_reflection, bytes_that_are_no_request_are_refused) {
 // the user call's -H metadata as its calls do (grpcurl sends -H with its reflection requests too).
 TEST(grpc_reflection, a_raw_reflection_request_carries_the_metadata) {
   grpc_client_config config{.authority = "localhost:7000",
-                            .metadata = {{"x-team", "blue"}, {"x-raw-bin", "\x01hi"}},
-                            .raw_path = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"};
+                            .raw_path = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+                            .raw_metadata = {{"x-team", "blue"}, {"x-raw-bin", "\x01hi"}}};
   auto codec = make_grpc_client_codec(config);
   gather_queue out;
   ASSERT_FALSE(codec->open(out));

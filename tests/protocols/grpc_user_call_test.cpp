@@ -129,6 +129,39 @@ TEST_P(grpc_user_call_shapes, streaming_methods_are_a_stream_per_call) {
   expect_all_replied(*none, 5, "[]");
 }
 
+// A list of messages for a method that is not client-streaming: each call sends the next (ghz's
+// --data with an array), unary and server-streaming alike, from both clients.
+TEST_P(grpc_user_call_shapes, a_list_of_messages_is_one_per_call_in_turn) {
+  auto get = client().make_client(calling(server_->local_endpoint(), "wirebench.echo.Echo/Get",
+                                          R"([{"text": "a"}, {"text": "b"}, {"text": "c"}])"));
+  std::string replies;
+  for (int i = 0; i < 6; ++i) replies += test::greet_sync(*get, "").reply + " ";
+  EXPECT_EQ(replies, R"({"text":"a"} {"text":"b"} {"text":"c"} {"text":"a"} {"text":"b"} {"text":"c"} )");
+  auto expand = client().make_client(calling(server_->local_endpoint(), "wirebench.echo.Echo/Expand",
+                                             R"([{"text": "x y"}, {"text": "z"}])"));
+  EXPECT_EQ(test::greet_sync(*expand, "").reply, R"([{"text":"x"},{"text":"y"}])");
+  EXPECT_EQ(test::greet_sync(*expand, "").reply, R"([{"text":"z"}])");
+  EXPECT_NE(refusal(calling(server_->local_endpoint(), "wirebench.echo.Echo/Get", "[]"), client())
+                .find("no request message"),
+            std::string::npos);
+}
+
+// A mix of methods, unary and streaming: each call sends the method its payload names, and its
+// reply is read as that method's.
+TEST_P(grpc_user_call_shapes, a_mix_sends_the_method_each_call_names) {
+  client_config cc = calling(server_->local_endpoint(), "wirebench.echo.Echo/Get", R"({"text": "g"})");
+  cc.calls.push_back(calling(server_->local_endpoint(), "wirebench.echo.Echo/Greet", R"({"name": "m"})").calls[0]);
+  cc.calls.push_back(calling(server_->local_endpoint(), "wirebench.echo.Echo/Expand", R"({"text": "p q"})").calls[0]);
+  auto client = this->client().make_client(cc);
+  EXPECT_EQ(test::greet_sync(*client, request_payload(1)).reply, R"({"greeting":"hello, m"})");
+  EXPECT_EQ(test::greet_sync(*client, request_payload(0)).reply, R"({"text":"g"})");
+  EXPECT_EQ(test::greet_sync(*client, request_payload(2)).reply, R"([{"text":"p"},{"text":"q"}])");
+  EXPECT_EQ(test::greet_sync(*client, request_payload(0)).reply, R"({"text":"g"})");
+  const auto none = test::greet_sync(*client, "3");  // names no request of the three
+  EXPECT_TRUE(none.completed);
+  EXPECT_EQ(none.ec, std::errc::invalid_argument) << none.ec.message();
+}
+
 // `__rand_int__` in a string field: each call's own 12 digits, in unary and streaming requests
 // alike (the serialized message keeps its length, so it still parses).
 TEST_P(grpc_user_call_shapes, rand_int_in_a_string_field_is_new_digits_in_each_call) {

@@ -1,13 +1,14 @@
 """grpcio (Debian's python3-grpcio), a gRPC implementation we did not write, as a peer of ours.
 Run by grpc_user_call_test.cpp:
 
-  grpcio_peer.py serve PORT [gzip|refuse|metadata]
+  grpcio_peer.py serve PORT [gzip|refuse|metadata|log FILE]
                                a grpcio server of wirebench.echo.Echo/Get, /Update (bidi),
                                /Greet, /GreetStream and /GreetBatchStream from the same echo.proto
                                (with gzip: replies compressed; with refuse: Greet and
                                GreetStream fail with RESOURCE_EXHAUSTED and REFUSAL; with
-                               metadata: Get names the call's metadata, see get()): it prints
-                               "listening" and serves until killed
+                               metadata: Get names the call's metadata, see get(); with log
+                               FILE: a line per unary call appended to FILE, see log_call()):
+                               it prints "listening" and serves until killed
   grpcio_peer.py reflect PORT  lists the services our server names by reflection
                                (grpc.reflection.v1alpha), one per line
   grpcio_peer.py call PORT METHOD NAME [TIMEOUT [gzip]]
@@ -31,6 +32,7 @@ bytes (Update: each message of the stream); Greet answers GreetReply{greeting: "
 the reflection request is list_services (field 7, empty), and the names are read from the reply's
 list_services_response (field 6) > service (1) > name (1)."""
 import sys
+import threading
 import time
 from concurrent import futures
 
@@ -78,10 +80,27 @@ def greet_reply(request):
             length_delimited(2, b"hello, " + f.get(2, b"")))
 
 
+LOG = None
+LOG_LOCK = threading.Lock()  # the server answers on several threads
+
+
+def log_call(method, request, context):
+    """In log mode, one line per unary call, written as it is answered: the method, the request's
+    string field (Get's text, Greet's name) and its "x-" metadata as get() names it, tab-separated."""
+    if LOG is None:
+        return
+    f = dict(fields(request))
+    text = f.get(1 if method == "Get" else 2, b"").decode()
+    metadata = "".join(f"{k}={v};" for k, v in sorted(context.invocation_metadata()) if k.startswith("x-"))
+    with LOG_LOCK:
+        LOG.write(f"{method}\t{text}\t{metadata}\n")
+
+
 def get(request, context):
     """Echo.Get: the request itself; with metadata, EchoResponse{text} naming the call's "x-"
     metadata instead, "key=value;" each by key (a -bin key's value as bin:HEX of its bytes): the
     order of different keys is not kept by every client."""
+    log_call("Get", request, context)
     if MODE != "metadata":
         return request
     text = "".join(f"{k}={'bin:' + v.hex() if isinstance(v, bytes) else v};"
@@ -115,6 +134,7 @@ MODE = ""
 
 
 def greet(request, context):
+    log_call("Greet", request, context)
     if MODE == "refuse":
         context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, REFUSAL)
     name = dict(fields(request)).get(2, b"")
@@ -122,9 +142,11 @@ def greet(request, context):
     return bytes([2 << 3 | 2, len(greeting)]) + greeting
 
 
-def serve(port, mode=""):
-    global MODE
+def serve(port, mode="", log_path=""):
+    global MODE, LOG
     MODE = mode
+    if mode == "log":
+        LOG = open(log_path, "a", buffering=1)  # a line at a time: the test kills the server
     handler = grpc.method_handlers_generic_handler(
         "wirebench.echo.Echo",
         {"Get": grpc.unary_unary_rpc_method_handler(get),
@@ -214,6 +236,6 @@ if __name__ == "__main__":
     elif sys.argv[1] == "stream":
         stream(int(sys.argv[2]), int(sys.argv[3]))
     elif sys.argv[1] == "serve":
-        serve(int(sys.argv[2]), *sys.argv[3:4])
+        serve(int(sys.argv[2]), *sys.argv[3:5])
     else:
         reflect(int(sys.argv[2]))

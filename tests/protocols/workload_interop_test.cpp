@@ -3,10 +3,13 @@
 // one per line, --request @FILE) over h2c, and redis-benchmark's -t set,get with INCR beside
 // (pipelined 16 deep) against redis-server, and a ramp of k6's kind (--stages) against nginx. What
 // the server saw is counted on its side (nginx's access log per location and per second, redis's
-// counter) and compared with the weights, the ramp and wirebench's per-request results. Each run is bounded by -n and a cap; every server is stopped by its test.
+// counter) and compared with the weights, the ramp and wirebench's per-request results; and a
+// gRPC mix of two methods against grpcio, which logs each call's method, message and metadata. Each run is bounded by -n and a cap; every server is stopped by its test.
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -147,21 +150,38 @@ TEST(workload_interop, a_set_get_incr_mix_against_redis_server_gets_exact_replie
   const std::string where = server->local_endpoint().to_string();
   test::temp_dir dir("redis-mix");
   ASSERT_EQ(wirebench("call -p resp --connect " + where + " --command 'SET k v'").out, "OK\n");
-  const std::string workload = dir.path("mix.json");
-  std::ofstream(workload) << R"({"requests": [
+  // The same mix as JSON, then as YAML (one schema; the YAML's plain 2 a number, its "v" a string).
+  std::ofstream(dir.path("mix.json")) << R"({"requests": [
     {"name": "set", "command": "SET k v", "expect_reply": "OK", "weight": 2},
     {"name": "get", "command": ["GET", "k"], "expect_reply": "v", "weight": 5},
     {"name": "incr", "command": "INCR counter", "weight": 3}]})";
-  const std::string out = dir.path("out.json");
-  const auto r = wirebench("run -p redis-server --connect " + where + " --workload " + workload +
-                               " --depth 16 -n 10000 --duration 60 --warmup 0 --workers 4 -R 1 -q "
-                               "--timeout 5 -o " + out, out);
-  ASSERT_EQ(r.status, 0) << r.out;
-  const json& point = r.results["points"][0];
-  EXPECT_EQ(point["summary"]["outcomes"]["ok"], 10000) << point["summary"]["errors"];
-  const std::uint64_t incrs = point["summary"]["requests"][2]["outcomes"]["ok"];
-  EXPECT_EQ(incrs, 3000u);  // 4 workers x 2500 calls: 250 whole cycles of 10 each
-  EXPECT_EQ(point["summary"]["requests"][0]["outcomes"]["ok"], 2000);
+  std::ofstream(dir.path("mix.yaml")) << "# redis-benchmark -t set,get with INCR beside\n"
+                                         "requests:\n"
+                                         "  - name: set\n"
+                                         "    command: SET k v\n"
+                                         "    expect_reply: OK\n"
+                                         "    weight: 2\n"
+                                         "  - {name: get, command: [GET, k], expect_reply: \"v\", weight: 5}\n"
+                                         "  - name: incr\n"
+                                         "    command: INCR counter\n"
+                                         "    weight: 3\n";
+  std::uint64_t incrs = 0;
+  for (const char* file : {"mix.json", "mix.yaml"}) {
+    SCOPED_TRACE(file);
+    const std::string out = dir.path("out.json");
+    const auto r = wirebench("run -p redis-server --connect " + where + " --workload " + dir.path(file) +
+                                 " --depth 16 -n 10000 --duration 60 --warmup 0 --workers 4 -R 1 -q "
+                                 "--timeout 5 -o " + out, out);
+    ASSERT_EQ(r.status, 0) << r.out;
+    const json& point = r.results["points"][0];
+    EXPECT_EQ(point["summary"]["outcomes"]["ok"], 10000) << point["summary"]["errors"];
+    // 4 workers x 2500 calls: 250 whole cycles of 10 each.
+    EXPECT_EQ(point["summary"]["requests"][2]["outcomes"]["ok"], 3000);
+    EXPECT_EQ(point["summary"]["requests"][0]["outcomes"]["ok"], 2000);
+    EXPECT_EQ(point["parameters"]["requests"][1]["name"], "get");
+    EXPECT_EQ(point["parameters"]["requests"][1]["weight"], 5);
+    incrs += point["summary"]["requests"][2]["outcomes"]["ok"].get<std::uint64_t>();
+  }
   EXPECT_EQ(wirebench("call -p resp --connect " + where + " --command 'GET counter'").out,
             std::to_string(incrs) + "\n");
   server->stop();
@@ -200,6 +220,75 @@ TEST(workload_interop, the_rate_a_server_sees_follows_the_stages) {
     EXPECT_NEAR(per_second[k], expected[k], 0.05 * expected[k]) << "second " << k;
 }
 
+// A gRPC mix against grpcio (python3-grpcio): two methods of echo.proto in a workload file, each
+// with its own metadata (and -H's beside), Get's messages a list sent in turn, Greet's name the
+// call's sequence number. The server logs each call it answers: its method, its message and the
+// metadata it saw. One worker, one connection, no warm-up: the shares and the turns are exact.
+TEST(workload_interop, a_grpcio_server_sees_both_methods_of_a_mix_with_their_metadata) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  test::temp_dir dir("grpc-mix");
+  const int port = test::free_loopback_port();
+  test::child_process peer({test::debian_python3, WIREBENCH_GRPCIO_PEER, "serve", std::to_string(port),
+                            "log", dir.path("calls.log")});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  const std::string workload = dir.path("mix.json");
+  std::ofstream(workload) << json{
+      {"requests",
+       {{{"name", "get"}, {"method", "wirebench.echo.Echo/Get"}, {"weight", 3},
+         {"message", json::array({json{{"text", "a"}}, json{{"text", "b"}}, json{{"text", "c"}}})},
+         {"metadata", json{{"x-team", "blue"}}}},
+        {{"name", "greet"}, {"method", "wirebench.echo.Echo/Greet"}, {"weight", 1},
+         {"message", json{{"name", "n__sequence__"}}}, {"metadata", json::array({"x-team: red", "x-raw-bin: hi"})}}}}}
+                        .dump();
+  const std::string where = "tcp://127.0.0.1:" + std::to_string(port);
+  const auto r = wirebench("run -p grpc --connect " + where + " --proto " WIREBENCH_ECHO_PROTO
+                           " --workload " + workload + " -H 'x-run: 7' --load closed -w 1 -n 2400 -R 1"
+                           " --warmup 0 --duration 60 -q -o " + dir.path("out.json"),
+                           dir.path("out.json"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const json& point = r.results["points"][0];
+  EXPECT_EQ(point["summary"]["outcomes"]["ok"], 2400) << point["summary"]["errors"];
+  ASSERT_EQ(point["summary"]["requests"].size(), 2u);
+  EXPECT_EQ(point["summary"]["requests"][0]["outcomes"]["ok"], 1800);
+  EXPECT_EQ(point["summary"]["requests"][1]["outcomes"]["ok"], 600);
+
+  std::map<std::string, std::uint64_t> seen;  // "method text metadata" -> calls
+  std::set<std::string> names;                // Greet's, each a sequence number
+  {
+    std::ifstream in(dir.path("calls.log"));
+    for (std::string line; std::getline(in, line);) {
+      const auto tab = line.find('\t'), tab2 = line.find('\t', tab + 1);
+      ASSERT_NE(tab2, std::string::npos) << line;
+      const std::string method = line.substr(0, tab), text = line.substr(tab + 1, tab2 - tab - 1);
+      if (method == "Greet") {
+        EXPECT_TRUE(std::regex_match(text, std::regex("n[0-9]{12}"))) << text;
+        names.insert(text);
+        ++seen["Greet " + line.substr(tab2 + 1)];
+      } else {
+        ++seen[method + " " + text + " " + line.substr(tab2 + 1)];
+      }
+    }
+  }
+  const std::map<std::string, std::uint64_t> expected = {
+      {"Get a x-run=7;x-team=blue;", 600},
+      {"Get b x-run=7;x-team=blue;", 600},
+      {"Get c x-run=7;x-team=blue;", 600},
+      {"Greet x-raw-bin=b'hi';x-run=7;x-team=red;", 600}};
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(names.size(), 600u) << "each Greet a sequence number of its own";
+
+  // The same two methods as --request lines: the methods and -d's default message.
+  const auto lines = wirebench("run -p grpc --connect " + where + " --proto " WIREBENCH_ECHO_PROTO
+                               " --request 'wirebench.echo.Echo/Get {\"text\": \"q\"}'"
+                               " --request wirebench.echo.Echo/Greet -d '{\"name\": \"d\"}'"
+                               " --weights 1,3 --load closed -w 1 -n 400 -R 1 --warmup 0 --duration 60 -q -o " +
+                                   dir.path("lines.json"),
+                               dir.path("lines.json"));
+  ASSERT_EQ(lines.status, 0) << lines.out;
+  EXPECT_EQ(lines.results["points"][0]["summary"]["requests"][0]["outcomes"]["ok"], 100);
+  EXPECT_EQ(lines.results["points"][0]["summary"]["requests"][1]["outcomes"]["ok"], 300);
+}
+
 // A workload file's mistakes are usage errors (exit 2) naming the file and the field.
 TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
   test::temp_dir dir("bad-workload");
@@ -229,6 +318,31 @@ TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
   EXPECT_NE(refusal("line", R"({"requests": [{"command": "PING"}]})")
                 .find("the protocol sends only its greet call"),
             std::string::npos);
+  // YAML (by the file's name): the same schema, the same messages; its own syntax errors by line.
+  auto yaml_refusal = [&](const std::string& text) {
+    std::ofstream(dir.path("w.yaml"), std::ios::trunc) << text;
+    const auto r = wirebench("run -p resp --workload " + dir.path("w.yaml") + " --connect tcp://127.0.0.1:9 -n 1");
+    EXPECT_EQ(r.status, 2) << r.out;
+    return r.out;
+  };
+  EXPECT_NE(yaml_refusal("requests:\n  - command: PING\n    weight: \"3\"\n")
+                .find(dir.path("w.yaml") + ": requests[0].weight: a whole number from 1 to 1000000"),
+            std::string::npos);
+  EXPECT_NE(yaml_refusal("requests:\n  - command: PING\n    expect_reply: [1\n")
+                .find(dir.path("w.yaml") + ": not YAML: line "),
+            std::string::npos)
+      << yaml_refusal("requests:\n  - command: PING\n    expect_reply: [1\n");
+  // gRPC: a request needs its .proto (or --reflect), and a method names its service.
+  EXPECT_NE(refusal("grpc", R"({"requests": [{"method": "a.B/C"}]})")
+                .find(file + ": requests[0].proto: missing: give the request's .proto, or --proto or --reflect"),
+            std::string::npos);
+  EXPECT_NE(refusal("grpc", R"({"requests": [{"method": "Get", "proto": "x.proto"}]})")
+                .find(file + ": requests[0].method: 'Get': give package.Service/Method"),
+            std::string::npos);
+  const auto no_proto = wirebench("run -p grpc --connect tcp://127.0.0.1:9 --request a.B/C --request a.B/D");
+  EXPECT_EQ(no_proto.status, 2);
+  EXPECT_NE(no_proto.out.find("give the .proto that defines the methods (--proto), or --reflect"), std::string::npos)
+      << no_proto.out;
   const auto weights = wirebench("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1");
   EXPECT_EQ(weights.status, 2);
   EXPECT_NE(weights.out.find("--weights 1: 1 weights for 2 requests"), std::string::npos) << weights.out;

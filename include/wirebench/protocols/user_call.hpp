@@ -59,7 +59,9 @@ struct grpc_call {
   std::string proto_file;  // the .proto that defines it (its imports searched from import_paths)
   bool reflect = false;    // no .proto: the server's reflection says what the method is
   std::vector<std::string> import_paths = {};  // empty: the file's own folder
-  std::string request_json = "{}";        // the request message, proto3's JSON mapping
+  // The request message, proto3's JSON mapping; a JSON array is several: a client-streaming
+  // method's stream, or for any other method one per call, in turn.
+  std::string request_json = "{}";
   // Request metadata (-H 'name: value'), in order; a "-bin" key's value is the raw bytes.
   std::vector<std::pair<std::string, std::string>> metadata = {};
   friend bool operator==(const grpc_call&, const grpc_call&) = default;

@@ -11,11 +11,13 @@
 // grpc-message; an HTTP status other than 200 with unexpected_status (status_415); a response
 // without grpc-status, or with a message that is not one GreetReply, with wrong_reply.
 //
-// With a user call (config.method: any method of a .proto, every shape, as grpcpp's user calls),
-// each call is one stream of that method: every request message (one per element of -d's JSON
-// array for a client-streaming method), the request side ended, then every reply; the call's text
-// is the reply in JSON, or for a server-streaming method the replies as a JSON array, each of
-// them parsed as the method's reply type (else wrong_reply).
+// With user calls (config.requests: any method of a .proto, every shape, as grpcpp's user calls),
+// each call is one stream of the method its payload names (request_payload, user_call.hpp; one
+// request takes any payload): every request message (one per element of -d's JSON array for a
+// client-streaming method; for any other method a JSON array's messages go one per call, in turn),
+// the request side ended, then every reply; the call's text is the reply in JSON, or for a
+// server-streaming method the replies as a JSON array, each of them parsed as the method's reply
+// type (else wrong_reply).
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -31,20 +33,26 @@ namespace wirebench::grpc_wire {
 
 class grpc_dynamic_method;
 
+// A user call (a request of a mix): its method, made once from the .proto and the JSON.
+struct grpc_user_request {
+  std::shared_ptr<const grpc_dynamic_method> method;
+  std::uint64_t keyspace = 1;  // bounds its __rand_int__ placeholders
+  // Its metadata (grpc_metadata.hpp's checked_metadata): sent after the call's own headers.
+  std::vector<std::pair<std::string, std::string>> metadata = {};
+};
+
 struct grpc_client_config {
   std::string authority;                       // :authority
   bool https = false;                          // :scheme https (TLS under the codec)
   std::size_t max_message_bytes = 4 * 1024 * 1024;  // the largest reply message accepted
   std::chrono::nanoseconds timeout{0};         // sent as grpc-timeout; 0: none
-  // A user call (unary codec only): the method and its requests, made once from the .proto and
-  // -d's JSON; null: the greet call. `keyspace` bounds its __rand_int__ placeholders.
-  std::shared_ptr<const grpc_dynamic_method> method = nullptr;
-  std::uint64_t keyspace = 1;
-  // Its metadata (grpc_metadata.hpp's checked_metadata): sent after the call's own headers.
-  std::vector<std::pair<std::string, std::string>> metadata = {};
+  // The user's calls (unary codec only), one or a mix; empty: the greet call.
+  std::vector<grpc_user_request> requests = {};
   // A raw call (start-up only: grpc_reflection_fetch.hpp): each call's argument is the bytes of
-  // its one request message, sent to this path, and its reply the bytes of the one reply message.
+  // its one request message, sent to this path with this metadata, and its reply the bytes of
+  // the one reply message.
   std::string raw_path = {};
+  std::vector<std::pair<std::string, std::string>> raw_metadata = {};
 };
 
 std::unique_ptr<client_codec> make_grpc_client_codec(const grpc_client_config& config);

@@ -75,10 +75,11 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
   server_streaming_ = method->server_streaming();
   path_ = "/" + service->full_name() + "/" + method->name();
 
-  // A client-streaming method takes a JSON array: one message per element.
+  // A JSON array is several messages: a client-streaming method's stream, or for any other
+  // method one per call, in turn (ghz's --data with an array).
   std::vector<std::string> texts;
-  if (client_streaming_ && call.request_json.find_first_not_of(" \t\r\n") != std::string::npos &&
-      call.request_json[call.request_json.find_first_not_of(" \t\r\n")] == '[') {
+  const auto first = call.request_json.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && call.request_json[first] == '[') {
     nlohmann::json array;
     try {
       array = nlohmann::json::parse(call.request_json);
@@ -86,6 +87,8 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
       throw setting_error("data", "not JSON (" + std::string(e.what()) + ")");
     }
     for (const auto& element : array) texts.push_back(element.dump());
+    if (texts.empty() && !client_streaming_)
+      throw setting_error("data", "[]: no request message (a list is one message per call, in turn)");
   } else {
     texts.push_back(call.request_json);
   }

@@ -2,8 +2,9 @@
 // A gRPC method known only from its .proto at run time (ghz's --proto and --call): protobuf's
 // importer parses the file, its descriptors give the request and reply types, and dynamic
 // messages stand for them. No code is generated. The request messages are built from JSON once
-// (a JSON array is one message each for a client-streaming method); each reply is parsed as the
-// method's reply type, so bytes that are not one fail the call.
+// (a JSON array is one message per element: a client-streaming method's stream, or for any other
+// method one message per call, in turn); each reply is parsed as the method's reply type, so
+// bytes that are not one fail the call.
 #include <vector>
 #include <memory>
 #include <string>
@@ -26,8 +27,7 @@ class grpc_dynamic_method {
   // At start-up. The method's descriptors come from call.proto_file, or with call.reflect from
   // `reflected_files` (serialized FileDescriptorProtos the server sent: grpc_reflection_client.hpp).
   // Throws std::invalid_argument (one line) when the file does not parse, the method is not in
-  // it, or the JSON is not a valid request message (or, for a client-streaming method, an array of
-  // them).
+  // it, or the JSON is not a valid request message or an array of them.
   explicit grpc_dynamic_method(const grpc_call& call, const std::vector<std::string>& reflected_files = {});
   ~grpc_dynamic_method();
   grpc_dynamic_method(const grpc_dynamic_method&) = delete;
@@ -37,9 +37,11 @@ class grpc_dynamic_method {
   const std::string& path() const { return path_; }
   bool client_streaming() const { return client_streaming_; }
   bool server_streaming() const { return server_streaming_; }
-  // The request messages, serialized: one, or for a client-streaming method one per element of
-  // -d's JSON array.
+  // The request messages, serialized: one, or one per element of -d's JSON array.
   const std::vector<std::string>& request_messages() const { return requests_; }
+  // How many of them one call sends: all (a client-streaming method's stream), or one, each call
+  // the next in turn.
+  std::size_t messages_per_call() const { return client_streaming_ ? requests_.size() : 1; }
   // `bytes` as the reply message in JSON, appended to `json`; false when they are not a valid
   // reply. Any thread (the prototype is shared read-only; each call parses into a message of its
   // own).

@@ -4,6 +4,8 @@
 // message on an Echo.GreetBatchStream. Server and clients are codecs on the server skeleton and
 // the client engine, h2c or TLS with ALPN h2; one server answers all three. grpc++ is the
 // reference implementation beside it (`grpcpp`, `grpcpp-stream`, `grpcpp-batch`, ../grpcpp).
+#include <map>
+
 #include <google/protobuf/stubs/common.h>
 #include <nghttp2/nghttp2.h>
 
@@ -37,18 +39,26 @@ grpc_wire::grpc_client_config client_settings(const client_config& c) {
           .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(c.reply_timeout)};
 }
 
-// The greet call, or the user's method (--call with --proto or --reflect), made once for every
-// connection.
+// The greet call, or the user's methods (--call with --proto or --reflect, or a mix of them), made
+// once for every connection; with --reflect the server is asked once per service.
 client_codec_factory grpc_client_codecs(const client_config& c) {
   grpc_wire::grpc_client_config settings = client_settings(c);
-  if (!c.calls.empty()) {  // one: the registry refuses a mix for gRPC
-    const grpc_call& call = *c.calls.front().grpc();
-    settings.metadata = grpc_wire::checked_metadata(call);
-    std::vector<std::string> reflected;  // --reflect: the server's own files, asked by our client
-    if (call.reflect)
-      reflected = grpc_wire::fetch_reflected_files(c, grpc_wire::service_of(call.method));
-    settings.method = std::make_shared<const grpc_wire::grpc_dynamic_method>(call, reflected);
-    settings.keyspace = c.calls.front().keyspace;
+  std::map<std::string, std::vector<std::string>> reflected;  // the server's own files, by service
+  for (const user_call& user : c.calls) {
+    const grpc_call& call = *user.grpc();
+    const std::vector<std::string>* files = nullptr;
+    if (call.reflect) {
+      const std::string service = grpc_wire::service_of(call.method);
+      auto known = reflected.find(service);
+      if (known == reflected.end())
+        known = reflected.emplace(service, grpc_wire::fetch_reflected_files(c, call)).first;
+      files = &known->second;
+    }
+    settings.requests.push_back(
+        {.method = files ? std::make_shared<const grpc_wire::grpc_dynamic_method>(call, *files)
+                         : std::make_shared<const grpc_wire::grpc_dynamic_method>(call),
+         .keyspace = user.keyspace,
+         .metadata = grpc_wire::checked_metadata(call)});
   }
   return [settings] { return grpc_wire::make_grpc_client_codec(settings); };
 }
@@ -96,6 +106,7 @@ void register_grpc_protocol(protocol_registry& registry) {
                               "one connection; --proto/--reflect user calls",
                               grpc_client_codecs);
   unary.user_calls = user_call_kind::grpc;  // any method of a .proto, every shape
+  unary.user_call_mixes = true;
   registry.add(std::move(unary));
   registry.add(stream_entry("grpc-stream",
                             "gRPC bidi stream on our HTTP/2, Echo.GreetStream: one request per "

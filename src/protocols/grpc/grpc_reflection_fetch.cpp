@@ -8,6 +8,7 @@
 #include <google/protobuf/descriptor.pb.h>
 
 #include "grpc_client_codec.hpp"
+#include "grpc_dynamic_method.hpp"
 #include "grpc_metadata.hpp"
 #include "grpc_reflection.hpp"
 #include "../common/backend_support.hpp"
@@ -29,7 +30,7 @@ namespace rpb = ::wirebench::reflection;
 // One client of ours whose calls are raw reflection requests (grpc_client_codec.hpp).
 class reflection_asker {
  public:
-  explicit reflection_asker(const client_config& c)
+  reflection_asker(const client_config& c, const grpc_call& call)
       : address_(c.connect.to_string()),
         wait_(c.connect_timeout + c.reply_timeout + std::chrono::seconds(1)) {
     grpc_client_config settings{.authority = http2::authority_for(c.connect),
@@ -37,7 +38,7 @@ class reflection_asker {
                                 .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                     c.reply_timeout)};
     settings.raw_path = reflection_v1alpha_path;
-    if (!c.calls.empty() && c.calls.front().grpc()) settings.metadata = checked_metadata(*c.calls.front().grpc());
+    settings.raw_metadata = checked_metadata(call);
     client_codec_factory codecs = [settings] { return make_grpc_client_codec(settings); };
     if (c.tls.enabled)  // as the registry puts TLS under every codec client (ALPN h2 required)
       codecs = tls::tls_client_codecs(std::move(codecs), tls::make_client_context(c.tls, "h2"),
@@ -84,8 +85,9 @@ class reflection_asker {
 
 }  // namespace
 
-std::vector<std::string> fetch_reflected_files(const client_config& c, const std::string& symbol) {
-  reflection_asker asker(c);
+std::vector<std::string> fetch_reflected_files(const client_config& c, const grpc_call& call) {
+  const std::string symbol = service_of(call.method);
+  reflection_asker asker(c, call);
   std::map<std::string, std::string> files;  // serialized, by file name
   // Every file an answer carries goes into `files`; an error answer refuses, naming `value`.
   auto take = [&](const rpb::ServerReflectionResponse& response, const std::string& value) {

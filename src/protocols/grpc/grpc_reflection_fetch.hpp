@@ -12,9 +12,10 @@
 namespace wirebench::grpc_wire {
 
 // At start-up, blocking, within the config's connect and reply timeouts: the serialized
-// FileDescriptorProtos of the file that defines `symbol` and of every file it imports, from the
-// server at c.connect (over TLS with ALPN h2 when c.tls says). Throws std::invalid_argument (one
+// FileDescriptorProtos of the file that defines the service of `call`'s method and of every file
+// it imports, from the server at c.connect (over TLS with ALPN h2 when c.tls says), asked with
+// the call's metadata (as grpcurl sends -H with its reflection requests). Throws std::invalid_argument (one
 // line) when the server cannot be asked, offers no reflection, or does not know the symbol.
-std::vector<std::string> fetch_reflected_files(const client_config& c, const std::string& symbol);
+std::vector<std::string> fetch_reflected_files(const client_config& c, const grpc_call& call);
 
 }  // namespace wirebench::grpc_wire

@@ -2,15 +2,18 @@
 // round robin over C channels; each call carries the reply timeout as its gRPC deadline. Calls
 // complete on the client's queue threads (grpc_client_queues.hpp). close() cancels what is in
 // flight and waits until every call has completed. With a user call (grpc_call) the same client
-// calls the user's method instead, unary or streaming (grpc_user_rpc.hpp): what differs between
-// the shapes is an Rpc policy, which starts a call, moves it on at each event, and judges it.
+// calls the user's method instead, unary or streaming (grpc_user_rpc.hpp), or a mix of methods
+// (grpc_user_mix_rpc.hpp): what differs between the shapes is an Rpc policy, which starts a call,
+// moves it on at each event, and judges it.
 #include <condition_variable>
+#include <map>
 #include <mutex>
 
 #include "grpc_backend.hpp"
 #include "grpc_channels.hpp"
 #include "grpc_client_queues.hpp"
 #include "grpc_reflection_client.hpp"
+#include "grpc_user_mix_rpc.hpp"
 #include "grpc_user_rpc.hpp"
 #include "../grpc/grpc_metadata.hpp"
 #include "proto/echo.grpc.pb.h"
@@ -76,8 +79,6 @@ class rpc_client final : public protocol_client {
   using call = rpc_call<Rpc>;
   rpc_client(const client_config& c, Rpc rpc)
       : rpc_(std::move(rpc)), timeout_(c.reply_timeout), queues_(c.threads, c.cpus) {
-    if (!c.calls.empty() && c.calls.front().grpc())
-      metadata_ = grpc_wire::checked_metadata(*c.calls.front().grpc());
     for (auto& channel : open_channels(c)) stubs_.push_back(rpc_.stub(channel));
   }
   ~rpc_client() override { close(); }
@@ -87,13 +88,15 @@ class rpc_client final : public protocol_client {
   }
   void async_greet_until(std::chrono::steady_clock::time_point deadline, std::string_view name,
                          call_completion done) override {
+    if constexpr (requires { rpc_.refuses(name); }) {  // a mix: the payload names the request
+      if (rpc_.refuses(name)) return done(make_error_code(std::errc::invalid_argument), {});
+    }
     auto* c = new call(this);
     c->done = std::move(done);
     // gRPC's deadlines are on the system clock: what is left of ours, from its now.
     c->context.set_deadline(std::chrono::system_clock::now() +
                             std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                 deadline - std::chrono::steady_clock::now()));
-    for (const auto& [name, value] : metadata_) c->context.AddMetadata(name, value);  // -bin: grpc++ encodes
     {
       std::unique_lock lock(mutex_);
       if (closing_) {
@@ -161,7 +164,6 @@ class rpc_client final : public protocol_client {
   std::chrono::steady_clock::duration timeout_;
   client_queues queues_;
   std::vector<std::unique_ptr<typename Rpc::stub_type>> stubs_;
-  std::vector<std::pair<std::string, std::string>> metadata_;  // a user call's (-H)
   std::atomic<std::size_t> next_stub_{0};
   std::mutex mutex_;
   std::condition_variable idle_;
@@ -176,15 +178,30 @@ void rpc_call<Rpc>::on(op what, bool ok) { owner->on(this, what, ok); }
 
 std::unique_ptr<protocol_client> make_call_client(const client_config& config) {
   if (config.calls.empty()) return std::make_unique<rpc_client<greet_rpc>>(config, greet_rpc{});
-  const grpc_call& call = *config.calls.front().grpc();  // one: the registry refuses a mix
-  std::vector<std::string> reflected;
-  if (call.reflect) reflected = reflected_files(config, service_of(call.method));
-  auto method = std::make_shared<const grpc_dynamic_method>(call, reflected);
-  if (method->client_streaming() || method->server_streaming())
-    return std::make_unique<rpc_client<user_stream_rpc>>(
-        config, user_stream_rpc(method, config.calls.front().keyspace));
-  return std::make_unique<rpc_client<user_unary_rpc>>(
-      config, user_unary_rpc(method, config.calls.front().keyspace));
+  std::vector<user_mix_rpc::request_rpc> requests;
+  std::map<std::string, std::vector<std::string>> reflected;  // the server's files, by service
+  for (const user_call& user : config.calls) {
+    const grpc_call& call = *user.grpc();
+    std::shared_ptr<const grpc_dynamic_method> method;
+    if (call.reflect) {
+      const std::string service = service_of(call.method);
+      auto known = reflected.find(service);
+      if (known == reflected.end()) known = reflected.emplace(service, reflected_files(config, service)).first;
+      method = std::make_shared<const grpc_dynamic_method>(call, known->second);
+    } else {
+      method = std::make_shared<const grpc_dynamic_method>(call);
+    }
+    auto metadata = grpc_wire::checked_metadata(call);
+    if (method->client_streaming() || method->server_streaming())
+      requests.emplace_back(std::in_place_type<user_stream_rpc>, method, user.keyspace, std::move(metadata));
+    else
+      requests.emplace_back(std::in_place_type<user_unary_rpc>, method, user.keyspace, std::move(metadata));
+  }
+  if (requests.size() > 1)
+    return std::make_unique<rpc_client<user_mix_rpc>>(config, user_mix_rpc(std::move(requests)));
+  if (auto* stream = std::get_if<user_stream_rpc>(&requests.front()))
+    return std::make_unique<rpc_client<user_stream_rpc>>(config, std::move(*stream));
+  return std::make_unique<rpc_client<user_unary_rpc>>(config, std::get<user_unary_rpc>(std::move(requests.front())));
 }
 
 }  // namespace wirebench::grpc_backend

@@ -52,6 +52,7 @@ void register_grpc_protocols(protocol_registry& registry) {
       "grpcpp", "gRPC unary through grpc++: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
       grpc_backend::make_call_client);
   unary.user_calls = user_call_kind::grpc;  // any method, from its .proto
+  unary.user_call_mixes = true;
   registry.add(std::move(unary));
   protocol stream = grpc_entry(
       "grpcpp-stream", "gRPC bidi stream through grpc++, Echo.GreetStream: one request per message, matched by id",

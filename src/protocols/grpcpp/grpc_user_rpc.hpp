@@ -4,19 +4,23 @@
 //
 // - user_unary_rpc, for a unary method: one request, one reply, as the greet call is made.
 // - user_stream_rpc, for a streaming method (client, server or both): each call is one stream.
-//   It writes the request messages (-d's JSON array for a client-streaming method, else the one
+//   It writes the request messages (-d's JSON array for a client-streaming method, else one
 //   message), half-closes, reads every reply until the server ends the stream, then takes the
 //   status, as ghz calls a streaming method.
+// A method that is not client-streaming sends one message per call: -d's, or with a JSON array
+// each of its messages in turn (ghz's --data with an array), counted across the client's calls.
 //
 // A call succeeds on status OK when every reply parses as the method's reply type; its text is the
 // reply in JSON, or the replies as a JSON array for a server-streaming method. `__rand_int__` in
 // a string field gets fresh digits per call (grpc_request_bytes.hpp).
 //
 // Each call's events all come on the queue thread it started on: its state needs no lock.
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <grpcpp/generic/generic_stub.h>
@@ -60,15 +64,34 @@ class user_method_rpc {
   using stub_type = grpc::GenericStub;
   static constexpr bool greets = false;
 
-  user_method_rpc(std::shared_ptr<const grpc_dynamic_method> method, std::uint64_t keyspace)
-      : method_(std::move(method)), requests_(method_->request_messages(), keyspace) {}
+  // `metadata` as grpc_metadata.hpp's checked_metadata gives it (grpc++ encodes -bin values).
+  user_method_rpc(std::shared_ptr<const grpc_dynamic_method> method, std::uint64_t keyspace,
+                  std::vector<std::pair<std::string, std::string>> metadata)
+      : method_(std::move(method)),
+        requests_(method_->request_messages(), keyspace),
+        metadata_(std::move(metadata)) {}
   std::unique_ptr<stub_type> stub(const std::shared_ptr<grpc::Channel>& channel) const {
     return std::make_unique<stub_type>(channel);
   }
 
  protected:
+  // The first message a call sends: 0 for a client stream (it sends them all), else the next in
+  // turn. Any thread (calls start on callers' and queue threads).
+  std::size_t first_message() const {
+    if (method_->client_streaming() || requests_.size() == 1) return 0;
+    return next_->fetch_add(1, std::memory_order_relaxed) % requests_.size();
+  }
+
+  // Before the call starts: its request metadata (-H).
+  void add_metadata(grpc::ClientContext& context) const {
+    for (const auto& [name, value] : metadata_) context.AddMetadata(name, value);
+  }
+
   std::shared_ptr<const grpc_dynamic_method> method_;
   grpc_request_bytes requests_;
+  std::vector<std::pair<std::string, std::string>> metadata_;
+  // Shared by the policy's copies (the client keeps one, moved in).
+  std::shared_ptr<std::atomic<std::size_t>> next_ = std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 class user_unary_rpc : public unary_rpc_base, public user_method_rpc {
@@ -82,7 +105,8 @@ class user_unary_rpc : public unary_rpc_base, public user_method_rpc {
 
   template <class Call>
   void start(stub_type& stub, Call& c, std::string_view, grpc::CompletionQueue* cq) const {
-    c.state.request = requests_.at(0);
+    add_metadata(c.context);
+    c.state.request = requests_.at(first_message());
     c.state.reader = stub.PrepareUnaryCall(&c.context, method_->path(), c.state.request, cq);
     run(c);
   }
@@ -105,6 +129,8 @@ class user_stream_rpc : public user_method_rpc {
     grpc::ByteBuffer reply;
     std::string replies;         // in JSON, as they come
     std::size_t written = 0;     // request messages written
+    std::size_t first = 0;       // the first of them (requests_'s index)
+    std::size_t count = 0;       // how many the call writes
     std::size_t read = 0;        // replies read
     bool writes_closed = false;  // WritesDone sent
     bool writing_over = false;   // WritesDone done (or a write failed: the stream is over)
@@ -115,6 +141,9 @@ class user_stream_rpc : public user_method_rpc {
 
   template <class Call>
   void start(stub_type& stub, Call& c, std::string_view, grpc::CompletionQueue* cq) const {
+    add_metadata(c.context);
+    c.state.first = first_message();
+    c.state.count = method_->messages_per_call();
     c.state.stream = stub.PrepareCall(&c.context, method_->path(), cq);
     c.state.stream->StartCall(c.tags(op::started));
   }
@@ -170,8 +199,8 @@ class user_stream_rpc : public user_method_rpc {
   template <class Call>
   void write_next(Call& c) const {
     state& s = c.state;
-    if (s.written < requests_.size()) {
-      s.request = requests_.at(s.written++);  // kept until the write completes
+    if (s.written < s.count) {
+      s.request = requests_.at(s.first + s.written++);  // kept until the write completes
       s.stream->Write(s.request, c.tags(op::wrote));
     } else {
       s.writes_closed = true;
