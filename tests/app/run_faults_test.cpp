@@ -26,6 +26,7 @@
 #include "support/temp_dir.hpp"
 #include "wirebench/load/server_process.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {

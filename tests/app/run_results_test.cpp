@@ -13,6 +13,7 @@
 #include "support/child_process.hpp"
 #include "support/read_file.hpp"
 #include "support/temp_dir.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {

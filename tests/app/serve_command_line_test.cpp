@@ -11,6 +11,7 @@
 
 #include "support/loopback_listen.hpp"
 #include "wirebench/load/server_process.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {

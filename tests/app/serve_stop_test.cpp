@@ -19,6 +19,7 @@
 #include "support/temp_dir.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {

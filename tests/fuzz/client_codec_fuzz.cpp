@@ -26,6 +26,7 @@
 #include "codec_fuzz_support.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/gather_queue.hpp"
+#include "test_paths.h"
 
 namespace {
 

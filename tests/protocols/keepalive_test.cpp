@@ -17,6 +17,7 @@
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {

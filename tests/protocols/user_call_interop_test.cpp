@@ -14,6 +14,7 @@
 #include "support/temp_dir.hpp"
 #include "support/require_peer.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {

@@ -17,6 +17,7 @@
 #include "wirebench/core/status_error.hpp"
 #include "wirebench/load/load_driver.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {

@@ -21,6 +21,7 @@
 #include "support/require_peer.hpp"
 #include "support/temp_dir.hpp"
 #include "wirebench/protocols/registry.hpp"
+#include "test_paths.h"
 
 namespace wirebench {
 namespace {
