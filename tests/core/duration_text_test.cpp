@@ -13,11 +13,22 @@ TEST(duration_text, parses_each_unit) {
   EXPECT_EQ(parse_duration("5ms"), 5ms);
   EXPECT_EQ(parse_duration("30s"), 30s);
   EXPECT_EQ(parse_duration("0s"), 0ns);
+  EXPECT_EQ(parse_duration("2m"), 120s);
+  EXPECT_EQ(parse_duration("1h"), 3600s);
+}
+
+// Go's and k6's compound durations: pieces largest unit first.
+TEST(duration_text, parses_pieces_largest_unit_first) {
+  EXPECT_EQ(parse_duration("1m30s"), 90s);
+  EXPECT_EQ(parse_duration("1h2m3s4ms5us6ns"), 1h + 2min + 3s + 4ms + 5us + 6ns);
+  EXPECT_EQ(parse_duration("2s500ms"), 2500ms);
+  for (const char* bad : {"30s1m", "1s1s", "1m 30s", "1m30", "1ms1s", "2562047h48m", "m30s"})
+    EXPECT_EQ(parse_duration(bad), std::nullopt) << bad;
 }
 
 TEST(duration_text, refuses_what_is_not_a_whole_number_and_a_unit) {
-  for (const char* bad : {"", "5", "s", "5m", "5h", "1.5s", "-5us", "+5us", " 5s", "5 s", "5sec",
-                          "9223372036854775807s"})
+  for (const char* bad : {"", "5", "s", "5d", "5min", "1.5s", "-5us", "+5us", " 5s", "5 s", "5sec",
+                          "5s ", "9223372036854775807s"})
     EXPECT_EQ(parse_duration(bad), std::nullopt) << bad;
 }
 

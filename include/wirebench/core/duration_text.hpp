@@ -1,7 +1,8 @@
 #pragma once
-// Durations as a person writes them: a whole number and a unit, ns, us, ms or s ("250us", "5ms",
-// "30s"). format_duration() writes the largest unit that keeps the value exact, so that
-// parse_duration(format_duration(d)) == d for every d >= 0.
+// Durations as a person writes them: a whole number and a unit, ns, us, ms, s, m or h ("250us",
+// "5ms", "30s", "2m"), or several of them, largest unit first, as Go and k6 write durations
+// ("1m30s"). format_duration() writes the largest unit up to s that keeps the value exact, so
+// that parse_duration(format_duration(d)) == d for every d >= 0.
 #include <chrono>
 #include <optional>
 #include <string>
@@ -11,7 +12,8 @@
 
 namespace wirebench {
 
-/// nullopt for anything else: no unit, another unit, a sign, a fraction, or too large for 64 bits.
+/// nullopt for anything else: no unit, another unit, units out of order or repeated, a sign, a
+/// blank, a fraction, or a total too large for 64 bits of nanoseconds.
 WIREBENCH_API std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text);
 /// Writes `d` in the largest unit that keeps it exact ("5ms"), text parse_duration() reads back.
 WIREBENCH_API std::string format_duration(std::chrono::nanoseconds d);
