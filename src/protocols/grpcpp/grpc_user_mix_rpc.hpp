@@ -6,8 +6,10 @@
 //
 // Each call's events all come on the queue thread it started on: its state needs no lock.
 #include <cstddef>
+#include <memory>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
