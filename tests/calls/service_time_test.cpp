@@ -19,7 +19,7 @@ TEST(service_time, parses_and_prints_each_model) {
 }
 
 TEST(service_time, refuses_malformed_text) {
-  for (const char* bad : {"fast", "fixed", "fixed:", "fixed:10", "fixed:10h", "exp:0us", "skewed:5ms",
+  for (const char* bad : {"fast", "fixed", "fixed:", "fixed:10", "fixed:10d", "exp:0us", "skewed:5ms",
                           "skewed:0:5ms", "skewed:x:5ms", "fixed:-5us"})
     EXPECT_THROW(service_time_model::parse(bad), std::invalid_argument) << bad;
 }
