@@ -1,6 +1,7 @@
 #include "grpc_dynamic_method.hpp"
 
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 #include <google/protobuf/util/json_util.h>
@@ -113,6 +114,24 @@ bool grpc_dynamic_method::append_reply_json(std::string_view bytes, std::string&
   if (!pb::util::MessageToJsonString(*reply, &one).ok()) return false;
   json.append(one);
   return true;
+}
+
+std::vector<std::shared_ptr<const grpc_dynamic_method>> dynamic_methods(
+    const std::vector<user_call>& calls,
+    const std::function<std::vector<std::string>(const grpc_call&)>& fetch) {
+  std::map<std::string, std::vector<std::string>> reflected;  // the server's files, by service
+  std::vector<std::shared_ptr<const grpc_dynamic_method>> methods;
+  for (const user_call& user : calls) {
+    const grpc_call& call = *user.grpc();
+    if (!call.reflect) {
+      methods.push_back(std::make_shared<const grpc_dynamic_method>(call));
+      continue;
+    }
+    auto known = reflected.find(service_of(call.method));
+    if (known == reflected.end()) known = reflected.emplace(service_of(call.method), fetch(call)).first;
+    methods.push_back(std::make_shared<const grpc_dynamic_method>(call, known->second));
+  }
+  return methods;
 }
 
 }  // namespace wirebench::grpc_wire

@@ -5,6 +5,7 @@
 // (a JSON array is one message per element: a client-streaming method's stream, or for any other
 // method one message per call, in turn); each reply is parsed as the method's reply type, so
 // bytes that are not one fail the call.
+#include <functional>
 #include <vector>
 #include <memory>
 #include <string>
@@ -61,5 +62,12 @@ class grpc_dynamic_method {
   bool client_streaming_ = false;
   bool server_streaming_ = false;
 };
+
+// The methods of `calls` (each a gRPC call), in order, for both gRPC clients: from each call's
+// .proto, or with --reflect from the files `fetch(call)` gets from the server, asked once per
+// service. Start-up only; throws as the constructor does.
+std::vector<std::shared_ptr<const grpc_dynamic_method>> dynamic_methods(
+    const std::vector<user_call>& calls,
+    const std::function<std::vector<std::string>(const grpc_call&)>& fetch);
 
 }  // namespace wirebench::grpc_wire

@@ -4,8 +4,6 @@
 // message on an Echo.GreetBatchStream. Server and clients are codecs on the server skeleton and
 // the client engine, h2c or TLS with ALPN h2; one server answers all three. grpc++ is the
 // reference implementation beside it (`grpcpp`, `grpcpp-stream`, `grpcpp-batch`, ../grpcpp).
-#include <map>
-
 #include <google/protobuf/stubs/common.h>
 #include <nghttp2/nghttp2.h>
 
@@ -43,23 +41,12 @@ grpc_wire::grpc_client_config client_settings(const client_config& c) {
 // once for every connection; with --reflect the server is asked once per service.
 client_codec_factory grpc_client_codecs(const client_config& c) {
   grpc_wire::grpc_client_config settings = client_settings(c);
-  std::map<std::string, std::vector<std::string>> reflected;  // the server's own files, by service
-  for (const user_call& user : c.calls) {
-    const grpc_call& call = *user.grpc();
-    const std::vector<std::string>* files = nullptr;
-    if (call.reflect) {
-      const std::string service = grpc_wire::service_of(call.method);
-      auto known = reflected.find(service);
-      if (known == reflected.end())
-        known = reflected.emplace(service, grpc_wire::fetch_reflected_files(c, call)).first;
-      files = &known->second;
-    }
-    settings.requests.push_back(
-        {.method = files ? std::make_shared<const grpc_wire::grpc_dynamic_method>(call, *files)
-                         : std::make_shared<const grpc_wire::grpc_dynamic_method>(call),
-         .keyspace = user.keyspace,
-         .metadata = grpc_wire::checked_metadata(call)});
-  }
+  const auto methods = grpc_wire::dynamic_methods(
+      c.calls, [&c](const grpc_call& call) { return grpc_wire::fetch_reflected_files(c, call); });
+  for (std::size_t i = 0; i < c.calls.size(); ++i)
+    settings.requests.push_back({.method = methods[i],
+                                 .keyspace = c.calls[i].keyspace,
+                                 .metadata = grpc_wire::checked_metadata(*c.calls[i].grpc())});
   return [settings] { return grpc_wire::make_grpc_client_codec(settings); };
 }
 

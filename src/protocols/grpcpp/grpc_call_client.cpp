@@ -6,7 +6,6 @@
 // (grpc_user_mix_rpc.hpp): what differs between the shapes is an Rpc policy, which starts a call,
 // moves it on at each event, and judges it.
 #include <condition_variable>
-#include <map>
 #include <mutex>
 
 #include "grpc_backend.hpp"
@@ -179,23 +178,17 @@ void rpc_call<Rpc>::on(op what, bool ok) { owner->on(this, what, ok); }
 std::unique_ptr<protocol_client> make_call_client(const client_config& config) {
   if (config.calls.empty()) return std::make_unique<rpc_client<greet_rpc>>(config, greet_rpc{});
   std::vector<user_mix_rpc::request_rpc> requests;
-  std::map<std::string, std::vector<std::string>> reflected;  // the server's files, by service
-  for (const user_call& user : config.calls) {
-    const grpc_call& call = *user.grpc();
-    std::shared_ptr<const grpc_dynamic_method> method;
-    if (call.reflect) {
-      const std::string service = service_of(call.method);
-      auto known = reflected.find(service);
-      if (known == reflected.end()) known = reflected.emplace(service, reflected_files(config, service)).first;
-      method = std::make_shared<const grpc_dynamic_method>(call, known->second);
-    } else {
-      method = std::make_shared<const grpc_dynamic_method>(call);
-    }
-    auto metadata = grpc_wire::checked_metadata(call);
+  const auto methods = grpc_wire::dynamic_methods(config.calls, [&config](const grpc_call& call) {
+    return reflected_files(config, service_of(call.method));
+  });
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    const auto& method = methods[i];
+    auto metadata = grpc_wire::checked_metadata(*config.calls[i].grpc());
+    const std::uint64_t keyspace = config.calls[i].keyspace;
     if (method->client_streaming() || method->server_streaming())
-      requests.emplace_back(std::in_place_type<user_stream_rpc>, method, user.keyspace, std::move(metadata));
+      requests.emplace_back(std::in_place_type<user_stream_rpc>, method, keyspace, std::move(metadata));
     else
-      requests.emplace_back(std::in_place_type<user_unary_rpc>, method, user.keyspace, std::move(metadata));
+      requests.emplace_back(std::in_place_type<user_unary_rpc>, method, keyspace, std::move(metadata));
   }
   if (requests.size() > 1)
     return std::make_unique<rpc_client<user_mix_rpc>>(config, user_mix_rpc(std::move(requests)));
