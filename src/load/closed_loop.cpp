@@ -229,6 +229,7 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   loop->start(no_warmup);
   const auto start = loop->started_at();
   detail::counter_sampler sampler(client, start, spec.interval);
+  timeline workers_over_time(spec.interval);  // worker stages: the count, interval by interval
   detail::wait_for_run(mutex, nothing, gave_up, start + spec.warmup, spec, result.gave_up, {},
                        sampler);
   if (!no_warmup && spec.on_window) spec.on_window(true);
@@ -243,10 +244,17 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
                               window_start + spec.duration, spec, result.gave_up, {}, sampler))
       result.gave_up = detail::count_cap_passed(spec);
   } else if (stages) {
-    // The count follows the ramp in steps of 10 ms (k6 moves its VUs as often).
+    // The count follows the ramp in steps of 10 ms (k6 moves its VUs as often); the timeline
+    // keeps each interval's last.
     const auto window_end_at = window_start + stages->duration();
     for (auto now = clock::now(); now < window_end_at && !gave_up(); now = clock::now()) {
-      loop->set_active(workers_at(now - window_start));
+      const std::size_t workers = workers_at(now - window_start);
+      loop->set_active(workers);
+      // An interval the driving thread slept through (a loaded machine) keeps the count before.
+      const auto index = static_cast<std::size_t>((now - start) / spec.interval);
+      const std::uint64_t before = workers_over_time.size() ? workers_over_time.intervals().back().workers : 0;
+      for (std::size_t i = workers_over_time.size(); i < index; ++i) workers_over_time.at(i).workers = before;
+      workers_over_time.at(index).workers = workers;
       detail::wait_for_run(mutex, nothing, gave_up,
                            std::min<clock::time_point>(window_end_at, now + std::chrono::milliseconds(10)),
                            spec, result.gave_up, {}, sampler);
@@ -280,6 +288,7 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   totals.calls_over_time.set_span(end - start);
   sampler.tick(end);  // the dials of the calls' last moments
   totals.calls_over_time.merge(sampler.samples());
+  totals.calls_over_time.merge(workers_over_time);
   result.calls_over_time = std::move(totals.calls_over_time);
   result.latency = std::move(totals.latency);
   result.actual_latency = std::move(totals.actual_latency);

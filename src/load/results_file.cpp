@@ -93,6 +93,9 @@ json timeline_json(const timeline& t, double start_unix) {
     j["sent"] = column([](const auto& r) { return r.sent; });
     j["late"] = column([](const auto& r) { return r.late; });
   }
+  bool worker_stages = false;
+  for (const timeline_interval& row : rows) worker_stages = worker_stages || row.workers != 0;
+  if (worker_stages) j["workers"] = column([](const auto& r) { return r.workers; });
   return j;
 }
 

@@ -100,6 +100,8 @@ timeline calls_over_time(const reader& r, double& start_unix) {
     column(r.at("sent"), [](timeline_interval& row, std::uint64_t v) { row.sent = v; });
     column(r.at("late"), [](timeline_interval& row, std::uint64_t v) { row.late = v; });
   }
+  if (r.has("workers"))  // a closed loop in worker stages
+    column(r.at("workers"), [](timeline_interval& row, std::uint64_t v) { row.workers = v; });
   const reader buckets = r.at("latency_buckets");
   if (buckets.size() != n) buckets.fail("has " + std::to_string(buckets.size()) + " intervals");
   for (std::size_t i = 0; i < n; ++i) {

@@ -40,6 +40,7 @@ void timeline_interval::merge(const timeline_interval& other) {
   due += other.due;
   sent += other.sent;
   late += other.late;
+  workers += other.workers;
   reconnects += other.reconnects;
   connect_failures += other.connect_failures;
   max_ns = std::max(max_ns, other.max_ns);

@@ -187,6 +187,14 @@ TEST(ClosedLoopDriver, WorkerStagesRampTheCallers) {
   EXPECT_GT(r.outcomes.count(outcome::ok), 100u);
   EXPECT_EQ(r.outcomes.failed(), 0u);
   EXPECT_EQ(callers.take().size(), 8u);
+  // The timeline's workers column follows the ramp: rising through the first 300 ms, then 8.
+  const auto& rows = r.calls_over_time.intervals();
+  ASSERT_GE(rows.size(), 6u);
+  EXPECT_LE(rows[0].workers, 4u);
+  for (std::size_t i = 1; i < 3; ++i) EXPECT_GE(rows[i].workers, rows[i - 1].workers) << i;
+  EXPECT_GE(rows[2].workers, 5u);
+  EXPECT_EQ(rows[3].workers, 8u);
+  EXPECT_EQ(rows[4].workers, 8u);
 }
 
 }  // namespace

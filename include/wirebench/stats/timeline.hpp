@@ -26,6 +26,9 @@ struct timeline_interval {
   std::uint64_t due = 0;   // open loop: calls the schedule asked for (the offered rate)
   std::uint64_t sent = 0;  // open loop: calls handed to the client
   std::uint64_t late = 0;  // open loop: of those, sent more than late_after after they were due
+  // A closed loop in worker stages: the workers calling at the interval's last step of the ramp
+  // (a gauge, as k6's vus; the sum of the generators' in a merge). 0 otherwise.
+  std::uint64_t workers = 0;
   std::uint64_t reconnects = 0;        // the client's re-dials (sampled: the whole client's)
   std::uint64_t connect_failures = 0;  // the client's failed dials (sampled likewise)
   std::uint64_t max_ns = 0;            // the slowest successful call, exact

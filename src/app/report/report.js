@@ -172,6 +172,7 @@ function tickLatency(v) {
 
 // One point's repeats on one time axis (seconds since its first repeat started): calls/s ok,
 // an open loop's offered rate (calls due per second) and share of its sends that went out late,
+// a closed loop's workers when they follow stages,
 // p99 and the max latency, the measured
 // windows shaded; below it, when any call failed or the client re-dialed, failures per second by
 // outcome and the client's re-dials and failed dials.
@@ -183,10 +184,11 @@ function timelineCharts(parent, point) {
   }
   const zero = repeats[0].timeline.start_unix;
   const seconds = (ns) => ns / 1e9;
-  const sets = { ok: [], p99: [], max: [], due: [], late: [], redials: [] };
+  const sets = { ok: [], p99: [], max: [], due: [], late: [], workers: [], redials: [] };
   const failures = new Map();  // outcome -> points
   const spans = [];
   let open = false;
+  let ramped = false;  // a closed loop in worker stages: its workers, interval by interval
   let anyFailure = false;
   for (const r of repeats) {
     const t = r.timeline;
@@ -214,10 +216,14 @@ function timelineCharts(parent, point) {
         sets.due.push({ x, y: t.due[k] * perSecond });
         sets.late.push({ x, y: t.sent[k] > 0 ? (100 * t.late[k]) / t.sent[k] : null });
       }
+      if (t.workers) {
+        ramped = true;
+        sets.workers.push({ x, y: t.workers[k] });
+      }
     }
     // A gap between repeats, so that lines do not join them.
     const end = offset + t.ok.length * interval;
-    for (const s of [sets.ok, sets.p99, sets.max, sets.due, sets.late]) s.push({ x: end, y: null });
+    for (const s of [sets.ok, sets.p99, sets.max, sets.due, sets.late, sets.workers]) s.push({ x: end, y: null });
   }
   const interval = seconds(repeats[0].timeline.interval_ns);
   const line = (label, data, colour, axisId, extra) =>
@@ -232,6 +238,8 @@ function timelineCharts(parent, point) {
     datasets.push(line("offered calls/s (due)", sets.due, "#2ca02c", "y", { borderWidth: 1, borderDash: [6, 3] }));
     datasets.push(line("sent late, % of sent", sets.late, "#d62728", "late", { borderWidth: 1 }));
   }
+  if (ramped)
+    datasets.push(line("workers calling", sets.workers, "#9467bd", "workers", { borderWidth: 1, stepped: true }));
   const span = Math.max(...repeats.map((r) => r.timeline.start_unix - zero + seconds(r.timeline.span_ns)));
   const x = axis("seconds since the first repeat started", "linear", { min: 0, max: span });
   draw(chartBox(parent, `${point.label}: over time`,
@@ -248,6 +256,8 @@ function timelineCharts(parent, point) {
                                            grid: { drawOnChartArea: false } }),
         ...(open ? { late: axis("late, %", "linear", { min: 0, max: 100, position: "right",
                                                         grid: { drawOnChartArea: false } }) } : {}),
+        ...(ramped ? { workers: axis("workers", "linear", { beginAtZero: true, position: "right",
+                                                             grid: { drawOnChartArea: false } }) } : {}),
       },
       plugins: { legend: { position: "bottom" }, windowShading: { spans } },
     },
