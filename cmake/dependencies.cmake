@@ -104,6 +104,17 @@ set_target_properties(wirebench_llhttp PROPERTIES C_STANDARD 99 POSITION_INDEPEN
 find_package(CLI11 CONFIG QUIET)
 wirebench_require(CLI11_FOUND "CLI11" libcli11-dev)
 
+# CSV files of per-call values (a workload's __csv(FILE:COLUMN)__, call_picks.hpp): libcsv, a small
+# C parser of RFC 4180's quoting. It ships no CMake config or pkg-config file: found by its header
+# and library.
+find_path(LIBCSV_INCLUDE_DIR csv.h)
+find_library(LIBCSV_LIBRARY csv)
+wirebench_require(LIBCSV_INCLUDE_DIR "libcsv (csv.h)" libcsv-dev)
+wirebench_require(LIBCSV_LIBRARY "libcsv (libcsv.so)" libcsv-dev)
+add_library(wirebench_libcsv INTERFACE)
+target_include_directories(wirebench_libcsv SYSTEM INTERFACE ${LIBCSV_INCLUDE_DIR})
+target_link_libraries(wirebench_libcsv INTERFACE ${LIBCSV_LIBRARY})
+
 # YAML workload files (run --workload mix.yaml): yaml-cpp reads them into the JSON the workload
 # schema is checked on, so both formats take one schema and give the same messages.
 find_package(yaml-cpp CONFIG QUIET)

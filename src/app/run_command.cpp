@@ -24,6 +24,7 @@
 #include "wirebench/core/duration_text.hpp"
 #include "wirebench/load/arrival_schedule.hpp"
 #include "wirebench/load/results_file.hpp"
+#include "wirebench/protocols/call_picks.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/transport/io_pool.hpp"
 
@@ -191,13 +192,10 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   user_call_choice user;
   try {
     if (workload_given(cmd)) {
-      // A mix is read in the words of the protocols it goes to: they must take the same kind.
-      const user_call_kind kind = registry.find(plan.protocols.front())->user_calls;
-      for (const auto& name : plan.protocols)
-        if (registry.find(name)->user_calls != kind)
-          return "a mix is read in its protocols' words: run protocols that take the same "
-                 "requests (http1 and http2; resp and redis-server), or one";
-      user = read_workload(o.workload, o.user, cmd, kind);
+      // A mix is read in the words of the protocols it goes to.
+      std::vector<user_call_kind> kinds;
+      for (const auto& name : plan.protocols) kinds.push_back(registry.find(name)->user_calls);
+      user = read_workload(o.workload, o.user, cmd, kinds);
     } else {
       user = read_user_call(o.user, cmd);
     }
@@ -218,31 +216,36 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   for (const auto& name : plan.protocols)
     if (plan.keepalive.enabled() && !registry.find(name)->keepalive)
       return "--keepalive: protocol '" + name + "' has no ping for keep-alive";
-  if (!user.calls.empty()) {
-    const user_call& first = user.calls.front();
+  for (const auto& name : plan.protocols) {
+    const protocol& p = *registry.find(name);
+    const std::vector<user_call>& calls = user.calls_for(p.user_calls);
+    if (calls.empty()) continue;
+    const user_call& first = calls.front();
     if (first.http() && first.http()->https) plan.tls.enabled = true;
-    for (const auto& name : plan.protocols) {
-      const protocol& p = *registry.find(name);
-      if (auto problem = user_call_mismatch(p.name, p.user_calls, first.kind()); !problem.empty())
-        return problem;
-      if (user.calls.size() > 1 && !p.user_call_mixes)
-        return "protocol '" + p.name + "' sends one user call per run, not a mix";
-      // The codec factory checks the calls against their protocol (headers HTTP/2 forbids), and
-      // a gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
-      // call): a bad call is a usage error now, not a failed point later.
-      if (first.grpc() && first.grpc()->reflect) continue;  // asks the server: later
-      client_config probe;
-      probe.calls = user.calls;
-      try {
-        if (p.client_codecs)
-          p.client_codecs(probe);
-        else
-          p.make_client(probe)->close();
-      } catch (const std::exception& e) {
-        return error_text(e);
-      }
+    try {  // its lists and files read now (the probe below skips a gRPC call by reflection)
+      (void)expand_picks(calls);
+    } catch (const std::exception& e) {
+      return error_text(e);
     }
-    plan.requests = user.calls;
+    if (auto problem = user_call_mismatch(p.name, p.user_calls, first.kind()); !problem.empty())
+      return problem;
+    if (calls.size() > 1 && !p.user_call_mixes)
+      return "protocol '" + p.name + "' sends one user call per run, not a mix";
+    plan.requests[name] = calls;
+    // The codec factory checks the calls against their protocol (headers HTTP/2 forbids), and
+    // a gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
+    // call): a bad call is a usage error now, not a failed point later.
+    if (first.grpc() && first.grpc()->reflect) continue;  // asks the server: later
+    client_config probe;
+    probe.calls = calls;
+    try {
+      if (p.client_codecs)
+        p.client_codecs(probe);
+      else
+        p.make_client(probe)->close();
+    } catch (const std::exception& e) {
+      return error_text(e);
+    }
   }
   if (o.connect.empty() && user.url) {
     // The URL names the server: it is loaded as --connect would (the run starts none).

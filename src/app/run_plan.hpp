@@ -4,6 +4,7 @@
 // starts (or the one --connect names).
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -38,9 +39,15 @@ struct run_plan {
   std::string client_cpus;
   std::size_t repeats = 3;
   std::optional<endpoint> connect;  // a server someone else runs
-  // Sent instead of the greet call (--url, --path, --command, --request, --workload): several
-  // are a mix, each call sending one by weight.
-  std::vector<user_call> requests;
+  // Sent instead of the greet call (--url, --path, --command, --request, --workload), by
+  // protocol name (a workload file's sections give each kind of protocol its own): several are
+  // a mix, each call sending one by weight. A protocol not in it sends the greet call.
+  std::map<std::string, std::vector<user_call>> requests;
+  const std::vector<user_call>& requests_for(const std::string& protocol) const {
+    static const std::vector<user_call> none;
+    const auto it = requests.find(protocol);
+    return it == requests.end() ? none : it->second;
+  }
   // The client's TLS (--tls, --tls-ca, --insecure). A server the run starts then serves TLS with a
   // certificate made for the run, which the client verifies (ca_file is set to it).
   tls_options tls;

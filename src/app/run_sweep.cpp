@@ -86,7 +86,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   if (!plan.client_cpus.empty()) cc.cpus = parse_cpu_list(plan.client_cpus);
   cc.reply_timeout = seconds(plan.reply_timeout_seconds);
   cc.connect_timeout = seconds(std::min(plan.reply_timeout_seconds, 5.0));
-  cc.calls = plan.requests;
+  cc.calls = params.requests;
   cc.keepalive = plan.keepalive;
   // An open loop's calls fail at once while no connection can be had, so that a dead server
   // costs its schedule nothing; a closed loop's wait for the next dial (no worker spins).
@@ -103,8 +103,8 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   spec.duration = seconds(plan.duration_seconds);
   spec.calls = plan.calls;
   spec.payload_bytes = plan.payload_bytes;
-  if (plan.requests.size() > 1)
-    for (const user_call& call : plan.requests) spec.request_weights.push_back(call.weight);
+  if (params.requests.size() > 1)
+    for (const user_call& call : params.requests) spec.request_weights.push_back(call.weight);
   spec.late_after = seconds(plan.late_after_ms / 1000.0);
   spec.interval = plan.interval;
   spec.seed = plan.seed;
@@ -276,7 +276,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
       params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
       params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;
       params.server_local = server != nullptr;
-      params.requests = plan.requests;
+      params.requests = plan.requests_for(name);
       std::string label = name + " " + load;
       if (plan.slo) label += "@" + std::to_string(static_cast<long long>(rate)) + "/s";
       label += " workers=" + std::to_string(workers);

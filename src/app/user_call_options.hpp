@@ -5,6 +5,7 @@
 // --call, -d JSON, --import-path); and --keyspace for the per-call placeholder. None of them
 // given: the greet call.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,12 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o);
 
 struct user_call_choice {
   std::vector<user_call> calls;  // empty: no user call was asked for; several: a mix
+  // A workload file's sections instead (workload_options.hpp): each kind of protocol's calls.
+  std::map<user_call_kind, std::vector<user_call>> by_kind;
+  const std::vector<user_call>& calls_for(user_call_kind kind) const {
+    const auto it = by_kind.find(kind);
+    return it == by_kind.end() ? calls : it->second;
+  }
   // The URL of the server (--url's parts, or a mix's absolute URLs'), when given: without
   // --connect it is dialed.
   std::optional<http_url> url;

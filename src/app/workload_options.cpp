@@ -1,5 +1,6 @@
 #include "workload_options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -350,22 +351,37 @@ user_call grpc_entry(const field_reader& f, const defaults& d) {
   return user_call{std::move(g), d.keyspace};
 }
 
-std::vector<user_call> parse_entries(const json& doc, const std::string& file, user_call_kind kind,
-                                     const defaults& d, http_target& server) {
-  if (!doc.is_object()) refuse(file + ": a JSON object {\"requests\": [...]}");
+// A workload's section per kind of request: one file for a run of several protocols.
+constexpr std::pair<user_call_kind, const char*> section_keys[] = {
+    {user_call_kind::http, "http"}, {user_call_kind::resp, "resp"},
+    {user_call_kind::grpc, "grpc"}, {user_call_kind::msgpack, "msgpack"}};
+
+const char* section_key(user_call_kind kind) {
+  for (const auto& [k, key] : section_keys)
+    if (k == kind) return key;
+  return "";
+}
+
+// `doc` (the file, or one of its sections: `section` is then "resp.") as `kind`'s requests.
+std::vector<user_call> parse_entries(const json& doc, const std::string& file, const std::string& section,
+                                     user_call_kind kind, const defaults& d, http_target& server) {
+  const std::string at = file + ": " + section;
+  if (!doc.is_object()) refuse(file + ": " + (section.empty() ? "a JSON object {\"requests\": [...]}" : section + " an object {\"requests\": [...]}"));
   for (const auto& [key, value] : doc.items())
     if (key != "requests" && key != "keyspace")
-      refuse(file + ": " + key + ": unknown field (known: keyspace, requests)");
+      refuse(at + key + ": unknown field (known: keyspace, requests" +
+             (section.empty() ? "; or a section per kind of request: http, resp, grpc, msgpack)" : ")"));
   defaults file_defaults = d;
   if (doc.contains("keyspace"))
-    file_defaults.keyspace = field_reader(doc, file).whole("keyspace", 1, 1'000'000'000'000);
+    file_defaults.keyspace = field_reader(doc, at.substr(0, at.size() - (section.empty() ? 2 : 1)))
+                                 .whole("keyspace", 1, 1'000'000'000'000);
   if (!doc.contains("requests") || !doc["requests"].is_array() || doc["requests"].empty())
-    refuse(file + ": requests: a non-empty list of requests");
+    refuse(at + "requests: a non-empty list of requests");
   if (kind == user_call_kind::none) refuse(file + ": the protocol sends only its greet call");
   std::vector<user_call> calls;
   const json& list = doc["requests"];
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string where = file + ": requests[" + std::to_string(i) + "]";
+    const std::string where = at + "requests[" + std::to_string(i) + "]";
     if (!list[i].is_object()) refuse(where + ": an object");
     for (const auto& [key, value] : list[i].items())
       if (!known_fields(kind).contains(key))
@@ -410,18 +426,20 @@ bool workload_given(const CLI::App& cmd) {
 }
 
 user_call_choice read_workload(const workload_options& o, const user_call_options& user,
-                               const CLI::App& cmd, user_call_kind kind) {
+                               const CLI::App& cmd, const std::vector<user_call_kind>& kinds) {
   auto given = [&](const char* name) { return cmd.get_option(name)->count() > 0; };
+  auto runs = [&](user_call_kind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
+  const user_call_kind kind = kinds.front();
   const bool from_flags = given("--request"), from_file = given("--workload");
   if (from_flags && from_file) refuse("give --request or --workload, not both");
   for (const char* flag : {"--url", "--path", "--command", "--call"})
     if (given(flag)) refuse(std::string(flag) + " is one request: give it as a --request of the mix instead");
   if (given("--method")) refuse("--method: give each request's method in its --request (\"POST /x\")");
-  if (kind == user_call_kind::none)
+  if (runs(user_call_kind::none))
     refuse(std::string(from_file ? "--workload" : "--request") +
            ": the protocol sends only its greet call; a mix goes to http1, http2, resp, "
            "redis-server, msgpack-rpc or grpc");
-  const bool http = kind == user_call_kind::http, grpc = kind == user_call_kind::grpc;
+  const bool http = runs(user_call_kind::http), grpc = runs(user_call_kind::grpc);
   for (const char* flag : {"--header", "--data"})
     if (given(flag) && !http && !grpc) refuse(std::string(flag) + " is for HTTP requests (and gRPC's metadata and message)");
   for (const char* flag : {"--expect-status", "--expect-body"})
@@ -431,7 +449,7 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   if (given("--proto") && given("--reflect")) refuse("give --proto or --reflect, not both");
   if (grpc && from_flags && !given("--proto") && !given("--reflect"))
     refuse("--request: give the .proto that defines the methods (--proto), or --reflect");
-  if (given("--expect-reply") && kind != user_call_kind::resp) refuse("--expect-reply is for RESP commands");
+  if (given("--expect-reply") && !runs(user_call_kind::resp)) refuse("--expect-reply is for RESP commands");
   if (!from_flags && given("--weights")) refuse("--weights go with --request (a workload file gives each request's weight)");
 
   defaults d;
@@ -454,8 +472,32 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
     const std::string text = read_file(name, "--workload");
     const json doc = yaml ? yaml_as_json(text, name) : json::parse(text, nullptr, false);
     if (doc.is_discarded()) refuse("--workload " + name + ": not JSON (a YAML file's name ends in .yaml or .yml)");
-    choice.calls = parse_entries(doc, o.workload_file, kind, d, server);
+    const bool sections = doc.is_object() && std::any_of(std::begin(section_keys), std::end(section_keys),
+                                                         [&](const auto& k) { return doc.contains(k.second); });
+    if (sections) {
+      for (const auto& [key, value] : doc.items())
+        if (std::none_of(std::begin(section_keys), std::end(section_keys), [&](const auto& k) { return key == k.second; }))
+          refuse(name + ": " + key + ": unknown field beside the sections (known: http, resp, grpc, msgpack)");
+      // Each protocol's kind its section; sections no protocol of the run takes are not read.
+      for (const user_call_kind k : kinds) {
+        if (!doc.contains(section_key(k)))
+          refuse(name + ": no '" + section_key(k) + "' section, for the protocols that send " +
+                 std::string(kind_name(k)) + "s");
+        if (!choice.by_kind.contains(k))
+          choice.by_kind[k] = parse_entries(doc[section_key(k)], name, std::string(section_key(k)) + ".", k, d, server);
+      }
+    } else {
+      if (std::any_of(kinds.begin(), kinds.end(), [&](user_call_kind k) { return k != kind; }))
+        refuse("--workload " + name + ": its requests are read in one protocol's words: give it a "
+               "section per kind of request (http, resp, grpc, msgpack), or run protocols that "
+               "take the same requests");
+      choice.calls = parse_entries(doc, name, "", kind, d, server);
+    }
   } else {
+    if (std::any_of(kinds.begin(), kinds.end(), [&](user_call_kind k) { return k != kind; }))
+      refuse("--request: a mix is read in its protocols' words: run protocols that take the same "
+             "requests (http1 and http2; resp and redis-server), or give a --workload file a "
+             "section per kind");
     for (const std::string& request : o.requests) {
       if (!request.starts_with('@')) {
         choice.calls.push_back(request_line(request, kind, d, server, "--request '" + request + "'"));
@@ -479,17 +521,21 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
       for (std::size_t i = 0; i < weights.size(); ++i) choice.calls[i].weight = weights[i];
     }
   }
-  if (choice.calls.size() > max_mix_requests)
-    refuse(std::to_string(choice.calls.size()) + " requests: a mix has at most " +
-           std::to_string(max_mix_requests) + " (each keeps histograms of its own)");
-  // The weights must make a cycle the drivers can lay out: refused now, not at each point.
-  std::vector<std::uint32_t> weights;
-  for (const user_call& call : choice.calls) weights.push_back(call.weight);
-  try {
-    (void)request_mix(weights);
-  } catch (const std::invalid_argument& e) {
-    refuse(std::string(from_file ? "--workload " + o.workload_file : "--weights " + o.weights) + ": " + e.what());
-  }
+  // Each list as the drivers will take it: at most max_mix_requests, weights that make a cycle.
+  auto check = [&](const std::vector<user_call>& calls) {
+    if (calls.size() > max_mix_requests)
+      refuse(std::to_string(calls.size()) + " requests: a mix has at most " +
+             std::to_string(max_mix_requests) + " (each keeps histograms of its own)");
+    std::vector<std::uint32_t> weights;
+    for (const user_call& call : calls) weights.push_back(call.weight);
+    try {
+      (void)request_mix(weights);
+    } catch (const std::invalid_argument& e) {
+      refuse(std::string(from_file ? "--workload " + o.workload_file : "--weights " + o.weights) + ": " + e.what());
+    }
+  };
+  if (choice.by_kind.empty()) check(choice.calls);
+  for (const auto& [k, calls] : choice.by_kind) check(calls);
   choice.url = server.server;
   return choice;
 }

@@ -28,11 +28,14 @@ void add_workload_options(CLI::App& cmd, workload_options& o);
 // Whether --request or --workload was given.
 bool workload_given(const CLI::App& cmd);
 
-// The requests the flags on `cmd` list, read as `kind`'s; the user-call flags that go with every
+// The requests the flags on `cmd` list, read in their protocols' words; the user-call flags that go with every
 // request (-H, -d, --expect-status, --expect-body, --expect-reply, --keyspace; gRPC's --proto,
 // --import-path, --reflect) apply to each as its default. Throws std::invalid_argument with a one-line message (exit status 2) on flags or
 // a file that do not parse; a file's message names the file and the field.
+// `kinds`: what each protocol of the run sends (one entry each, in order); a workload file with a
+// section per kind (http, resp, grpc, msgpack) gives each its own requests (user_call_choice::
+// by_kind), a file without sections and --request one list for protocols that all take it.
 user_call_choice read_workload(const workload_options& o, const user_call_options& user,
-                               const CLI::App& cmd, user_call_kind kind);
+                               const CLI::App& cmd, const std::vector<user_call_kind>& kinds);
 
 }  // namespace wirebench::app

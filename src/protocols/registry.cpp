@@ -6,7 +6,9 @@
 
 #include "common/backend_support.hpp"
 #include "common/codec_server.hpp"
+#include "common/picking_client.hpp"
 #include "wirebench/core/setting_error.hpp"
+#include "wirebench/protocols/call_picks.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/tls/tls_client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
@@ -109,20 +111,33 @@ void protocol_registry::add(protocol p) {
       throw setting_error("user_call", "a mix of " + std::to_string(c.calls.size()) +
                                            " requests: at most " + std::to_string(max_mix_requests));
   };
-  // And every client builds its requests with __payload_N__ expanded (call_placeholder.hpp).
-  auto with_payloads_of = [](const client_config& c) {
-    client_config expanded = c;
-    for (user_call& call : expanded.calls) call = with_payloads(std::move(call));
-    return expanded;
+  // And every client builds its requests with their picks (call_picks.hpp: each a variant of the
+  // request, a client call naming one at random) and __payload_N__ and __rand_str_N__ expanded
+  // (call_placeholder.hpp).
+  struct expanded_config {
+    client_config config;
+    std::shared_ptr<const pick_table> picks;  // null: no request has picks
   };
-  p.make_client = [make = std::move(p.make_client), check_call, with_payloads_of](const client_config& c) {
+  auto expand = [](const client_config& c) {
+    expanded_config e{c, nullptr};
+    picked_calls picked = expand_picks(c.calls);
+    if (picked.has_picks()) e.picks = std::make_shared<const pick_table>(picked);
+    e.config.calls.clear();
+    for (user_call& call : picked.variants) e.config.calls.push_back(with_payloads(std::move(call)));
+    return e;
+  };
+  p.make_client = [make = std::move(p.make_client), check_call, expand](const client_config& c) {
     check_call(c);
-    return make(with_payloads_of(c));
+    expanded_config e = expand(c);
+    auto client = make(e.config);
+    return e.picks ? picking_client(std::move(client), e.picks) : std::move(client);
   };
   if (p.client_codecs)
-    p.client_codecs = [make = std::move(p.client_codecs), check_call, with_payloads_of](const client_config& c) {
+    p.client_codecs = [make = std::move(p.client_codecs), check_call, expand](const client_config& c) {
       check_call(c);
-      return make(with_payloads_of(c));
+      expanded_config e = expand(c);
+      auto codecs = make(e.config);
+      return e.picks ? picking_codecs(std::move(codecs), e.picks) : codecs;
     };
   protocols_.push_back(std::move(p));
 }

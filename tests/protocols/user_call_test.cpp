@@ -173,6 +173,38 @@ TEST(call_placeholder, payloads_are_expanded_once_into_n_bytes) {
   EXPECT_EQ(with_payloads(user_call{resp_call{{"SET", "k", "__payload_3__"}}}).resp()->args[2], "xxx");
 }
 
+// __rand_str_N__: N bytes that name their length once expanded, which the filler finds wherever
+// they sit (the end of the bytes too, as a short one in a body) and fills, N characters per call.
+TEST(call_placeholder, a_random_string_of_n_characters_is_filled_in_its_n_bytes) {
+  EXPECT_EQ(expand_random_strings("a__rand_str_4__b"), "a__s4b");
+  EXPECT_EQ(expand_random_strings("__rand_str_20__"), "__s20_______________");
+  for (const char* bad : {"__rand_str_3__", "__rand_str_0__", "__rand_str_x__", "__rand_str_1048577__",
+                          "__rand_str_5_"})
+    EXPECT_THROW(expand_random_strings(bad), std::invalid_argument) << bad;
+  EXPECT_EQ(expand_random_strings("__rand_str__ and __sequence__"), "__rand_str__ and __sequence__");
+  const user_call call = with_payloads(
+      user_call{resp_call{{"SET", "k:__rand_str_30__:__rand_int__", "__payload_2__v__rand_str_5__"}}});
+  const std::string bytes = call.resp()->args[1] + "|" + call.resp()->args[2];
+  ASSERT_EQ(bytes.size(), 2 + 30 + 1 + 12 + 1 + 2 + 1 + 5);
+  placeholder_filler filler(bytes, 10, 7);
+  std::set<std::string> seen;
+  for (int i = 0; i < 50; ++i) {
+    std::string filled = bytes;
+    filler.fill(filled);
+    const std::string_view alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+    const std::string random = filled.substr(2, 30), tail = filled.substr(filled.size() - 5);
+    EXPECT_EQ(random.find_first_not_of(alphabet), std::string::npos) << filled;
+    EXPECT_EQ(tail.find_first_not_of(alphabet), std::string::npos) << filled;
+    EXPECT_EQ(filled.substr(33, 12).find_first_not_of("0123456789"), std::string::npos) << filled;
+    EXPECT_EQ(filled.substr(45, 4), "|xxv");
+    seen.insert(random);
+  }
+  EXPECT_EQ(seen.size(), 50u);
+  // A text that only looks like one is left alone: a leading zero, digits past the bytes, no pad.
+  for (const char* text : {"__s05__", "__s9___", "__s5x_", "__s0"})
+    EXPECT_TRUE(placeholder_filler(text, 10, 1).empty()) << text;
+}
+
 TEST(user_call, describe_says_what_is_sent) {
   http_call h;
   h.method = "POST";

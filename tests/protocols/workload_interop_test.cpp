@@ -10,6 +10,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -188,6 +189,87 @@ TEST(workload_interop, a_set_get_incr_mix_against_redis_server_gets_exact_replie
   server->stop();
 }
 
+// Per-call data, as ghz's --data-file and JMeter's CSV data set give it: users from a CSV file
+// (RFC 4180 quoting), a key picked from a list, a random string of 20 characters. redis-server
+// holds what was sent: each user's key has the name from its own row, the three counters add up
+// to the INCRs made and share them about evenly, and every random key is 20 characters of its own.
+TEST(workload_interop, per_call_picks_and_random_strings_reach_redis_server_as_written) {
+  WIREBENCH_REQUIRE_PEER("redis-server", "redis-server");
+  WIREBENCH_REQUIRE_PEER("redis-cli", "redis-tools");
+  auto server = protocol_registry::builtin().find("redis-server")->make_server({});
+  const std::string where = server->local_endpoint().to_string();
+  const std::string port = std::to_string(server->local_endpoint().port);
+  test::temp_dir dir("redis-picks");
+  std::ofstream(dir.path("users.csv")) << "id,name\n1,ann\n2,\"bo, the second\"\n3,cy\n4,dee\n";
+  std::ofstream(dir.path("picks.json")) << json{
+      {"requests",
+       {{{"name", "user"}, {"command", {"SET", "user:__csv(" + dir.path("users.csv") + ":id)__",
+                                        "__csv(" + dir.path("users.csv") + ":name)__"}},
+         {"expect_reply", "OK"}},
+        {{"name", "hit"}, {"command", "INCR hits:__pick(a|b|c)__"}},
+        {{"name", "random"}, {"command", "SET r:__rand_str_20__ x"}, {"expect_reply", "OK"}}}}}.dump();
+  const std::string out = dir.path("out.json");
+  const auto r = wirebench("run -p redis-server --connect " + where + " --workload " + dir.path("picks.json") +
+                               " --depth 8 -n 3000 --duration 60 --warmup 0 --workers 3 -R 1 -q --timeout 5 -o " + out,
+                           out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const json& point = r.results["points"][0];
+  ASSERT_EQ(point["summary"]["outcomes"]["ok"], 3000) << point["summary"]["errors"];
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(point["summary"]["requests"][i]["outcomes"]["ok"], 1000) << i;
+  auto redis = [&](const std::string& args) {
+    return test::run_shell("redis-cli -p " + port + " " + args);
+  };
+  const char* names[] = {"ann", "bo, the second", "cy", "dee"};
+  for (int id = 1; id <= 4; ++id)
+    EXPECT_EQ(redis("GET user:" + std::to_string(id)), std::string(names[id - 1]) + "\n") << id;
+  std::uint64_t hits = 0;
+  for (const char* key : {"a", "b", "c"}) {
+    const std::uint64_t n = std::stoull(redis(std::string("GET hits:") + key));
+    EXPECT_GT(n, 250u) << key;  // 1000 uniform picks of 3: 333 +- 15 (binomial)
+    EXPECT_LT(n, 420u) << key;
+    hits += n;
+  }
+  EXPECT_EQ(hits, 1000u);
+  std::istringstream keys(redis("--scan --pattern 'r:*'"));
+  std::set<std::string> random;
+  for (std::string key; std::getline(keys, key);) {
+    EXPECT_TRUE(std::regex_match(key, std::regex("r:[0-9a-z]{20}"))) << key;
+    random.insert(key);
+  }
+  EXPECT_EQ(random.size(), 1000u);
+  server->stop();
+}
+
+// A path picked per call from a file's lines (--request as h2load's -i would take one URL), over
+// HTTP/1.1 and HTTP/2: nginx serves each location about half the time, every call exactly once.
+TEST(workload_interop, a_path_picked_per_call_reaches_each_nginx_location) {
+  WIREBENCH_REQUIRE_PEER("nginx", "nginx-light");
+  test::temp_dir logs("pick-logs");
+  std::string locations;
+  for (const char* name : {"a", "b"})
+    locations += std::string("    location = /") + name + " { access_log " + logs.path(name) +
+                 ".log; default_type text/plain; return 200 '" + name + "'; }\n";
+  test::nginx_server nginx("nginx-pick", locations);
+  ASSERT_TRUE(nginx.started()) << "nginx did not start";
+  std::ofstream(logs.path("paths.txt")) << "a\nb\n";
+  for (const char* protocol : {"http1", "http2"}) {
+    SCOPED_TRACE(protocol);
+    for (const char* name : {"a", "b"}) std::ofstream(logs.path(name) + ".log", std::ios::trunc);
+    const std::string out = logs.path("out.json");
+    const int port = std::string(protocol) == "http2" ? nginx.h2c_port() : nginx.port();
+    const auto r = wirebench(std::string("run -p ") + protocol + " --url 'http://127.0.0.1:" +
+                                 std::to_string(port) + "/__pick(@" + logs.path("paths.txt") +
+                                 ")__' -n 2000 --duration 60 --warmup 0 --workers 4 -R 1 -q --timeout 5 -o " + out,
+                             out);
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.results["points"][0]["summary"]["outcomes"]["ok"], 2000) << r.results["points"][0]["summary"];
+    const std::uint64_t a = lines_in(logs.path("a.log")), b = lines_in(logs.path("b.log"));
+    EXPECT_EQ(a + b, 2000u);
+    EXPECT_GT(a, 850u);  // 2000 uniform picks of 2: 1000 +- 22 (binomial)
+    EXPECT_GT(b, 850u);
+  }
+}
+
 // k6's ramping-arrival-rate: the rate nginx sees, second by second (its access log's $msec),
 // follows the stages within 5%: up from 0 to 2000/s over 3 s, then held 2 s.
 TEST(workload_interop, the_rate_a_server_sees_follows_the_stages) {
@@ -288,6 +370,55 @@ TEST(workload_interop, a_grpcio_server_sees_both_methods_of_a_mix_with_their_met
   ASSERT_EQ(lines.status, 0) << lines.out;
   EXPECT_EQ(lines.results["points"][0]["summary"]["requests"][0]["outcomes"]["ok"], 100);
   EXPECT_EQ(lines.results["points"][0]["summary"]["requests"][1]["outcomes"]["ok"], 300);
+}
+
+// One file for a run of several protocols: a section per kind of request, each protocol sending
+// its own kind's (the servers the run starts answer the greet path and command).
+TEST(workload_interop, a_workload_with_a_section_per_kind_gives_each_protocol_its_requests) {
+  test::temp_dir dir("workload-sections");
+  std::ofstream(dir.path("w.yaml")) << "http:\n"
+                                       "  requests:\n"
+                                       "    - {name: a, path: \"/greet?name=a\", weight: 3, expect_body: '{\"greeting\":\"hello, a\"}'}\n"
+                                       "    - {name: picked, path: \"/greet?name=__pick(b|c)__\"}\n"
+                                       "resp:\n"
+                                       "  requests:\n"
+                                       "    - {name: greet, command: GREET x, expect_reply: \"hello, x\"}\n"
+                                       "grpc:\n"
+                                       "  requests: [{method: not.Read/Ever}]\n";
+  const std::string out = dir.path("out.json");
+  const auto r = wirebench("run -p http1,resp,http2 --workload " + dir.path("w.yaml") +
+                               " -n 800 --duration 60 --warmup 0 --workers 4 -R 1 -q --timeout 5 -o " + out,
+                           out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const json& points = r.results["points"];
+  ASSERT_EQ(points.size(), 3u);
+  for (const json& point : points) {
+    SCOPED_TRACE(point["parameters"]["protocol"].get<std::string>());
+    EXPECT_EQ(point["summary"]["outcomes"]["ok"], 800) << point["summary"]["errors"];
+    const bool resp = point["parameters"]["protocol"] == "resp";
+    ASSERT_EQ(point["parameters"]["requests"].size(), resp ? 1u : 2u);
+    EXPECT_EQ(point["parameters"]["requests"][0]["name"], resp ? "greet" : "a");
+    if (!resp) EXPECT_EQ(point["summary"]["requests"][1]["outcomes"]["ok"], 200);
+  }
+  auto refusal = [&](const std::string& protocols, const std::string& text) {
+    std::ofstream(dir.path("bad.json"), std::ios::trunc) << text;
+    const auto bad = wirebench("run -p " + protocols + " --workload " + dir.path("bad.json") + " -n 1");
+    EXPECT_EQ(bad.status, 2) << bad.out;
+    return bad.out;
+  };
+  const std::string file = dir.path("bad.json");
+  EXPECT_NE(refusal("http1,resp", R"({"http": {"requests": [{"path": "/"}]}})")
+                .find(file + ": no 'resp' section, for the protocols that send RESP commands"),
+            std::string::npos);
+  EXPECT_NE(refusal("resp", R"({"resp": {"requests": [{"command": "GET"}]}, "requests": []})")
+                .find(file + ": requests: unknown field beside the sections (known: http, resp, grpc, msgpack)"),
+            std::string::npos);
+  EXPECT_NE(refusal("resp", R"({"resp": {"requests": [{"command": 5}]}})")
+                .find(file + ": resp.requests[0].command: a string"),
+            std::string::npos);
+  EXPECT_NE(refusal("http1,resp", R"({"requests": [{"path": "/"}]})")
+                .find("its requests are read in one protocol's words: give it a section per kind"),
+            std::string::npos);
 }
 
 // A workload file's mistakes are usage errors (exit 2) naming the file and the field.

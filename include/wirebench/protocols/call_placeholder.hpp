@@ -6,9 +6,12 @@
 //                  one from 0 (ghz's {{.RequestNumber}}); one number per call, however many times
 //                  it appears (a call sent again because the server had not processed it takes a
 //                  new one: the server then sees a gap)
-//   __rand_str__   12 random characters from [0-9a-z]; write it twice for 24
+//   __rand_str__   12 random characters from [0-9a-z]
+//   __rand_str_N__ N of them (N from 4 to 1 MiB): written as N bytes that name their length
+//                  before any request is built (with_payloads()), then filled like the others
 // and one expanded once, before any request is built (with_payloads()):
 //   __payload_N__  N bytes of 'x' (N up to 16 MiB): a body, a value or a field of N bytes
+// (call_picks.hpp has the placeholders picked from a list, expanded before these.)
 // A codec builds its request once per connection, finds the placeholders once, and per call copies
 // the bytes into a buffer whose capacity it keeps and fills them in: no allocation per call.
 #include <cstdint>
@@ -47,14 +50,20 @@ class placeholder_filler {
   struct place {
     std::size_t at;
     kind what;
+    std::size_t length = 12;  // a random string's
   };
-  std::uint64_t next_bits();  // splitmix64
+  std::uint64_t next_bits();  // next_random_bits() of state_
 
   std::vector<place> at_;  // in order
   bool has_sequence_ = false;
   std::uint64_t keyspace_;
   std::uint64_t state_;
 };
+
+// The placeholders' generator (splitmix64), for whoever picks per call alike (picking_client.hpp):
+// the next 64 random bits from `state`, and a number uniform in [0, n) (n >= 1).
+std::uint64_t next_random_bits(std::uint64_t& state);
+std::uint64_t random_below(std::uint64_t n, std::uint64_t& state);
 
 // A different seed for every call of it in this process (each connection's codec takes one, so
 // that connections do not send the same keys in step).
@@ -63,7 +72,10 @@ std::uint64_t next_placeholder_seed();
 // `text` with each __payload_N__ replaced by N bytes of 'x'. Throws std::invalid_argument (one
 // line, naming it) for an N that is not a whole number up to 16 MiB.
 std::string expand_payloads(std::string_view text);
-// The call with every field expanded so (HTTP target, header values and body; RESP arguments;
+// `text` with each __rand_str_N__ replaced by the N bytes the filler fills (N from 4 to 1 MiB;
+// std::invalid_argument otherwise).
+std::string expand_random_strings(std::string_view text);
+// The call with every field expanded so, both kinds (HTTP target, header values and body; RESP arguments;
 // gRPC JSON; MessagePack-RPC params): what a client builds its request from, the call as written
 // staying what results show.
 user_call with_payloads(user_call call);

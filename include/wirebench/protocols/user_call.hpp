@@ -28,7 +28,8 @@ namespace wirebench {
 // redis-benchmark -r does (same name, same width: the bytes keep their length, so the request is
 // built once and the digits written over the placeholder). In a RESP argument, an HTTP target, a
 // header value or a body, a string param of a MessagePack-RPC call, or a string field of a gRPC
-// request. call_placeholder.hpp has the others (__sequence__, __rand_str__, __payload_N__).
+// request. call_placeholder.hpp has the others (__sequence__, __rand_str__, __payload_N__), and
+// call_picks.hpp those picked from a list (__pick(a|b)__, __csv(FILE:COLUMN)__).
 inline constexpr std::string_view random_int_placeholder = "__rand_int__";
 
 struct http_call {

@@ -1,5 +1,6 @@
 #include "wirebench/protocols/call_placeholder.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cstring>
@@ -21,18 +22,75 @@ void write_digits(char* to, std::uint64_t n) {
 }
 
 constexpr std::size_t max_payload = 16 << 20;
+constexpr std::size_t max_random_string = 1 << 20;
+
+// __rand_str_N__ becomes, before any request is built, N bytes that say what they are: "__s",
+// N's digits, then '_' up to N bytes ("__s20_______________"), which a codec copies into its
+// request like any text and the filler finds in the request's bytes (and so at any offset any
+// encoding puts it). Hence N >= 4: the digits must fit in the N bytes.
+constexpr std::size_t min_random_string = 4;
+
+std::string random_string_marker(std::size_t n) {
+  std::string marker = "__s" + std::to_string(n);
+  return marker.append(n - marker.size(), '_');
+}
+
+// The length of the marker at `bytes`' start, or 0 when there is none.
+std::size_t random_string_marker_at(std::string_view bytes) {
+  if (!bytes.starts_with("__s")) return 0;
+  std::size_t n = 0;
+  const char* digits = bytes.data() + 3;
+  const auto [end, ec] = std::from_chars(digits, bytes.data() + bytes.size(), n);
+  if (ec != std::errc{} || end == digits || *digits == '0' || n < min_random_string || n > bytes.size())
+    return 0;
+  const std::size_t written = static_cast<std::size_t>(end - bytes.data());
+  if (written > n || bytes.substr(written, n - written).find_first_not_of('_') != std::string_view::npos)
+    return 0;
+  return n;
+}
+
+// `text` with every `open` + N + "__" replaced by make(N); N a whole number in [lowest, highest].
+// `keep`: a placeholder that starts as `open` does and stays (__rand_str__).
+template <typename Make>
+std::string expand_sized(std::string_view text, std::string_view open, std::size_t lowest,
+                         std::size_t highest, std::string_view what, std::string_view keep, Make make) {
+  std::string out;
+  std::size_t from = 0;
+  for (auto at = text.find(open); at != std::string_view::npos; at = text.find(open, from)) {
+    if (!keep.empty() && text.substr(at).starts_with(keep)) {
+      out.append(text.substr(from, at + keep.size() - from));
+      from = at + keep.size();
+      continue;
+    }
+    const char* digits = text.data() + at + open.size();
+    std::size_t n = 0;
+    const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), n);
+    const std::string_view rest = text.substr(static_cast<std::size_t>(end - text.data()));
+    if (ec != std::errc{} || end == digits || !rest.starts_with("__") || n < lowest || n > highest)
+      throw std::invalid_argument("'" + std::string(text.substr(at, 24)) + "...': " + std::string(what) +
+                                  " is " + std::string(open) + "N__, N from " + std::to_string(lowest) +
+                                  " to " + std::to_string(highest));
+    out.append(text.substr(from, at - from)).append(make(n));
+    from = static_cast<std::size_t>(end - text.data()) + 2;
+  }
+  return out.append(text.substr(from));
+}
 
 }  // namespace
 
 placeholder_filler::placeholder_filler(std::string_view bytes, std::uint64_t keyspace,
                                        std::uint64_t seed)
     : keyspace_(keyspace == 0 ? 1 : keyspace), state_(seed) {
-  for (std::size_t at = bytes.find("__"); at != std::string_view::npos && at + width <= bytes.size();) {
+  for (std::size_t at = bytes.find("__"); at != std::string_view::npos;) {
     const std::string_view here = bytes.substr(at, width);
     if (here == random_int_placeholder) at_.push_back({at, kind::random_int});
     else if (here == sequence_placeholder) at_.push_back({at, kind::sequence});
-    else if (here == random_string_placeholder) at_.push_back({at, kind::random_string});
-    else {
+    else if (here == random_string_placeholder) at_.push_back({at, kind::random_string, width});
+    else if (const std::size_t n = random_string_marker_at(bytes.substr(at))) {
+      at_.push_back({at, kind::random_string, n});
+      at = bytes.find("__", at + n);
+      continue;
+    } else {
       at = bytes.find("__", at + 1);
       continue;
     }
@@ -41,19 +99,23 @@ placeholder_filler::placeholder_filler(std::string_view bytes, std::uint64_t key
   }
 }
 
-std::uint64_t placeholder_filler::next_bits() {
+std::uint64_t next_random_bits(std::uint64_t& state) {
   // splitmix64: one add and a few multiplies per number, and every seed gives a full sequence.
-  std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
 
-std::uint64_t placeholder_filler::next() {
-  // Into [0, keyspace) by the high half of a 128-bit product: no division, no modulo bias to
-  // speak of for a keyspace far below 2^64.
-  return static_cast<std::uint64_t>((static_cast<uint128>(next_bits()) * keyspace_) >> 64);
+std::uint64_t random_below(std::uint64_t n, std::uint64_t& state) {
+  // Into [0, n) by the high half of a 128-bit product: no division, no modulo bias to speak of
+  // for an n far below 2^64.
+  return static_cast<std::uint64_t>((static_cast<uint128>(next_random_bits(state)) * n) >> 64);
 }
+
+std::uint64_t placeholder_filler::next_bits() { return next_random_bits(state_); }
+
+std::uint64_t placeholder_filler::next() { return random_below(keyspace_, state_); }
 
 void placeholder_filler::fill(std::span<char> bytes) {
   const std::uint64_t sequence =
@@ -64,10 +126,13 @@ void placeholder_filler::fill(std::span<char> bytes) {
       case kind::random_int: write_digits(to, next()); break;
       case kind::sequence: write_digits(to, sequence); break;
       case kind::random_string: {
-        // 12 base-36 digits of one 64-bit draw (36^12 < 2^64: every string can come).
+        // 12 base-36 digits of each 64-bit draw (36^12 < 2^64: every string can come).
         static constexpr char alphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-        std::uint64_t n = next_bits();
-        for (std::size_t i = 0; i < width; ++i, n /= 36) to[i] = alphabet[n % 36];
+        for (std::size_t done = 0; done < p.length;) {
+          std::uint64_t n = next_bits();
+          for (const std::size_t end = std::min(p.length, done + width); done < end; ++done, n /= 36)
+            to[done] = alphabet[n % 36];
+        }
         break;
       }
     }
@@ -86,27 +151,19 @@ std::uint64_t next_placeholder_seed() {
 }
 
 std::string expand_payloads(std::string_view text) {
-  constexpr std::string_view open = "__payload_";
-  std::string out;
-  std::size_t from = 0;
-  for (auto at = text.find(open); at != std::string_view::npos; at = text.find(open, from)) {
-    const char* digits = text.data() + at + open.size();
-    std::size_t n = 0;
-    const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), n);
-    const std::string_view rest = text.substr(static_cast<std::size_t>(end - text.data()));
-    if (ec != std::errc{} || end == digits || !rest.starts_with("__") || n > max_payload)
-      throw std::invalid_argument("'" + std::string(text.substr(at, 24)) +
-                                  "...': a payload placeholder is __payload_N__, N bytes up to " +
-                                  std::to_string(max_payload));
-    out.append(text.substr(from, at - from)).append(n, 'x');
-    from = static_cast<std::size_t>(end - text.data()) + 2;
-  }
-  return out.append(text.substr(from));
+  return expand_sized(text, "__payload_", 0, max_payload, "a payload placeholder", {},
+                      [](std::size_t n) { return std::string(n, 'x'); });
+}
+
+std::string expand_random_strings(std::string_view text) {
+  return expand_sized(text, "__rand_str_", min_random_string, max_random_string,
+                      "a random string's placeholder", random_string_placeholder, random_string_marker);
 }
 
 user_call with_payloads(user_call call) {
   auto expand = [](std::string& s) {
     if (s.find("__payload_") != std::string::npos) s = expand_payloads(s);
+    if (s.find("__rand_str_") != std::string::npos) s = expand_random_strings(s);
   };
   if (http_call* h = std::get_if<http_call>(&call.request)) {
     expand(h->target);
