@@ -366,7 +366,8 @@ const char* section_key(user_call_kind kind) {
 std::vector<user_call> parse_entries(const json& doc, const std::string& file, const std::string& section,
                                      user_call_kind kind, const defaults& d, http_target& server) {
   const std::string at = file + ": " + section;
-  if (!doc.is_object()) refuse(file + ": " + (section.empty() ? "a JSON object {\"requests\": [...]}" : section + " an object {\"requests\": [...]}"));
+  if (!doc.is_object())
+    refuse(file + ": " + (section.empty() ? "a JSON object" : section + " an object") + " {\"requests\": [...]}");
   for (const auto& [key, value] : doc.items())
     if (key != "requests" && key != "keyspace")
       refuse(at + key + ": unknown field (known: keyspace, requests" +
@@ -472,11 +473,15 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
     const std::string text = read_file(name, "--workload");
     const json doc = yaml ? yaml_as_json(text, name) : json::parse(text, nullptr, false);
     if (doc.is_discarded()) refuse("--workload " + name + ": not JSON (a YAML file's name ends in .yaml or .yml)");
-    const bool sections = doc.is_object() && std::any_of(std::begin(section_keys), std::end(section_keys),
-                                                         [&](const auto& k) { return doc.contains(k.second); });
+    auto is_section = [](const std::string& key) {
+      return std::any_of(std::begin(section_keys), std::end(section_keys),
+                         [&](const auto& k) { return key == k.second; });
+    };
+    const bool sections = doc.is_object() && std::any_of(doc.items().begin(), doc.items().end(),
+                                                         [&](const auto& item) { return is_section(item.key()); });
     if (sections) {
       for (const auto& [key, value] : doc.items())
-        if (std::none_of(std::begin(section_keys), std::end(section_keys), [&](const auto& k) { return key == k.second; }))
+        if (!is_section(key))
           refuse(name + ": " + key + ": unknown field beside the sections (known: http, resp, grpc, msgpack)");
       // Each protocol's kind its section; sections no protocol of the run takes are not read.
       for (const user_call_kind k : kinds) {
@@ -484,7 +489,8 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
           refuse(name + ": no '" + section_key(k) + "' section, for the protocols that send " +
                  std::string(kind_name(k)) + "s");
         if (!choice.by_kind.contains(k))
-          choice.by_kind[k] = parse_entries(doc[section_key(k)], name, std::string(section_key(k)) + ".", k, d, server);
+          choice.by_kind[k] =
+              parse_entries(doc[section_key(k)], name, std::string(section_key(k)) + ".", k, d, server);
       }
     } else {
       if (std::any_of(kinds.begin(), kinds.end(), [&](user_call_kind k) { return k != kind; }))

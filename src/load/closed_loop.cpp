@@ -252,7 +252,8 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
       loop->set_active(workers);
       // An interval the driving thread slept through (a loaded machine) keeps the count before.
       const auto index = static_cast<std::size_t>((now - start) / spec.interval);
-      const std::uint64_t before = workers_over_time.size() ? workers_over_time.intervals().back().workers : 0;
+      const std::uint64_t before =
+          workers_over_time.size() ? workers_over_time.intervals().back().workers : 0;
       for (std::size_t i = workers_over_time.size(); i < index; ++i) workers_over_time.at(i).workers = before;
       workers_over_time.at(index).workers = workers;
       detail::wait_for_run(mutex, nothing, gave_up,

@@ -398,7 +398,9 @@ TEST(workload_interop, a_workload_with_a_section_per_kind_gives_each_protocol_it
     const bool resp = point["parameters"]["protocol"] == "resp";
     ASSERT_EQ(point["parameters"]["requests"].size(), resp ? 1u : 2u);
     EXPECT_EQ(point["parameters"]["requests"][0]["name"], resp ? "greet" : "a");
-    if (!resp) EXPECT_EQ(point["summary"]["requests"][1]["outcomes"]["ok"], 200);
+    if (!resp) {
+      EXPECT_EQ(point["summary"]["requests"][1]["outcomes"]["ok"], 200);
+    }
   }
   auto refusal = [&](const std::string& protocols, const std::string& text) {
     std::ofstream(dir.path("bad.json"), std::ios::trunc) << text;
