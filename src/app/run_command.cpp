@@ -222,11 +222,6 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (calls.empty()) continue;
     const user_call& first = calls.front();
     if (first.http() && first.http()->https) plan.tls.enabled = true;
-    try {  // its lists and files read now (the probe below skips a gRPC call by reflection)
-      (void)expand_picks(calls);
-    } catch (const std::exception& e) {
-      return error_text(e);
-    }
     if (auto problem = user_call_mismatch(p.name, p.user_calls, first.kind()); !problem.empty())
       return problem;
     if (calls.size() > 1 && !p.user_call_mixes)
@@ -235,7 +230,16 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     // The codec factory checks the calls against their protocol (headers HTTP/2 forbids), and
     // a gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
     // call): a bad call is a usage error now, not a failed point later.
-    if (first.grpc() && first.grpc()->reflect) continue;  // asks the server: later
+    // The probe also reads the picks' lists and files (the registry expands them); a gRPC call by
+    // reflection is not probed, so its picks are read here.
+    try {
+      if (first.grpc() && first.grpc()->reflect) {
+        (void)expand_picks(calls);
+        continue;  // asks the server: later
+      }
+    } catch (const std::exception& e) {
+      return error_text(e);
+    }
     client_config probe;
     probe.calls = calls;
     try {

@@ -446,6 +446,10 @@ TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
   EXPECT_NE(refusal("http2", R"({"requests": [{"url": "http://a:1/x"}, {"url": "http://b:1/y"}]})")
                 .find("is not the mix's server (http://a:1): a mix loads one server"),
             std::string::npos);
+  // A pick's file that cannot be read: refused before anything runs, naming the request.
+  EXPECT_NE(refusal("resp", R"({"requests": [{"command": "GET __pick(@/nonexistent/keys)__"}]})")
+                .find("request 1 (GET __pick(@/nonexistent/keys)__): __pick(@/nonexistent/keys)__: cannot read"),
+            std::string::npos);
   EXPECT_NE(refusal("resp", "{\"requests\": []}").find(file + ": requests: a non-empty list"),
             std::string::npos);
   EXPECT_NE(refusal("resp", "[1, 2").find(file + ": not JSON"), std::string::npos);
