@@ -98,7 +98,8 @@ wirebench_require(LLHTTP_SOURCE_DIR "llhttp sources (llhttp.c)" node-llhttp)
 add_library(wirebench_llhttp STATIC ${LLHTTP_SOURCE_DIR}/llhttp.c ${LLHTTP_SOURCE_DIR}/api.c
                                     ${LLHTTP_SOURCE_DIR}/http.c)
 target_include_directories(wirebench_llhttp SYSTEM PUBLIC ${LLHTTP_INCLUDE_DIR})
-set_target_properties(wirebench_llhttp PROPERTIES C_STANDARD 99 POSITION_INDEPENDENT_CODE ON)
+# Its three C files share internal names: compiled one by one in a unity build too.
+set_target_properties(wirebench_llhttp PROPERTIES C_STANDARD 99 POSITION_INDEPENDENT_CODE ON UNITY_BUILD OFF)
 
 # Command-line parsing for the wirebench program (header-only; ships a CMake config).
 find_package(CLI11 CONFIG QUIET)

@@ -1,14 +1,17 @@
 #include "macro/bench_server.hpp"
 
+#include <filesystem>
+
 #include "../../src/app/serve_command_line.hpp"
 
 namespace wirebench::bench {
 
 bench_server::bench_server(const protocol& p, const server_config& c) {
   if (p.own_process_server) {
-    // WIREBENCH_CLI_PATH: the wirebench target built beside this benchmark.
+    // The wirebench target built beside this benchmark (WIREBENCH_CLI_FROM_HERE: bench/CMakeLists.txt).
+    const auto cli = std::filesystem::path(app::this_executable()).parent_path() / WIREBENCH_CLI_FROM_HERE;
     child_ = std::make_unique<server_process>(
-        app::serve_command_line(p.name, c, WIREBENCH_CLI_PATH));
+        app::serve_command_line(p.name, c, cli.lexically_normal().string()));
   } else {
     in_process_ = p.make_server(c);
   }

@@ -39,7 +39,7 @@ constexpr entry entries[] = {
     {"keepalive_timeout", "peer did not answer a keep-alive ping in time"},
 };
 
-class category final : public std::error_category {
+class wirebench_codes final : public std::error_category {
  public:
   const char* name() const noexcept override { return "wirebench"; }
   std::string message(int value) const override {
@@ -127,7 +127,7 @@ std::string_view asio_name(std::string_view category, int value) {
 }  // namespace
 
 const std::error_category& error_category() noexcept {
-  static const category instance;
+  static const wirebench_codes instance;
   return instance;
 }
 

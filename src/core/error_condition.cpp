@@ -15,7 +15,7 @@ bool is_asio_eof(const std::error_code& ec) {
   return ec.value() == 2 && std::string_view(ec.category().name()) == "asio.misc";
 }
 
-class category final : public std::error_category {
+class wirebench_conditions final : public std::error_category {
  public:
   const char* name() const noexcept override { return "wirebench.condition"; }
   std::string message(int value) const override {
@@ -50,7 +50,7 @@ class category final : public std::error_category {
 }  // namespace
 
 const std::error_category& condition_category() noexcept {
-  static const category instance;
+  static const wirebench_conditions instance;
   return instance;
 }
 

@@ -8,7 +8,7 @@
 namespace wirebench {
 namespace {
 
-class category final : public named_error_category {
+class status_codes final : public named_error_category {
  public:
   const char* name() const noexcept override { return "wirebench.status"; }
   std::string message(int value) const override {
@@ -20,7 +20,7 @@ class category final : public named_error_category {
 }  // namespace
 
 const std::error_category& status_category() noexcept {
-  static const category instance;
+  static const status_codes instance;
   return instance;
 }
 

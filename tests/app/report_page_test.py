@@ -47,6 +47,18 @@ def run(argv, **kw):
     return done
 
 
+def port_had_a_connection(port):
+    """Whether local TCP port `port` has had a connection: an entry in /proc/net/tcp in any state
+    but LISTEN (0A), as tests/support/port_had_a_connection.hpp reads it."""
+    with open("/proc/net/tcp") as table:
+        next(table)
+        for row in table:
+            local, state = row.split()[1], row.split()[3]
+            if state != "0A" and int(local.split(":")[1], 16) == port:
+                return True
+    return False
+
+
 def killed_server_run(wb, out):
     """A closed loop against a mux server killed with SIGKILL half-way through the window."""
     server = subprocess.Popen([wb, "serve", "-p", "mux", "-l", "tcp://127.0.0.1:0"],
@@ -60,7 +72,18 @@ def killed_server_run(wb, out):
                                "--warmup", "0.1", "--duration", "1", "--timeout", "0.5", "-R", "1",
                                "-q", "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True)
-    time.sleep(0.6)
+    # Killed half a second into the run's window, counted from the client's first connection
+    # rather than from its start: a sanitizer build's client under a loaded machine takes most of
+    # a second just to start, and was once killed before it had connected.
+    port = int(where.group(1).rsplit(":", 1)[1])
+    deadline = time.monotonic() + 30
+    while not port_had_a_connection(port):
+        if time.monotonic() > deadline or client.poll() is not None:
+            server.kill()
+            client.kill()
+            fail("the run never connected to the server it was to see killed")
+        time.sleep(0.01)
+    time.sleep(0.5)
     server.send_signal(signal.SIGKILL)
     server.wait()
     _, err = client.communicate(timeout=60)

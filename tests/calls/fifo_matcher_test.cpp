@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "calls/take_and_complete.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
@@ -10,12 +11,7 @@ namespace {
 using namespace std::chrono_literals;
 using clock_type = call_matcher::clock;
 
-reply_match complete(call_matcher& m, std::uint32_t id, std::string_view reply) {
-  call_completion done;
-  const reply_match r = m.take(id, done);
-  if (r == reply_match::completed) done({}, reply);
-  return r;
-}
+using test::take_and_complete;
 
 TEST(fifo_matcher, replies_complete_calls_in_request_order) {
   fifo_matcher m(8);
@@ -29,9 +25,9 @@ TEST(fifo_matcher, replies_complete_calls_in_request_order) {
   auto a = m.add(track("a"), far, nullptr);
   auto b = m.add(track("b"), far, nullptr);
   EXPECT_EQ(b, a + 1);
-  EXPECT_EQ(complete(m, b, "x"), reply_match::unknown) << "out of order";
-  EXPECT_EQ(complete(m, a, "1"), reply_match::completed);
-  EXPECT_EQ(complete(m, b, "2"), reply_match::completed);
+  EXPECT_EQ(take_and_complete(m, b, "x"), reply_match::unknown) << "out of order";
+  EXPECT_EQ(take_and_complete(m, a, "1"), reply_match::completed);
+  EXPECT_EQ(take_and_complete(m, b, "2"), reply_match::completed);
   EXPECT_EQ(seen, (std::vector<std::string>{"a=1", "b=2"}));
 }
 
@@ -48,8 +44,8 @@ TEST(fifo_matcher, a_timed_out_call_keeps_its_place_and_its_reply_is_late) {
   EXPECT_EQ(m.expire(now + 10ms, expired), 1u);
   for (auto& done : expired) done(errc::timeout, {});
   EXPECT_EQ(m.in_flight(), 2u) << "its reply is still due";
-  EXPECT_EQ(complete(m, a, "late"), reply_match::late);
-  EXPECT_EQ(complete(m, b, "ok"), reply_match::completed);
+  EXPECT_EQ(take_and_complete(m, a, "late"), reply_match::late);
+  EXPECT_EQ(take_and_complete(m, b, "ok"), reply_match::completed);
   EXPECT_EQ(seen, (std::vector<std::string>{"timeout", "ok"}));
   EXPECT_EQ(m.late(), 1u);
 }
@@ -88,8 +84,8 @@ TEST(fifo_matcher, the_ring_wraps_around_without_losing_order) {
   for (int round = 0; round < 10; ++round) {
     ASSERT_TRUE(m.add(record, far, nullptr, "x"));
     ASSERT_TRUE(m.add(record, far, nullptr, "y"));
-    EXPECT_EQ(complete(m, *m.next_in_order(), std::to_string(2 * round)), reply_match::completed);
-    EXPECT_EQ(complete(m, *m.next_in_order(), std::to_string(2 * round + 1)), reply_match::completed);
+    EXPECT_EQ(take_and_complete(m, *m.next_in_order(), std::to_string(2 * round)), reply_match::completed);
+    EXPECT_EQ(take_and_complete(m, *m.next_in_order(), std::to_string(2 * round + 1)), reply_match::completed);
   }
   ASSERT_EQ(seen.size(), 20u);
   for (int i = 0; i < 20; ++i) EXPECT_EQ(seen[i], std::to_string(i));

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "calls/take_and_complete.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench {
@@ -30,12 +31,7 @@ struct outcomes {
 const auto far = clock_type::now() + 1h;
 
 // The matcher hands completions back; these run them as its caller would.
-reply_match complete(call_matcher& t, std::uint32_t id, std::string_view reply) {
-  call_completion done;
-  const reply_match m = t.take(id, done);
-  if (m == reply_match::completed) done({}, reply);
-  return m;
-}
+using test::take_and_complete;
 std::size_t expire(call_matcher& t, clock_type::time_point now) {
   std::vector<call_completion> expired;
   const std::size_t n = t.expire(now, expired);
@@ -56,7 +52,7 @@ TEST(pending_table, replies_in_any_order_reach_their_calls) {
   for (int i = 0; i < 5; ++i) ids.push_back(t.add(o.track(i), far, nullptr));
   EXPECT_EQ(std::set<std::uint32_t>(ids.begin(), ids.end()).size(), 5u);
   for (int i : {3, 0, 4, 1, 2})
-    EXPECT_EQ(complete(t, ids[i], "r" + std::to_string(i)), reply_match::completed);
+    EXPECT_EQ(take_and_complete(t, ids[i], "r" + std::to_string(i)), reply_match::completed);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(o.only(i), "ok:r" + std::to_string(i));
   EXPECT_EQ(t.in_flight(), 0u);
 }
@@ -80,12 +76,12 @@ TEST(pending_table, ids_are_never_zero_and_never_reused_while_reserved_across_th
     if (live.size() > 40) {  // complete the oldest-ish to keep ~40 in flight
       auto victim = *live.begin();
       live.erase(live.begin());
-      ASSERT_EQ(complete(t, victim, "x"), reply_match::completed);
+      ASSERT_EQ(take_and_complete(t, victim, "x"), reply_match::completed);
     }
   }
-  EXPECT_EQ(complete(t, held, "held"), reply_match::completed);
+  EXPECT_EQ(take_and_complete(t, held, "held"), reply_match::completed);
   EXPECT_EQ(o.only(-1), "ok:held");
-  EXPECT_EQ(complete(t, abandoned, "late"), reply_match::late);
+  EXPECT_EQ(take_and_complete(t, abandoned, "late"), reply_match::late);
 }
 
 TEST(pending_table, deadline_expiry_then_the_late_reply_is_counted_and_dropped) {
@@ -101,19 +97,19 @@ TEST(pending_table, deadline_expiry_then_the_late_reply_is_counted_and_dropped) 
   EXPECT_EQ(o.only(3), "timeout");
   EXPECT_TRUE(o.ended[2].empty());
   EXPECT_EQ(t.next_deadline(), now + 30ms);
-  EXPECT_EQ(complete(t, a, "late"), reply_match::late);
-  EXPECT_EQ(complete(t, c, "late"), reply_match::late);
-  EXPECT_EQ(complete(t, a, "again"), reply_match::unknown);
+  EXPECT_EQ(take_and_complete(t, a, "late"), reply_match::late);
+  EXPECT_EQ(take_and_complete(t, c, "late"), reply_match::late);
+  EXPECT_EQ(take_and_complete(t, a, "again"), reply_match::unknown);
   EXPECT_EQ(t.late(), 2u);
   EXPECT_EQ(t.unknown(), 1u);
-  EXPECT_EQ(complete(t, b, "ok"), reply_match::completed);
+  EXPECT_EQ(take_and_complete(t, b, "ok"), reply_match::completed);
   EXPECT_EQ(o.only(2), "ok:ok");
   EXPECT_FALSE(t.next_deadline());
 }
 
 TEST(pending_table, never_issued_ids_are_unknown) {
   pending_table t;
-  EXPECT_EQ(complete(t, 12345, "?"), reply_match::unknown);
+  EXPECT_EQ(take_and_complete(t, 12345, "?"), reply_match::unknown);
   EXPECT_EQ(t.unknown(), 1u);
 }
 
@@ -128,7 +124,7 @@ TEST(pending_table, cancel_after_send_completes_once_and_the_reply_is_late) {
   EXPECT_EQ(o.only(1), "canceled");
   EXPECT_EQ(t.in_flight(), 0u);
   EXPECT_EQ(t.abandoned(), 1u);
-  EXPECT_EQ(complete(t, id, "r"), reply_match::late);
+  EXPECT_EQ(take_and_complete(t, id, "r"), reply_match::late);
   EXPECT_EQ(t.abandoned(), 0u);
   EXPECT_EQ(o.only(1), "canceled");
 }
@@ -139,7 +135,7 @@ TEST(pending_table, the_in_flight_cap_refuses_a_call) {
   auto a = t.add(o.track(1), far, nullptr);
   ASSERT_TRUE(t.add(o.track(2), far, nullptr));
   EXPECT_FALSE(t.add(o.track(3), far, nullptr));
-  complete(t, a, "x");
+  take_and_complete(t, a, "x");
   EXPECT_TRUE(t.add(o.track(4), far, nullptr));
 }
 
@@ -150,9 +146,9 @@ TEST(pending_table, abandoned_ids_past_the_limit_are_released_oldest_first) {
   for (int i = 0; i < 3; ++i) ids.push_back(t.add(o.track(i), clock_type::now() - 1s, nullptr));
   expire(t, clock_type::now());
   EXPECT_EQ(t.abandoned(), 2u);
-  EXPECT_EQ(complete(t, ids[0], "r"), reply_match::unknown);  // released: no longer known
-  EXPECT_EQ(complete(t, ids[1], "r"), reply_match::late);
-  EXPECT_EQ(complete(t, ids[2], "r"), reply_match::late);
+  EXPECT_EQ(take_and_complete(t, ids[0], "r"), reply_match::unknown);  // released: no longer known
+  EXPECT_EQ(take_and_complete(t, ids[1], "r"), reply_match::late);
+  EXPECT_EQ(take_and_complete(t, ids[2], "r"), reply_match::late);
 }
 
 TEST(pending_table, take_all_hands_back_every_pending_call_once_with_its_request) {
@@ -182,7 +178,7 @@ TEST(pending_table, take_all_hands_back_every_pending_call_once_with_its_request
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(o.only(i), "connection_closed");
   EXPECT_EQ(added_from_completion, 1);
   EXPECT_EQ(t.in_flight(), 1u);
-  EXPECT_EQ(complete(t, gone, "late"), reply_match::unknown) << "forgotten, not late";
+  EXPECT_EQ(take_and_complete(t, gone, "late"), reply_match::unknown) << "forgotten, not late";
 }
 
 TEST(pending_table, grows_past_its_first_size_keeping_every_call_and_the_deadline_order) {
@@ -203,9 +199,9 @@ TEST(pending_table, grows_past_its_first_size_keeping_every_call_and_the_deadlin
   EXPECT_EQ(back.request, "r500");
   for (int i = 0; i < 990; ++i) {
     if (i == 500) continue;  // taken back above
-    EXPECT_EQ(complete(t, ids[i], "x"), reply_match::completed) << i;
+    EXPECT_EQ(take_and_complete(t, ids[i], "x"), reply_match::completed) << i;
   }
-  for (int i = 990; i < 1000; ++i) EXPECT_EQ(complete(t, ids[i], "x"), reply_match::late);
+  for (int i = 990; i < 1000; ++i) EXPECT_EQ(take_and_complete(t, ids[i], "x"), reply_match::late);
   EXPECT_EQ(t.in_flight(), 0u);
   EXPECT_FALSE(t.next_deadline());
 }
@@ -221,10 +217,10 @@ TEST(pending_table, one_unanswered_call_can_be_taken_back_for_a_resend) {
   EXPECT_FALSE(t.take_unanswered(a, back)) << "already taken";
   EXPECT_EQ(t.in_flight(), 1u);
   EXPECT_EQ(t.next_deadline(), far);
-  EXPECT_EQ(complete(t, a, "x"), reply_match::unknown);
+  EXPECT_EQ(take_and_complete(t, a, "x"), reply_match::unknown);
   back.done({}, "resent");
   EXPECT_EQ(o.only(1), "ok:resent");
-  EXPECT_EQ(complete(t, b, "y"), reply_match::completed);
+  EXPECT_EQ(take_and_complete(t, b, "y"), reply_match::completed);
 }
 
 TEST(pending_table, a_completion_may_issue_the_next_call) {
@@ -236,7 +232,7 @@ TEST(pending_table, a_completion_may_issue_the_next_call) {
     if (++chain < 100) current = t.add(call_completion(next), far, nullptr);
   };
   current = t.add(call_completion(next), far, nullptr);
-  for (int i = 0; i < 100; ++i) complete(t, current, "r");
+  for (int i = 0; i < 100; ++i) take_and_complete(t, current, "r");
   EXPECT_EQ(chain, 100);
   EXPECT_EQ(t.in_flight(), 0u);
 }

@@ -25,7 +25,7 @@ using test::outcome;
 using test::run_whole;
 using test::too_large_event;
 
-length_prefix_config cfg(std::size_t width, std::size_t max = 1 << 20,
+length_prefix_config prefix_cfg(std::size_t width, std::size_t max = 1 << 20,
                          oversize_policy policy = oversize_policy::fail) {
   return {.header_bytes = width, .max_frame_bytes = max, .on_oversize = policy};
 }
@@ -65,19 +65,19 @@ TEST(LengthPrefixDecoder, DefaultConfig) {
 TEST(LengthPrefixDecoder, ValidateRejectsBadWidths) {
   for (std::size_t w : {0u, 3u, 5u, 6u, 7u, 9u, 16u}) {
     SCOPED_TRACE(w);
-    EXPECT_THROW(cfg(w).validate(), std::invalid_argument);
-    EXPECT_THROW(length_prefix_decoder{cfg(w)}, std::invalid_argument);
+    EXPECT_THROW(prefix_cfg(w).validate(), std::invalid_argument);
+    EXPECT_THROW(length_prefix_decoder{prefix_cfg(w)}, std::invalid_argument);
     try {
-      cfg(w).validate();
+      prefix_cfg(w).validate();
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("header_bytes"), std::string::npos) << e.what();
     }
   }
-  for (std::size_t w : {1u, 2u, 4u, 8u}) EXPECT_NO_THROW(cfg(w).validate()) << w;
+  for (std::size_t w : {1u, 2u, 4u, 8u}) EXPECT_NO_THROW(prefix_cfg(w).validate()) << w;
 }
 
 TEST(LengthPrefixDecoder, SingleCallResults) {
-  length_prefix_decoder d(cfg(4));
+  length_prefix_decoder d(prefix_cfg(4));
   const std::string buf = frame(4, "hi") + frame(4, "") + std::string("\x00\x00", 2);
   auto r = d.decode(as_bytes(buf));
   EXPECT_EQ(test::step(r), "frame 'hi', consumed 6");
@@ -103,7 +103,7 @@ TEST_P(LengthPrefixWidth, FramesAreTheSameWhateverTheSplit) {
   for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i);
   const std::string input = frame(w, "hello") + frame(w, "") + frame(w, std::string("\0\n\r", 3)) +
                             frame(w, big) + frame(w, "") + frame(w, "x") + frame(w, "tail").substr(0, w + 2);
-  const outcome o = decode_all(cfg(w, 1000), input);
+  const outcome o = decode_all(prefix_cfg(w, 1000), input);
   EXPECT_EQ(o.events, (std::vector<event>{frame_event("hello"), frame_event(""),
                                           frame_event(std::string("\0\n\r", 3)), frame_event(big),
                                           frame_event(""), frame_event("x")}))
@@ -116,10 +116,10 @@ TEST_P(LengthPrefixWidth, FramesAreTheSameWhateverTheSplit) {
 TEST_P(LengthPrefixWidth, ZeroLengthFrames) {
   const std::size_t w = GetParam();
   const std::string zero = header(w, 0);
-  EXPECT_EQ(decode_all(cfg(w), zero + zero + zero).events,
+  EXPECT_EQ(decode_all(prefix_cfg(w), zero + zero + zero).events,
             (std::vector<event>{frame_event(""), frame_event(""), frame_event("")}));
   // Even with a limit of 0.
-  EXPECT_EQ(decode_all(cfg(w, 0), zero + frame(w, "a")).events,
+  EXPECT_EQ(decode_all(prefix_cfg(w, 0), zero + frame(w, "a")).events,
             (std::vector<event>{frame_event(""), too_large_event()}));
 }
 
@@ -128,7 +128,7 @@ TEST_P(LengthPrefixWidth, LimitExactlyNAcceptedNPlusOneRefused) {
   const std::size_t n = w == 1 ? 254 : 300;
   for (auto policy : {oversize_policy::fail, oversize_policy::resync}) {
     SCOPED_TRACE(policy == oversize_policy::fail ? "fail" : "resync");
-    const auto c = cfg(w, n, policy);
+    const auto c = prefix_cfg(w, n, policy);
     const std::string ok(n, 'k');
     const std::string over(n + 1, 'o');
     EXPECT_EQ(decode_all(c, frame(w, ok)).events, std::vector<event>{frame_event(ok)});
@@ -139,7 +139,7 @@ TEST_P(LengthPrefixWidth, LimitExactlyNAcceptedNPlusOneRefused) {
 TEST_P(LengthPrefixWidth, OverLimitRefusedFromTheHeaderAlone) {
   const std::size_t w = GetParam();
   {
-    length_prefix_decoder d(cfg(w, 10, oversize_policy::fail));
+    length_prefix_decoder d(prefix_cfg(w, 10, oversize_policy::fail));
     const std::string h = header(w, 11);
     auto r = d.decode(as_bytes(h).first(w - 1));
     EXPECT_EQ(r.status, decode_status::need_more);
@@ -149,7 +149,7 @@ TEST_P(LengthPrefixWidth, OverLimitRefusedFromTheHeaderAlone) {
     EXPECT_TRUE(d.failed());
   }
   {
-    length_prefix_decoder d(cfg(w, 10, oversize_policy::resync));
+    length_prefix_decoder d(prefix_cfg(w, 10, oversize_policy::resync));
     auto r = d.decode(as_bytes(header(w, 11)));
     EXPECT_EQ(r.status, decode_status::too_large);
     EXPECT_EQ(r.consumed, w) << "the header is dropped at once";
@@ -160,7 +160,7 @@ TEST_P(LengthPrefixWidth, OverLimitRefusedFromTheHeaderAlone) {
 
 TEST_P(LengthPrefixWidth, ResyncSkipsExactlyTheDeclaredPayload) {
   const std::size_t w = GetParam();
-  const auto c = cfg(w, 8, oversize_policy::resync);
+  const auto c = prefix_cfg(w, 8, oversize_policy::resync);
   // The oversize payload is full of bytes that would be valid headers: they must be skipped.
   const std::string junk = header(w, 0) + header(w, 1) + "z" + std::string(20, '\0');
   const std::string input = frame(w, "a") + frame(w, junk) + frame(w, "b") + frame(w, junk) +
@@ -185,7 +185,7 @@ TEST_P(LengthPrefixWidth, ResyncSkipsExactlyTheDeclaredPayload) {
 TEST_P(LengthPrefixWidth, FailPolicyIsSticky) {
   const std::size_t w = GetParam();
   const std::string input = frame(w, "ok") + frame(w, std::string(9, 'x')) + frame(w, "later");
-  length_prefix_decoder d(cfg(w, 8, oversize_policy::fail));
+  length_prefix_decoder d(prefix_cfg(w, 8, oversize_policy::fail));
   auto r = d.decode(as_bytes(input));
   ASSERT_EQ(r.status, decode_status::frame);
   const std::string rest = input.substr(r.consumed);
@@ -200,7 +200,7 @@ TEST_P(LengthPrefixWidth, FailPolicyIsSticky) {
     EXPECT_TRUE(d.failed());
   }
 
-  const outcome o = decode_all(cfg(w, 8, oversize_policy::fail), input);
+  const outcome o = decode_all(prefix_cfg(w, 8, oversize_policy::fail), input);
   EXPECT_EQ(o.events, (std::vector<event>{frame_event("ok"), too_large_event()}));
   EXPECT_TRUE(o.failed);
   EXPECT_EQ(o.unconsumed, rest);
@@ -221,7 +221,7 @@ TEST(LengthPrefixDecoder, BigEndian) {
                               frame_case{2, std::string("\x01\x02", 2), 0x0102, ""},
                               frame_case{4, std::string("\x00\x00\x01\x00", 4), 256, "extra"},
                               frame_case{8, std::string("\x00\x00\x00\x00\x00\x00\x01\x01", 8), 257, ""}}) {
-    length_prefix_decoder d(cfg(c.width));
+    length_prefix_decoder d(prefix_cfg(c.width));
     const std::string buf = c.header + std::string(c.length, 'b') + c.after;
     const auto r = d.decode(as_bytes(buf));
     ASSERT_EQ(r.status, decode_status::frame) << "width " << c.width;
@@ -230,13 +230,13 @@ TEST(LengthPrefixDecoder, BigEndian) {
   }
   // 0x01000000 with a 4-byte header is 16 MiB, over the default 1 MiB limit: little-endian
   // reading would see 1.
-  length_prefix_decoder d(cfg(4));
+  length_prefix_decoder d(prefix_cfg(4));
   const auto r = d.decode(as_bytes(std::string("\x01\x00\x00\x00", 4) + "x"));
   EXPECT_EQ(r.status, decode_status::too_large);
 }
 
 TEST(LengthPrefixDecoder, ResyncSingleCallResults) {
-  length_prefix_decoder d(cfg(2, 4, oversize_policy::resync));
+  length_prefix_decoder d(prefix_cfg(2, 4, oversize_policy::resync));
   auto r = d.decode(as_bytes(std::string("\x00\x14", 2) + "abc"));  // 20 bytes declared, 3 here
   EXPECT_EQ(r.status, decode_status::too_large);
   EXPECT_EQ(r.consumed, 5u);
@@ -256,7 +256,7 @@ TEST(LengthPrefixDecoder, ResyncSingleCallResults) {
   EXPECT_FALSE(d.mid_frame());
 
   // Skip finished exactly at the end of the data: the drop is reported with need_more.
-  length_prefix_decoder d2(cfg(1, 1, oversize_policy::resync));
+  length_prefix_decoder d2(prefix_cfg(1, 1, oversize_policy::resync));
   EXPECT_EQ(d2.decode(as_bytes("\x03")).status, decode_status::too_large);
   r = d2.decode(as_bytes("xyz"));
   EXPECT_EQ(r.status, decode_status::need_more);
@@ -272,7 +272,7 @@ TEST(LengthPrefixDecoder, HugeLengthsAreCorruptAndSticky) {
       for (std::size_t max : {std::size_t{1} << 20, SIZE_MAX}) {
         SCOPED_TRACE(::testing::Message() << std::hex << len << " resync="
                                           << (policy == oversize_policy::resync) << " max=" << max);
-        length_prefix_decoder d(cfg(8, max, policy));
+        length_prefix_decoder d(prefix_cfg(8, max, policy));
         const std::string h = header(8, len);
         EXPECT_EQ(d.decode(as_bytes(h).first(7)).status, decode_status::need_more);
         auto r = d.decode(as_bytes(h + "payload"));
@@ -288,7 +288,7 @@ TEST(LengthPrefixDecoder, HugeLengthsAreCorruptAndSticky) {
   }
   // Through every splitting, after good frames.
   for (auto policy : {oversize_policy::fail, oversize_policy::resync}) {
-    const outcome o = decode_all(cfg(8, 100, policy),
+    const outcome o = decode_all(prefix_cfg(8, 100, policy),
                                  frame(8, "a") + header(8, ~std::uint64_t{0}) + frame(8, "b"));
     EXPECT_EQ(o.events, (std::vector<event>{frame_event("a"), corrupt_event()}));
     EXPECT_TRUE(o.failed);
@@ -297,12 +297,12 @@ TEST(LengthPrefixDecoder, HugeLengthsAreCorruptAndSticky) {
 
 TEST(LengthPrefixDecoder, LargestRepresentableLengthIsTooLargeNotCorrupt) {
   const std::uint64_t len = (std::uint64_t{1} << 63) - 1;
-  length_prefix_decoder fail(cfg(8));
+  length_prefix_decoder fail(prefix_cfg(8));
   auto r = fail.decode(as_bytes(header(8, len)));
   EXPECT_EQ(r.status, decode_status::too_large);
   EXPECT_EQ(r.consumed, 0u);
 
-  length_prefix_decoder resync(cfg(8, 1 << 20, oversize_policy::resync));
+  length_prefix_decoder resync(prefix_cfg(8, 1 << 20, oversize_policy::resync));
   r = resync.decode(as_bytes(header(8, len) + "abc"));
   EXPECT_EQ(r.status, decode_status::too_large);
   EXPECT_EQ(r.consumed, 11u);
@@ -315,7 +315,7 @@ TEST(LengthPrefixDecoder, LargestRepresentableLengthIsTooLargeNotCorrupt) {
 }
 
 TEST(LengthPrefixDecoder, MidFrameOnlyWhileSkipping) {
-  length_prefix_decoder d(cfg(1, 2, oversize_policy::resync));
+  length_prefix_decoder d(prefix_cfg(1, 2, oversize_policy::resync));
   EXPECT_FALSE(d.mid_frame());
   EXPECT_EQ(d.decode(as_bytes("\x05" "ab")).status, decode_status::too_large);
   EXPECT_TRUE(d.mid_frame());
@@ -329,7 +329,7 @@ TEST(LengthPrefixDecoder, MidFrameOnlyWhileSkipping) {
 // the lead comes back with the frame, on the fast path and the general one (split reads), and
 // the encoder writes it as a zero for the caller to set.
 TEST(LengthPrefixDecoder, LeadBytesBeforeTheLengthComeBackWithTheFrame) {
-  length_prefix_config c = cfg(4, 16);
+  length_prefix_config c = prefix_cfg(4, 16);
   c.lead_bytes = 1;
   const std::string stream = std::string("\x01\x00\x00\x00\x03", 5) + "abc" +
                              std::string("\x00\x00\x00\x00\x00", 5) +
@@ -365,7 +365,7 @@ TEST(LengthPrefixDecoder, RandomStreamsMatchTheModel) {
     const std::size_t widths[] = {1, 2, 4, 8};
     const std::size_t w = widths[rng() % 4];
     const std::size_t max = std::uniform_int_distribution<std::size_t>(0, 20)(rng);
-    const auto c = cfg(w, max, rng() % 2 ? oversize_policy::fail : oversize_policy::resync);
+    const auto c = prefix_cfg(w, max, rng() % 2 ? oversize_policy::fail : oversize_policy::resync);
     std::string input;
     const int frames = std::uniform_int_distribution<int>(0, 8)(rng);
     for (int f = 0; f < frames; ++f) {

@@ -55,24 +55,46 @@ if "$cmake" -S "$consumer" -B "$work/too-new" -DCMAKE_PREFIX_PATH="$prefix" \
 fi
 grep -q "wirebench" "$work/too-new.log"
 
-read -r -a flags <<<"$(pkg-config --cflags --libs wirebench-framing)"
+read -r -a cflags <<<"$(pkg-config --cflags wirebench-framing)"
+read -r -a libs <<<"$(pkg-config --libs wirebench-framing)"
+
+# Every compile goes through ccache when it is installed, as the project's own do
+# (cmake/compiler_cache.cmake): CI's clean clones then compile these again only when they changed.
+# Paths are made relative to the checkout, so that a clone in another folder hits the same entries.
+compiler=("$cxx") cmake_launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR; CCACHE_BASEDIR=$(cd "$examples/.." && pwd)
+  export CCACHE_NOHASHDIR=1
+  compiler=(ccache "$cxx") cmake_launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+# pkg_config_program SOURCE PROGRAM: built with the .pc's flags alone; compiled, then linked
+# (ccache keeps compiles, not a compile and link in one command).
+pkg_config_program() {
+  "${compiler[@]}" -std=c++20 -O1 "${cflags[@]}" -c "$1" -o "$2.o"
+  "$cxx" "$2.o" "${libs[@]}" -o "$2"
+}
 for check in "$@"; do
   case "$check" in
     headers)
       # Every installed header compiles on its own, with only the installed headers and the
-      # .pc's flags.
-      (cd "$prefix/include" && find wirebench -name '*.hpp' -print0 |
-        CXX=$cxx CFLAGS=$(pkg-config --cflags wirebench-framing) xargs -0 -P2 -I{} sh -c \
-          'echo "#include <{}>" | $CXX -std=c++20 -fsyntax-only -Werror -Wall $CFLAGS -x c++ - ||
-           { echo "{} does not compile on its own" >&2; exit 255; }')
+      # .pc's flags: a file that includes just it, per header (a file, not standard input, so
+      # that ccache can keep the result).
+      mkdir -p "$work/headers"
+      (cd "$prefix/include" && find wirebench -name '*.hpp') | while read -r header; do
+        echo "#include <$header>" >"$work/headers/$(echo "$header" | tr / _).cpp"
+      done
+      find "$work/headers" -name '*.cpp' -print0 |
+        COMPILER="${compiler[*]}" CFLAGS=$(pkg-config --cflags wirebench-framing) xargs -0 -P2 -I{} sh -c \
+          '$COMPILER -std=c++20 -fsyntax-only -Werror -Wall $CFLAGS {} ||
+           { echo "$(head -1 {}) does not compile on its own" >&2; exit 255; }'
       echo "headers: each compiles on its own"
       ;;
     consumer)
       # The same program built with find_package and with pkg-config.
       "$cmake" -S "$consumer" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" \
-        -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+        -DCMAKE_CXX_COMPILER="$cxx" "${cmake_launcher[@]}" >/dev/null
       "$cmake" --build "$work/build" >/dev/null
-      "$cxx" -std=c++20 -O1 "$consumer/main.cpp" "${flags[@]}" -o "$work/consumer-pc"
+      pkg_config_program "$consumer/main.cpp" "$work/consumer-pc"
       for program in "$work/build/consumer" "$work/consumer-pc"; do
         out=$(timeout 60 "$program") || { echo "$program failed: $out" >&2; exit 1; }
         echo "$out"
@@ -83,13 +105,13 @@ for check in "$@"; do
       # Each ends by itself (its loops are bounded, its server stopped); the timeout only turns a
       # hang into a failure.
       "$cmake" -S "$examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$prefix" \
-        -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+        -DCMAKE_CXX_COMPILER="$cxx" "${cmake_launcher[@]}" >/dev/null
       "$cmake" --build "$work/examples" -j2 >/dev/null
       mkdir -p "$work/examples-pc"
       compiles=()
       for source in "$examples"/*.cpp; do
         name=$(basename "$source" .cpp)
-        "$cxx" -std=c++20 -O1 "$source" "${flags[@]}" -o "$work/examples-pc/$name" &
+        pkg_config_program "$source" "$work/examples-pc/$name" &
         compiles+=($!)
       done
       for pid in "${compiles[@]}"; do wait "$pid"; done  # each one's status: a failed compile fails here

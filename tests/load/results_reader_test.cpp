@@ -15,7 +15,7 @@
 namespace wirebench {
 namespace {
 
-run_record sample_run() {
+run_record run_to_read() {
   run_record run = test::started_run("wirebench run --protocol http1 --url http://h/x",
                                      "2026-11-23T10:00:00Z", {{"grpc", "1.51.1"}, {"nghttp2", "1.52.0"}});
   for (int p = 0; p < 2; ++p) {
@@ -84,16 +84,16 @@ run_record sample_run() {
 }
 
 TEST(results_reader, reads_back_everything_that_was_written) {
-  const std::string written = results_json(sample_run());
+  const std::string written = results_json(run_to_read());
   const run_record read = read_results_json(written);
   EXPECT_EQ(results_json(read), written);
   ASSERT_EQ(read.points.size(), 2u);
   EXPECT_EQ(read.points[0].repeats[1].load.latency.nonempty_buckets(),
-            sample_run().points[0].repeats[1].load.latency.nonempty_buckets());
-  EXPECT_EQ(read.points[1].parameters.requests, sample_run().points[1].parameters.requests);
+            run_to_read().points[0].repeats[1].load.latency.nonempty_buckets());
+  EXPECT_EQ(read.points[1].parameters.requests, run_to_read().points[1].parameters.requests);
   ASSERT_EQ(read.points[1].repeats[0].load.per_request.size(), 2u);
   EXPECT_EQ(read.points[1].repeats[0].load.per_request[1].latency.nonempty_buckets(),
-            sample_run().points[1].repeats[0].load.per_request[1].latency.nonempty_buckets());
+            run_to_read().points[1].repeats[0].load.per_request[1].latency.nonempty_buckets());
   EXPECT_EQ(read.points[1].repeats[0].load.per_request[1].outcomes.count(outcome::wrong_reply), 1u);
   ASSERT_EQ(read.points[1].summary.requests.size(), 2u);
   EXPECT_EQ(read.points[1].summary.requests[1].late, 4u);
@@ -107,7 +107,7 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(t.intervals()[1].ok(), 9u);
   EXPECT_EQ(t.intervals()[2].reconnects, 1u);
   EXPECT_EQ(t.intervals()[2].late, 1u);
-  EXPECT_EQ(t.intervals()[2].latency, sample_run().points[1].repeats[0].load.calls_over_time.intervals()[2].latency);
+  EXPECT_EQ(t.intervals()[2].latency, run_to_read().points[1].repeats[0].load.calls_over_time.intervals()[2].latency);
   EXPECT_EQ(read.points[1].repeats[0].load.start_unix, 1'795'000'000.0);
   ASSERT_EQ(read.points[0].summary.outcomes.samples().size(), 1u);
   EXPECT_EQ(read.points[0].summary.outcomes.samples()[0].text, "ERR unknown command 'FOO'");
@@ -115,11 +115,11 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(read.knees[0].steps[1].violation, "p99 1.5ms > 1ms");
   EXPECT_EQ(read.points[0].parameters.calls, 0u);
   EXPECT_EQ(read.points[1].parameters.calls, 5000u);
-  EXPECT_EQ(read.points[1].repeats[1].load.gave_up, sample_run().points[1].repeats[1].load.gave_up);
+  EXPECT_EQ(read.points[1].repeats[1].load.gave_up, run_to_read().points[1].repeats[1].load.gave_up);
 }
 
 TEST(results_reader, reads_format_2s_one_request_as_a_list_of_one) {
-  auto doc = nlohmann::json::parse(results_json(sample_run()));
+  auto doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["format"] = "wirebench-results-2";
   for (auto& point : doc["points"]) {
     auto& params = point["parameters"];
@@ -132,7 +132,7 @@ TEST(results_reader, reads_format_2s_one_request_as_a_list_of_one) {
   }
   const run_record read = read_results_json(doc.dump());
   ASSERT_EQ(read.points[0].parameters.requests.size(), 1u);
-  EXPECT_EQ(read.points[0].parameters.requests[0], sample_run().points[0].parameters.requests[0]);
+  EXPECT_EQ(read.points[0].parameters.requests[0], run_to_read().points[0].parameters.requests[0]);
   ASSERT_EQ(read.points[1].parameters.requests.size(), 1u);
   EXPECT_EQ(read.points[1].parameters.requests[0].weight, 1u);  // what format 2 had none of
   EXPECT_TRUE(read.points[1].summary.requests.empty());
@@ -152,38 +152,38 @@ TEST(results_reader, refuses_what_is_not_a_results_file) {
   EXPECT_NE(reason(R"({"format": "wirebench-results-1"})").find("no latency histograms"),
             std::string::npos);
 
-  auto doc = nlohmann::json::parse(results_json(sample_run()));
+  auto doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][1]["repeats"][0].erase("latency_histogram");
   EXPECT_EQ(reason(doc.dump()), "file.points[1].repeats[0] has no 'latency_histogram'");
 
-  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["repeats"][1]["latency_histogram"]["count"] = 7;
   EXPECT_EQ(reason(doc.dump()),
             "file.points[0].repeats[1].latency_histogram is not a consistent histogram");
 
-  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["parameters"]["workers"] = "four";
   EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
   doc["points"][0]["parameters"]["workers"] = -1;  // not 2^64 - 1
   EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
 
-  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["repeats"][0]["timeline"]["reconnects"].push_back(0);
   EXPECT_EQ(reason(doc.dump()),
             "file.points[0].repeats[0].timeline.reconnects has 4 intervals, 'ok' 3");
-  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["repeats"][0]["timeline"]["ok"][0] = 11;
   EXPECT_EQ(reason(doc.dump()),
             "file.points[0].repeats[0].timeline.latency_buckets[0] counts 10 calls, 'ok' 11");
-  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["repeats"][0]["timeline"]["latency_buckets"][0][0] = 50'001;
   EXPECT_EQ(reason(doc.dump()),
             "file.points[0].repeats[0].timeline.latency_buckets[0] is not a histogram's buckets in order");
-  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["repeats"][0].erase("timeline");
   EXPECT_EQ(reason(doc.dump()), "accepted") << "files from before timelines have none";
 
-  doc = nlohmann::json::parse(results_json(sample_run()));
+  doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["parameters"]["protocol"] = 7;
   EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.protocol has the wrong type (number)");
 }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/queued_text.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
@@ -21,21 +22,16 @@ std::string frame(char type, std::uint32_t id, std::string_view payload) {
   return out.append(payload);
 }
 
-std::string drain(gather_queue& out) {
-  std::string text;
-  out.for_each_segment([&](std::span<const std::byte> s) { text += as_text(s); });
-  out.clear();
-  return text;
-}
+using test::take_queued_text;
 
-struct decoded {
+struct decoded_request {
   std::size_t consumed;
   server_request request;
   std::error_code error;
 };
 
-decoded decode(mux_server_codec& codec, std::string_view bytes, gather_queue& out) {
-  decoded d;
+decoded_request decode(mux_server_codec& codec, std::string_view bytes, gather_queue& out) {
+  decoded_request d;
   d.consumed = codec.decode(as_bytes(bytes), d.request, out, d.error);
   return d;
 }
@@ -52,7 +48,7 @@ TEST(mux_server_codec, a_request_is_a_call_keyed_by_its_id_and_its_reply_carries
   EXPECT_FALSE(d.error);
   codec.encode_reply(d.request.key, true, "hello, bob", out);
   codec.encode_owned_reply(7, false, std::string("busy"), out);
-  EXPECT_EQ(drain(out), frame(2, 0x01020304, "hello, bob") + frame(3, 7, "busy"));
+  EXPECT_EQ(take_queued_text(out), frame(2, 0x01020304, "hello, bob") + frame(3, 7, "busy"));
   // The partial frame: left in the read buffer, nothing whole yet.
   const auto rest = decode(codec, std::string_view(bytes).substr(12), out);
   EXPECT_EQ(rest.request.what, kind::none);
@@ -80,7 +76,7 @@ TEST(mux_server_codec, a_reply_over_the_limit_becomes_the_error_reply_that_says_
   codec.encode_reply(3, true, "hello, bobby", out);
   codec.encode_owned_reply(4, true, std::string(100, 'x'), out);
   codec.encode_reply(5, false, "a long error text", out);
-  EXPECT_EQ(drain(out), frame(3, 3, "frame_too_long") + frame(3, 4, "frame_too_long") +
+  EXPECT_EQ(take_queued_text(out), frame(3, 3, "frame_too_long") + frame(3, 4, "frame_too_long") +
                             frame(3, 5, "frame_too_long"));
 }
 
@@ -88,7 +84,7 @@ TEST(mux_server_codec, a_graceful_stop_sends_a_drain_frame) {
   mux_server_codec codec(1024);
   gather_queue out;
   codec.going_away(out);
-  EXPECT_EQ(drain(out), frame(7, 0, ""));
+  EXPECT_EQ(take_queued_text(out), frame(7, 0, ""));
 }
 
 TEST(mux_server_codec, frames_a_client_must_not_send_break_the_stream) {

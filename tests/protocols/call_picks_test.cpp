@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/queued_text.hpp"
 #include "support/temp_dir.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
@@ -141,11 +142,7 @@ TEST(call_picks, the_variants_of_all_requests_are_bounded) {
   EXPECT_NE(refusal({command({"GET", list}), command({"SET", list, list})}).find("request 2"), std::string::npos);
 }
 
-std::string sent(const gather_queue& out) {
-  std::string bytes;
-  out.for_each_segment([&](std::span<const std::byte> b) { bytes += as_text(b); });
-  return bytes;
-}
+using test::queued_text;
 
 // Through the registry: a codec made for a mix of a request with picks and one without names a
 // variant of the request each call's payload names, at random, and fails a payload naming none.
@@ -157,14 +154,14 @@ TEST(call_picks, the_registrys_codecs_send_a_random_variant_of_the_request_named
   for (std::uint32_t i = 0; i < 300; ++i) {
     gather_queue out;
     ASSERT_FALSE(codec->encode(i, "0", out));
-    ++seen[sent(out)];
+    ++seen[queued_text(out)];
   }
   ASSERT_EQ(seen.size(), 3u);
   for (const char* key : {"a", "b", "c"})
     EXPECT_GT((seen[std::string("*2\r\n$3\r\nGET\r\n$1\r\n") + key + "\r\n"]), 50) << key;
   gather_queue out;
   ASSERT_FALSE(codec->encode(300, "1", out));
-  EXPECT_EQ(sent(out), "*2\r\n$4\r\nINCR\r\n$1\r\nn\r\n");
+  EXPECT_EQ(queued_text(out), "*2\r\n$4\r\nINCR\r\n$1\r\nn\r\n");
   EXPECT_EQ(codec->encode(301, "2", out), make_error_code(errc::invalid_argument));
 }
 

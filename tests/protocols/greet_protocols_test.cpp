@@ -37,6 +37,9 @@ class greet : public ::testing::TestWithParam<greet_case> {
     server_config sc;
     sc.listen = endpoint::parse_or_throw(test::transport_endpoint(GetParam().transport));
     sc.threads = 2;
+    // A graceful stop waits this long for what is under way: grpc++ counts an open bidi stream
+    // (grpcpp-stream, -batch) as under way until the grace ends, 5 s by default; 1 s does here.
+    sc.grace = 1s;
     // A server that runs a program of its own needs it (its Debian package has its name).
     if (!proto_->server_program.empty())
       WIREBENCH_REQUIRE_PEER(proto_->server_program, proto_->server_program);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "support/child_process.hpp"
+#include "support/queued_text.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -32,12 +33,7 @@ client_config calling(const endpoint& where, const std::string& method, const st
   return cc;
 }
 
-std::string drain(gather_queue& q) {
-  std::string bytes;
-  q.for_each_segment([&](std::span<const std::byte> s) { bytes.append(as_text(s)); });
-  q.clear();
-  return bytes;
-}
+using test::take_queued_text;
 
 TEST(msgpack_rpc_user_call, the_request_is_packed_once_and_each_call_gets_its_msgid) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
@@ -45,9 +41,9 @@ TEST(msgpack_rpc_user_call, the_request_is_packed_once_and_each_call_gets_its_ms
   gather_queue out;
   ASSERT_FALSE(codec->encode(7, "", out));
   // [0, 7, "add", [2, 3]]
-  EXPECT_EQ(drain(out), std::string("\x94\x00\x07\xa3" "add" "\x92\x02\x03", 10));
+  EXPECT_EQ(take_queued_text(out), std::string("\x94\x00\x07\xa3" "add" "\x92\x02\x03", 10));
   ASSERT_FALSE(codec->encode(300, "", out));
-  EXPECT_EQ(drain(out), std::string("\x94\x00\xcd\x01\x2c\xa3" "add" "\x92\x02\x03", 12));
+  EXPECT_EQ(take_queued_text(out), std::string("\x94\x00\xcd\x01\x2c\xa3" "add" "\x92\x02\x03", 12));
 
   // [1, 7, nil, 5], [1, 300, "boom", nil], [1, 9, {"code": 1}, nil]
   const std::string replies("\x94\x01\x07\xc0\x05" "\x94\x01\xcd\x01\x2c\xa4" "boom" "\xc0"
@@ -74,7 +70,7 @@ TEST(msgpack_rpc_user_call, the_placeholder_in_a_string_param_is_new_digits_per_
   auto codec = rpc().client_codecs(cc)();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "", out));
-  EXPECT_EQ(drain(out), std::string("\x94\x00\x01\xa3" "get" "\x91\xae" "k:000000000000", 23));
+  EXPECT_EQ(take_queued_text(out), std::string("\x94\x00\x01\xa3" "get" "\x91\xae" "k:000000000000", 23));
 }
 
 TEST(msgpack_rpc_user_call, params_that_are_not_a_json_array_are_refused_at_start_up) {

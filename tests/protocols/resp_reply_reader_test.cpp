@@ -12,12 +12,12 @@ namespace wirebench::resp {
 namespace {
 
 // Feeds `bytes` in pieces of `piece` bytes, reading after each; what the last read gave.
-struct outcome {
+struct replies_read {
   int replies = 0;
   std::error_code error;
 };
-outcome read_all(reply_reader& reader, const std::string& bytes, std::size_t piece) {
-  outcome o;
+replies_read read_all(reply_reader& reader, const std::string& bytes, std::size_t piece) {
+  replies_read o;
   for (std::size_t at = 0; at < bytes.size() && !o.error; at += piece) {
     reader.feed(as_bytes(std::string_view(bytes).substr(at, piece)));
     while (reader.next(o.error)) ++o.replies;
@@ -30,11 +30,11 @@ TEST(resp_reply_reader, a_reply_over_the_bound_is_refused_however_it_arrives) {
   const std::string big = "$20\r\nhello, a longer name\r\n";  // 27 bytes
   for (std::size_t piece : {big.size(), std::size_t{1}, std::size_t{7}}) {
     reply_reader reader(26);
-    const outcome o = read_all(reader, big, piece);
+    const replies_read o = read_all(reader, big, piece);
     EXPECT_EQ(o.replies, 0) << "pieces of " << piece;
     EXPECT_EQ(o.error, errc::frame_too_long) << "pieces of " << piece;
     reply_reader exact(27);  // a reply of exactly the bound passes
-    const outcome ok = read_all(exact, big, piece);
+    const replies_read ok = read_all(exact, big, piece);
     EXPECT_EQ(ok.replies, 1) << "pieces of " << piece;
     EXPECT_FALSE(ok.error) << "pieces of " << piece;
   }
@@ -74,7 +74,7 @@ TEST(resp_reply_reader, many_small_replies_each_within_the_bound_all_pass) {
   std::string stream;
   for (int i = 0; i < 500; ++i) stream += "$9\r\nhello, n" + std::to_string(i % 10) + "\r\n";
   reply_reader reader(15);  // each reply is 15 bytes; 7500 bytes in all, past hiredis's 1 KiB compaction
-  const outcome o = read_all(reader, stream, 1000);
+  const replies_read o = read_all(reader, stream, 1000);
   EXPECT_FALSE(o.error) << o.error.message();
   EXPECT_EQ(o.replies, 500);
 }

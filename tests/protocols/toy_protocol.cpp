@@ -128,7 +128,7 @@ void add_toy(protocol_registry& r) {
          }});
 }
 
-const protocol_registration registered{1000, add_toy};
+const protocol_registration toy_registration{1000, add_toy};
 
 }  // namespace
 }  // namespace wirebench::test

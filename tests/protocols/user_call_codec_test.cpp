@@ -4,6 +4,7 @@
 // calls end to end against our own servers, and the registry refusing what a protocol cannot send.
 #include <gtest/gtest.h>
 
+#include "support/queued_text.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
@@ -15,11 +16,7 @@ namespace {
 
 const protocol& find(const char* name) { return *protocol_registry::builtin().find(name); }
 
-std::string sent(const gather_queue& out) {
-  std::string bytes;
-  out.for_each_segment([&](std::span<const std::byte> b) { bytes += as_text(b); });
-  return bytes;
-}
+using test::queued_text;
 
 struct decoded_replies {
   std::vector<codec_reply> replies;
@@ -60,7 +57,7 @@ TEST(user_call_http1_codec, sends_the_request_built_once_with_the_placeholders_f
   const std::string one =
       "POST /items?id=000000000000 HTTP/1.1\r\nHost: 127.0.0.1:7000\r\nAccept: */*\r\n"
       "X-Key: k000000000000\r\nContent-Length: 18\r\n\r\n{\"n\":000000000000}";
-  EXPECT_EQ(sent(out), one + one);
+  EXPECT_EQ(queued_text(out), one + one);
 }
 
 TEST(user_call_http1_codec, the_urls_authority_or_a_host_header_is_the_host_and_get_has_no_length) {
@@ -70,11 +67,11 @@ TEST(user_call_http1_codec, the_urls_authority_or_a_host_header_is_the_host_and_
   client_config c = with_call(user_call{h});
   gather_queue out;
   ASSERT_FALSE(find("http1-close").client_codecs(c)()->encode(1, "x", out));
-  EXPECT_EQ(sent(out), "GET / HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(queued_text(out), "GET / HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n");
   h.headers = {{"host", "other"}};
   gather_queue out2;
   ASSERT_FALSE(find("http1").client_codecs(with_call(user_call{h}))()->encode(1, "x", out2));
-  EXPECT_EQ(sent(out2), "GET / HTTP/1.1\r\nhost: other\r\n\r\n");
+  EXPECT_EQ(queued_text(out2), "GET / HTTP/1.1\r\nhost: other\r\n\r\n");
 }
 
 TEST(user_call_http1_codec, judges_replies_by_status_and_expected_body) {
@@ -116,7 +113,7 @@ TEST(user_call_http1_codec, responses_to_head_have_no_body_whatever_their_length
   auto codec = find("http1").client_codecs(with_call(user_call{h}))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "x", out));
-  EXPECT_EQ(sent(out), "HEAD / HTTP/1.1\r\nHost: 127.0.0.1:7000\r\n\r\n");
+  EXPECT_EQ(queued_text(out), "HEAD / HTTP/1.1\r\nHost: 127.0.0.1:7000\r\n\r\n");
   const auto r = decode_all(*codec,
                             "HTTP/1.1 200 OK\r\nContent-Length: 612\r\n\r\n"
                             "HTTP/1.1 200 OK\r\nContent-Length: 612\r\n\r\n");
@@ -131,7 +128,7 @@ TEST(user_call_resp_codec, sends_the_command_made_once_with_the_placeholders_fil
   ASSERT_FALSE(codec->encode(1, "w0-", out));
   ASSERT_FALSE(codec->encode(2, "w0-", out));
   const std::string one = "*3\r\n$3\r\nSET\r\n$14\r\nk:000000000000\r\n$3\r\na b\r\n";
-  EXPECT_EQ(sent(out), one + one);
+  EXPECT_EQ(queued_text(out), one + one);
 }
 
 TEST(user_call_resp_codec, any_reply_but_an_error_succeeds_and_an_error_keeps_its_text) {

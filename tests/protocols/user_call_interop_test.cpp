@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/cli_run.hpp"
 #include "support/child_process.hpp"
 #include "support/cert_files.hpp"
 #include "support/nginx_server.hpp"
@@ -19,22 +20,7 @@
 namespace wirebench {
 namespace {
 
-struct cli_result {
-  int status = -1;
-  std::string out;
-  nlohmann::json results;  // the --out JSON, when the run wrote it
-};
-
-// `wirebench ARGS`, stdout and stderr together; with `json_path`, the results file it wrote.
-cli_result wirebench(const std::string& args, const std::string& json_path = {}) {
-  cli_result r;
-  r.out = test::run_shell(std::string(WIREBENCH_CLI) + " " + args + " 2>&1", &r.status);
-  if (!json_path.empty()) {
-    std::ifstream file(json_path);
-    r.results = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
-  }
-  return r;
-}
+using test::cli_result;
 
 // The options of a short closed loop: 0.5 s measured, one repeat, replies within 5 s.
 std::string short_run(const std::string& json_path) {
@@ -82,7 +68,7 @@ class nginx_user_calls : public ::testing::Test {
 TEST_F(nginx_user_calls, a_url_nginx_serves_loses_no_call_over_http1_and_h2c) {
   for (const auto& [protocol, port] : protocols()) {
     const std::string json = json_path(protocol + ".json");
-    const auto r = wirebench("run -p " + protocol + " --url " + url(port, "/ok") +
+    const auto r = test::run_cli("run -p " + protocol + " --url " + url(port, "/ok") +
                                  " --expect-body ok -H 'Accept: text/plain' " + short_run(json),
                              json);
     SCOPED_TRACE(protocol);
@@ -102,13 +88,13 @@ TEST_F(nginx_user_calls, an_https_url_loses_no_call_over_http1_and_http2_and_a_4
   for (const char* protocol : {"http1", "http2"}) {
     SCOPED_TRACE(protocol);
     const std::string json = json_path(std::string(protocol) + "-tls.json");
-    const auto r = wirebench(std::string("run -p ") + protocol + " --url " + https +
+    const auto r = test::run_cli(std::string("run -p ") + protocol + " --url " + https +
                                  "/ok --expect-body ok --tls-ca " + files_.cert() + " " + short_run(json),
                              json);
     expect_every_call_ok(r);
     EXPECT_EQ(r.results["points"][0]["parameters"]["transport"], "remote+tls");
     const std::string missing = json_path(std::string(protocol) + "-tls-404.json");
-    const auto m = wirebench(std::string("run -p ") + protocol + " --url " + https +
+    const auto m = test::run_cli(std::string("run -p ") + protocol + " --url " + https +
                                  "/missing --tls-ca " + files_.cert() + " " + short_run(missing),
                              missing);
     ASSERT_EQ(m.status, 0) << m.out;
@@ -121,7 +107,7 @@ TEST_F(nginx_user_calls, an_https_url_loses_no_call_over_http1_and_http2_and_a_4
 TEST_F(nginx_user_calls, a_path_nginx_does_not_serve_is_counted_failed_with_its_404) {
   for (const auto& [protocol, port] : protocols()) {
     const std::string json = json_path(protocol + "-404.json");
-    const auto r = wirebench("run -p " + protocol + " --url " + url(port, "/missing") +
+    const auto r = test::run_cli("run -p " + protocol + " --url " + url(port, "/missing") +
                                  " " + short_run(json), json);
     ASSERT_EQ(r.status, 0) << r.out;
     ASSERT_TRUE(r.results.is_object()) << r.out;
@@ -135,10 +121,10 @@ TEST_F(nginx_user_calls, a_path_nginx_does_not_serve_is_counted_failed_with_its_
 }
 
 TEST_F(nginx_user_calls, call_prints_the_body_and_a_404_with_its_status) {
-  const auto ok = wirebench("call -p http1 --url " + url(nginx_->port(), "/ok") + " -n 2");
+  const auto ok = test::run_cli("call -p http1 --url " + url(nginx_->port(), "/ok") + " -n 2");
   EXPECT_EQ(ok.status, 0);
   EXPECT_EQ(ok.out, "ok\nok\n");
-  const auto missing = wirebench("call -p http2 --url " + url(nginx_->h2c_port(), "/missing"));
+  const auto missing = test::run_cli("call -p http2 --url " + url(nginx_->h2c_port(), "/missing"));
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.out.find("wirebench: call 1 of 1 failed: unexpected status 404 (status_404): 404 <html>"),
             std::string::npos)
@@ -162,7 +148,7 @@ class redis_user_calls : public ::testing::Test {
 
 TEST_F(redis_user_calls, set_with_a_key_per_call_and_get_with_an_expected_reply_lose_no_call) {
   const std::string set_json = dir_.path("set.json");
-  const auto set = wirebench("run -p resp --connect " + where_ +
+  const auto set = test::run_cli("run -p resp --connect " + where_ +
                                  " --command 'SET k:__rand_int__ \"a value\"' --keyspace 1000000 --depth 4 " +
                                  short_run(set_json),
                              set_json);
@@ -171,20 +157,20 @@ TEST_F(redis_user_calls, set_with_a_key_per_call_and_get_with_an_expected_reply_
   EXPECT_EQ(point["parameters"]["requests"][0]["args"],
             (nlohmann::json{"SET", "k:__rand_int__", "a value"}));
   // The keys varied per call: redis holds many of them, not one.
-  const auto size = wirebench("call -p resp --connect " + where_ + " --command DBSIZE");
+  const auto size = test::run_cli("call -p resp --connect " + where_ + " --command DBSIZE");
   ASSERT_EQ(size.status, 0) << size.out;
   EXPECT_GT(std::stoull(size.out), 50u) << size.out;
 
-  ASSERT_EQ(wirebench("call -p resp --connect " + where_ + " --command 'SET k v'").out, "OK\n");
+  ASSERT_EQ(test::run_cli("call -p resp --connect " + where_ + " --command 'SET k v'").out, "OK\n");
   const std::string get_json = dir_.path("get.json");
-  const auto get = wirebench("run -p resp --connect " + where_ + " --command 'GET k' --expect-reply v " +
+  const auto get = test::run_cli("run -p resp --connect " + where_ + " --command 'GET k' --expect-reply v " +
                                  short_run(get_json),
                              get_json);
   expect_every_call_ok(get);
 }
 
 TEST_F(redis_user_calls, an_error_reply_fails_the_call_with_the_servers_words) {
-  const auto r = wirebench("call -p resp --connect " + where_ + " --command 'NOSUCHCOMMAND x'");
+  const auto r = test::run_cli("call -p resp --connect " + where_ + " --command 'NOSUCHCOMMAND x'");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("(remote_error): ERR unknown command 'NOSUCHCOMMAND'"), std::string::npos) << r.out;
 }

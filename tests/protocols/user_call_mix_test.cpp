@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "support/child_process.hpp"
+#include "support/queued_text.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -26,12 +27,7 @@ using namespace std::chrono_literals;
 
 const protocol& find(const char* name) { return *protocol_registry::builtin().find(name); }
 
-std::string drain(gather_queue& q) {
-  std::string bytes;
-  q.for_each_segment([&](std::span<const std::byte> b) { bytes += as_text(b); });
-  q.clear();
-  return bytes;
-}
+using test::take_queued_text;
 
 client_config with_calls(std::vector<user_call> calls) {
   client_config c;
@@ -65,11 +61,11 @@ TEST(user_call_mix, resp_sends_the_command_named_and_judges_each_reply_by_its_ow
                                                       user_call{resp_call{{"INCR", "n"}}}}))();
   gather_queue out;
   for (const char* payload : {"1", "0", "2", "1"}) ASSERT_FALSE(codec->encode(1, payload, out));
-  EXPECT_EQ(drain(out), "*2\r\n$3\r\nGET\r\n$1\r\nk\r\n" "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n"
+  EXPECT_EQ(take_queued_text(out), "*2\r\n$3\r\nGET\r\n$1\r\nk\r\n" "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n"
                         "*2\r\n$4\r\nINCR\r\n$1\r\nn\r\n" "*2\r\n$3\r\nGET\r\n$1\r\nk\r\n");
   EXPECT_EQ(codec->encode(1, "3", out), make_error_code(errc::invalid_argument));
   EXPECT_EQ(codec->encode(1, "w0-", out), make_error_code(errc::invalid_argument));
-  EXPECT_EQ(drain(out), "");
+  EXPECT_EQ(take_queued_text(out), "");
   // In order: GET's v, SET's OK, INCR's 7 (any reply), and GET's "OK" is not GET's v.
   std::vector<std::string> texts;
   const auto r = decode_all(*codec, "$1\r\nv\r\n+OK\r\n:7\r\n+OK\r\n", texts);
@@ -93,7 +89,7 @@ TEST(user_call_mix, http1_sends_the_request_named_and_judges_each_response_by_it
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "1", out));
   ASSERT_FALSE(codec->encode(2, "0", out));
-  EXPECT_EQ(drain(out),
+  EXPECT_EQ(take_queued_text(out),
             "POST /b HTTP/1.1\r\nHost: 127.0.0.1:7000\r\nContent-Length: 1\r\n\r\nx"
             "GET /a HTTP/1.1\r\nHost: 127.0.0.1:7000\r\n\r\n");
   std::vector<std::string> texts;
@@ -122,12 +118,12 @@ TEST(user_call_mix, payloads_are_expanded_and_per_call_placeholders_filled_in_ev
                                                       user_call{resp_call{{"GET", "__sequence__"}}}}))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "0", out));
-  const std::string set = drain(out);
+  const std::string set = take_queued_text(out);
   EXPECT_EQ(set.substr(0, 20), "*3\r\n$3\r\nSET\r\n$14\r\nk:");
   EXPECT_EQ(set.substr(32), "\r\n$5\r\nxxxxx\r\n");
   ASSERT_FALSE(codec->encode(2, "1", out));
   ASSERT_FALSE(codec->encode(3, "1", out));
-  const std::string gets = drain(out);
+  const std::string gets = take_queued_text(out);
   ASSERT_EQ(gets.size(), 2 * 32u);
   EXPECT_EQ(std::stoull(gets.substr(18 + 32, 12)), std::stoull(gets.substr(18, 12)) + 1);
   http_call big;
@@ -135,7 +131,7 @@ TEST(user_call_mix, payloads_are_expanded_and_per_call_placeholders_filled_in_ev
   big.body = "__payload_1000__";
   auto http = find("http1").client_codecs(with_calls({user_call{big}}))();
   ASSERT_FALSE(http->encode(1, "x", out));
-  const std::string request = drain(out);
+  const std::string request = take_queued_text(out);
   EXPECT_NE(request.find("Content-Length: 1000\r\n"), std::string::npos) << request.substr(0, 100);
   EXPECT_EQ(request.substr(request.size() - 1000), std::string(1000, 'x'));
   http_call bad;

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/cli_run.hpp"
 #include "support/cert_files.hpp"
 #include "support/child_process.hpp"
 #include "support/nginx_server.hpp"
@@ -28,22 +29,6 @@ namespace wirebench {
 namespace {
 
 using nlohmann::json;
-
-struct cli_result {
-  int status = -1;
-  std::string out;
-  json results;  // the --out JSON, when the run wrote it
-};
-
-cli_result wirebench(const std::string& args, const std::string& json_path = {}) {
-  cli_result r;
-  r.out = test::run_shell(std::string(WIREBENCH_CLI) + " " + args + " 2>&1", &r.status);
-  if (!json_path.empty()) {
-    std::ifstream file(json_path);
-    r.results = json::parse(file, nullptr, /*allow_exceptions=*/false);
-  }
-  return r;
-}
 
 std::uint64_t lines_in(const std::string& path) {
   std::ifstream in(path);
@@ -86,7 +71,7 @@ TEST(workload_interop, a_weighted_mix_of_nginx_locations_over_mutual_tls_matches
     SCOPED_TRACE(protocol);
     for (const char* name : {"a", "b", "c"}) std::ofstream(logs.path(name) + ".log", std::ios::trunc);
     const std::string out = logs.path(std::string(protocol) + ".json");
-    const auto r = wirebench(std::string("run -p ") + protocol + " --workload " + workload +
+    const auto r = test::run_cli(std::string("run -p ") + protocol + " --workload " + workload +
                                  " --tls-ca " + server.cert() + " --cert " + member.cert() + " --key " +
                                  member.key() + " -n " + std::to_string(total) +
                                  " --duration 60 --warmup 0 --workers 8 -R 1 -q --timeout 5 -o " + out,
@@ -110,7 +95,7 @@ TEST(workload_interop, a_weighted_mix_of_nginx_locations_over_mutual_tls_matches
   }
   // Without a client certificate nginx answers 400: every call of the mix fails, none is lost.
   const std::string refused = logs.path("refused.json");
-  const auto r = wirebench("run -p http1 --workload " + workload + " --tls-ca " + server.cert() +
+  const auto r = test::run_cli("run -p http1 --workload " + workload + " --tls-ca " + server.cert() +
                                " -n 300 --duration 30 --warmup 0 --workers 2 -R 1 -q --timeout 5 -o " + refused,
                            refused);
   ASSERT_EQ(r.status, 0) << r.out;
@@ -133,7 +118,7 @@ TEST(workload_interop, requests_from_a_file_are_sent_round_robin_as_h2loads_i) {
   const std::string urls = logs.path("urls.txt");
   std::ofstream(urls) << "# the three resources\n" << base << "/x\n\n" << base << "/y\r\n" << base << "/z\n";
   const std::string out = logs.path("out.json");
-  const auto r = wirebench("run -p http2 --request @" + urls +
+  const auto r = test::run_cli("run -p http2 --request @" + urls +
                                " --expect-status 204 -n 3000 --duration 60 --warmup 0 --workers 3 "
                                "-R 1 -q --timeout 5 -o " + out, out);
   ASSERT_EQ(r.status, 0) << r.out;
@@ -151,7 +136,7 @@ TEST(workload_interop, a_set_get_incr_mix_against_redis_server_gets_exact_replie
   auto server = protocol_registry::builtin().find("redis-server")->make_server({});
   const std::string where = server->local_endpoint().to_string();
   test::temp_dir dir("redis-mix");
-  ASSERT_EQ(wirebench("call -p resp --connect " + where + " --command 'SET k v'").out, "OK\n");
+  ASSERT_EQ(test::run_cli("call -p resp --connect " + where + " --command 'SET k v'").out, "OK\n");
   // The same mix as JSON, then as YAML (one schema; the YAML's plain 2 a number, its "v" a string).
   std::ofstream(dir.path("mix.json")) << R"({"requests": [
     {"name": "set", "command": "SET k v", "expect_reply": "OK", "weight": 2},
@@ -171,7 +156,7 @@ TEST(workload_interop, a_set_get_incr_mix_against_redis_server_gets_exact_replie
   for (const char* file : {"mix.json", "mix.yaml"}) {
     SCOPED_TRACE(file);
     const std::string out = dir.path("out.json");
-    const auto r = wirebench("run -p redis-server --connect " + where + " --workload " + dir.path(file) +
+    const auto r = test::run_cli("run -p redis-server --connect " + where + " --workload " + dir.path(file) +
                                  " --depth 16 -n 10000 --duration 60 --warmup 0 --workers 4 -R 1 -q "
                                  "--timeout 5 -o " + out, out);
     ASSERT_EQ(r.status, 0) << r.out;
@@ -184,7 +169,7 @@ TEST(workload_interop, a_set_get_incr_mix_against_redis_server_gets_exact_replie
     EXPECT_EQ(point["parameters"]["requests"][1]["weight"], 5);
     incrs += point["summary"]["requests"][2]["outcomes"]["ok"].get<std::uint64_t>();
   }
-  EXPECT_EQ(wirebench("call -p resp --connect " + where + " --command 'GET counter'").out,
+  EXPECT_EQ(test::run_cli("call -p resp --connect " + where + " --command 'GET counter'").out,
             std::to_string(incrs) + "\n");
   server->stop();
 }
@@ -209,7 +194,7 @@ TEST(workload_interop, per_call_picks_and_random_strings_reach_redis_server_as_w
         {{"name", "hit"}, {"command", "INCR hits:__pick(a|b|c)__"}},
         {{"name", "random"}, {"command", "SET r:__rand_str_20__ x"}, {"expect_reply", "OK"}}}}}.dump();
   const std::string out = dir.path("out.json");
-  const auto r = wirebench("run -p redis-server --connect " + where + " --workload " + dir.path("picks.json") +
+  const auto r = test::run_cli("run -p redis-server --connect " + where + " --workload " + dir.path("picks.json") +
                                " --depth 8 -n 3000 --duration 60 --warmup 0 --workers 3 -R 1 -q --timeout 5 -o " + out,
                            out);
   ASSERT_EQ(r.status, 0) << r.out;
@@ -257,7 +242,7 @@ TEST(workload_interop, a_path_picked_per_call_reaches_each_nginx_location) {
     for (const char* name : {"a", "b"}) std::ofstream(logs.path(name) + ".log", std::ios::trunc);
     const std::string out = logs.path("out.json");
     const int port = std::string(protocol) == "http2" ? nginx.h2c_port() : nginx.port();
-    const auto r = wirebench(std::string("run -p ") + protocol + " --url 'http://127.0.0.1:" +
+    const auto r = test::run_cli(std::string("run -p ") + protocol + " --url 'http://127.0.0.1:" +
                                  std::to_string(port) + "/__pick(@" + logs.path("paths.txt") +
                                  ")__' -n 2000 --duration 60 --warmup 0 --workers 4 -R 1 -q --timeout 5 -o " + out,
                              out);
@@ -281,7 +266,7 @@ TEST(workload_interop, the_rate_a_server_sees_follows_the_stages) {
                            "  log_format at '$msec';\n");
   ASSERT_TRUE(nginx.started()) << "nginx did not start";
   const std::string out = logs.path("out.json");
-  const auto r = wirebench("run -p http2 --url http://127.0.0.1:" + std::to_string(nginx.h2c_port()) +
+  const auto r = test::run_cli("run -p http2 --url http://127.0.0.1:" + std::to_string(nginx.h2c_port()) +
                                "/r --expect-status 204 --stages 2000@3s,2000@2s --workers 64 -R 1 -q "
                                "--timeout 5 -o " + out, out);
   ASSERT_EQ(r.status, 0) << r.out;
@@ -324,7 +309,7 @@ TEST(workload_interop, a_grpcio_server_sees_both_methods_of_a_mix_with_their_met
          {"message", json{{"name", "n__sequence__"}}}, {"metadata", json::array({"x-team: red", "x-raw-bin: hi"})}}}}}
                         .dump();
   const std::string where = "tcp://127.0.0.1:" + std::to_string(port);
-  const auto r = wirebench("run -p grpc --connect " + where + " --proto " WIREBENCH_ECHO_PROTO
+  const auto r = test::run_cli("run -p grpc --connect " + where + " --proto " + WIREBENCH_ECHO_PROTO +
                            " --workload " + workload + " -H 'x-run: 7' --load closed -w 1 -n 2400 -R 1"
                            " --warmup 0 --duration 60 -q -o " + dir.path("out.json"),
                            dir.path("out.json"));
@@ -361,7 +346,7 @@ TEST(workload_interop, a_grpcio_server_sees_both_methods_of_a_mix_with_their_met
   EXPECT_EQ(names.size(), 600u) << "each Greet a sequence number of its own";
 
   // The same two methods as --request lines: the methods and -d's default message.
-  const auto lines = wirebench("run -p grpc --connect " + where + " --proto " WIREBENCH_ECHO_PROTO
+  const auto lines = test::run_cli("run -p grpc --connect " + where + " --proto " + WIREBENCH_ECHO_PROTO +
                                " --request 'wirebench.echo.Echo/Get {\"text\": \"q\"}'"
                                " --request wirebench.echo.Echo/Greet -d '{\"name\": \"d\"}'"
                                " --weights 1,3 --load closed -w 1 -n 400 -R 1 --warmup 0 --duration 60 -q -o " +
@@ -386,7 +371,7 @@ TEST(workload_interop, a_workload_with_a_section_per_kind_gives_each_protocol_it
                                        "grpc:\n"
                                        "  requests: [{method: not.Read/Ever}]\n";
   const std::string out = dir.path("out.json");
-  const auto r = wirebench("run -p http1,resp,http2 --workload " + dir.path("w.yaml") +
+  const auto r = test::run_cli("run -p http1,resp,http2 --workload " + dir.path("w.yaml") +
                                " -n 800 --duration 60 --warmup 0 --workers 4 -R 1 -q --timeout 5 -o " + out,
                            out);
   ASSERT_EQ(r.status, 0) << r.out;
@@ -404,7 +389,7 @@ TEST(workload_interop, a_workload_with_a_section_per_kind_gives_each_protocol_it
   }
   auto refusal = [&](const std::string& protocols, const std::string& text) {
     std::ofstream(dir.path("bad.json"), std::ios::trunc) << text;
-    const auto bad = wirebench("run -p " + protocols + " --workload " + dir.path("bad.json") + " -n 1");
+    const auto bad = test::run_cli("run -p " + protocols + " --workload " + dir.path("bad.json") + " -n 1");
     EXPECT_EQ(bad.status, 2) << bad.out;
     return bad.out;
   };
@@ -428,7 +413,7 @@ TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
   test::temp_dir dir("bad-workload");
   auto refusal = [&](const std::string& protocol, const std::string& text) {
     std::ofstream(dir.path("w.json"), std::ios::trunc) << text;
-    const auto r = wirebench("run -p " + protocol + " --workload " + dir.path("w.json") +
+    const auto r = test::run_cli("run -p " + protocol + " --workload " + dir.path("w.json") +
                              " --connect tcp://127.0.0.1:9 -n 1");
     EXPECT_EQ(r.status, 2) << r.out;
     return r.out;
@@ -459,7 +444,7 @@ TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
   // YAML (by the file's name): the same schema, the same messages; its own syntax errors by line.
   auto yaml_refusal = [&](const std::string& text) {
     std::ofstream(dir.path("w.yaml"), std::ios::trunc) << text;
-    const auto r = wirebench("run -p resp --workload " + dir.path("w.yaml") + " --connect tcp://127.0.0.1:9 -n 1");
+    const auto r = test::run_cli("run -p resp --workload " + dir.path("w.yaml") + " --connect tcp://127.0.0.1:9 -n 1");
     EXPECT_EQ(r.status, 2) << r.out;
     return r.out;
   };
@@ -477,19 +462,19 @@ TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
   EXPECT_NE(refusal("grpc", R"({"requests": [{"method": "Get", "proto": "x.proto"}]})")
                 .find(file + ": requests[0].method: 'Get': give package.Service/Method"),
             std::string::npos);
-  const auto no_proto = wirebench("run -p grpc --connect tcp://127.0.0.1:9 --request a.B/C --request a.B/D");
+  const auto no_proto = test::run_cli("run -p grpc --connect tcp://127.0.0.1:9 --request a.B/C --request a.B/D");
   EXPECT_EQ(no_proto.status, 2);
   EXPECT_NE(no_proto.out.find("give the .proto that defines the methods (--proto), or --reflect"), std::string::npos)
       << no_proto.out;
-  const auto weights = wirebench("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1");
+  const auto weights = test::run_cli("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1");
   EXPECT_EQ(weights.status, 2);
   EXPECT_NE(weights.out.find("--weights 1: 1 weights for 2 requests"), std::string::npos) << weights.out;
   // Weights whose cycle is too long, before any server is started.
-  const auto cycle = wirebench("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1,100000");
+  const auto cycle = test::run_cli("run -p resp --connect tcp://127.0.0.1:9 --request PING --request 'ECHO x' --weights 1,100000");
   EXPECT_EQ(cycle.status, 2);
   EXPECT_NE(cycle.out.find("--weights 1,100000: weights whose sum"), std::string::npos) << cycle.out;
   // A closed loop's stages are whole workers.
-  const auto half = wirebench("run -p line --load closed --stages 2.5@1s");
+  const auto half = test::run_cli("run -p line --load closed --stages 2.5@1s");
   EXPECT_EQ(half.status, 2);
   EXPECT_NE(half.out.find("each stage is a whole number of workers"), std::string::npos) << half.out;
 }

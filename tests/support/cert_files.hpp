@@ -37,4 +37,11 @@ class cert_files {
   std::filesystem::path dir_;
 };
 
+// A client's options for a server with a self-signed certificate: nothing verified.
+inline tls_options insecure_client_options() {
+  tls_options options;
+  options.insecure = true;
+  return options;
+}
+
 }  // namespace wirebench::test

@@ -49,18 +49,11 @@ pair_result pump(tls_channel& client, tls_channel& server, bool byte_at_a_time =
   return r;
 }
 
-// A client's options for a server with a self-signed certificate.
-tls_options insecure() {
-  tls_options o;
-  o.insecure = true;
-  return o;
-}
-
 // Contexts and a client/server pair asking for `client_alpn` and offering `server_alpn`.
 struct channel_pair {
   channel_pair(std::string_view client_alpn = "h2", std::string_view server_alpn = "h2")
       : server_ctx(make_server_context({}, {server_alpn, true})),
-        client_ctx(make_client_context(insecure(), client_alpn)),
+        client_ctx(make_client_context(test::insecure_client_options(), client_alpn)),
         client(client_ctx.get(), role::client, "localhost", client_alpn),
         server(server_ctx.get(), role::server, "", server_alpn) {}
   context_ptr server_ctx, client_ctx;

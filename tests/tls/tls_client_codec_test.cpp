@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/cert_files.hpp"
+#include "support/queued_text.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
@@ -19,31 +21,19 @@
 namespace wirebench::tls {
 namespace {
 
-std::string drain(gather_queue& q) {
-  std::string bytes;
-  q.for_each_segment([&](std::span<const std::byte> s) { bytes += as_text(s); });
-  q.clear();
-  return bytes;
-}
+using test::take_queued_text;
 
 std::string mux_bytes(mux_frame_type type, std::uint32_t id, std::string_view payload) {
   encoded_frame f;
   EXPECT_FALSE(encode_mux_frame(type, id, as_bytes(payload), SIZE_MAX, f));
   gather_queue q;
   q.append(f);
-  return drain(q);
-}
-
-// A client's options for a server with a self-signed certificate.
-tls_options insecure() {
-  tls_options o;
-  o.insecure = true;
-  return o;
+  return take_queued_text(q);
 }
 
 class tls_mux_codec : public ::testing::Test {
  protected:
-  explicit tls_mux_codec(tls_options client_options = insecure())
+  explicit tls_mux_codec(tls_options client_options = test::insecure_client_options())
       : server_context_(make_server_context({}, {})),
         client_context_(make_client_context(client_options, "")),
         server_(server_context_.get(), tls_channel::role::server) {}
@@ -56,10 +46,10 @@ class tls_mux_codec : public ::testing::Test {
   // server decrypted is in server_plain_; replies the client decoded in replies_.
   void pump(bool byte_at_a_time = false) {
     for (int round = 0; round < 20; ++round) {
-      std::string to_server = drain(out_);
+      std::string to_server = take_queued_text(out_);
       std::error_code ec = codec_->produce(out_);
       ASSERT_FALSE(ec) << ec.message();
-      to_server += drain(out_);
+      to_server += take_queued_text(out_);
       if (!to_server.empty()) server_error_ = server_.receive(as_bytes(to_server), server_plain_);
       const std::string to_client = server_.take_output();
       if (to_server.empty() && to_client.empty()) return;

@@ -337,7 +337,11 @@ TEST(async_read_frame, the_coroutine_form_is_canceled_through_the_coroutine) {
   EXPECT_EQ(got, std::errc::operation_canceled);
 }
 
-// The socket, counting its reads: a frame already in the buffer must come without one.
+}  // namespace
+
+// The socket, counting its reads: a frame already in the buffer must come without one. Outside
+// the unnamed namespace: the library's coroutine frames hold it, and GCC warns of a header's
+// template holding a file-local type once a unity build includes this file (-Wsubobject-linkage).
 struct counting_stream {
   socket_type& socket;
   int reads = 0;
@@ -349,6 +353,8 @@ struct counting_stream {
     return socket.async_read_some(buffers, std::forward<Token>(token));
   }
 };
+
+namespace {
 
 // One write brings two frames: the second is in the buffer when its read starts, and every
 // token gets it with no read of the stream (posted, or for use_awaitable without suspending).

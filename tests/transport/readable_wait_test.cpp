@@ -30,15 +30,15 @@ struct waiter {
 };
 
 // A connected pair (AF_UNIX or AF_INET): ours as a stream_socket on ctx, the peer a plain descriptor.
-struct socket_pair {
-  explicit socket_pair(asio::io_context& ctx, int family = AF_UNIX) : ours(ctx) {
+struct asio_and_plain_socket {
+  explicit asio_and_plain_socket(asio::io_context& ctx, int family = AF_UNIX) : ours(ctx) {
     int fds[2];
     EXPECT_TRUE(test::connected_pair(family, fds));
     ours.assign(asio::generic::stream_protocol(family, family == AF_INET ? IPPROTO_TCP : 0), fds[0]);
     ours.non_blocking(true);
     peer = fds[1];
   }
-  ~socket_pair() {
+  ~asio_and_plain_socket() {
     if (peer >= 0) ::close(peer);
   }
   stream_socket ours;
@@ -49,7 +49,7 @@ struct socket_pair {
 class readable_wait_test : public ::testing::Test {
  protected:
   asio::io_context ctx{1};
-  socket_pair s{ctx};
+  asio_and_plain_socket s{ctx};
   readable_wait wait{s.ours};
   std::shared_ptr<waiter> w = std::make_shared<waiter>();
 };
@@ -89,7 +89,7 @@ TEST_F(readable_wait_test, a_peer_that_closes_completes_it) {
 // A reset comes with EPOLLERR and EPOLLHUP: the sign that an error may wait behind the bytes.
 TEST(readable_wait_reset, an_event_with_a_reset_is_flagged) {
   asio::io_context ctx{1};
-  socket_pair s{ctx, AF_INET};
+  asio_and_plain_socket s{ctx, AF_INET};
   readable_wait wait(s.ours);
   auto w = std::make_shared<waiter>();
   wait.start(w, &waiter::ready);
@@ -116,7 +116,7 @@ TEST_F(readable_wait_test, closing_the_socket_aborts_it) {
 TEST(readable_wait_owner, a_destroyed_io_context_lets_the_owner_go_without_running_it) {
   struct owner {
     explicit owner(asio::io_context& ctx) : sockets(ctx), wait(sockets.ours) {}
-    socket_pair sockets;
+    asio_and_plain_socket sockets;
     readable_wait wait;
   };
   auto runs = std::make_shared<int>(0);

@@ -43,8 +43,9 @@ struct user_call_refused : setting_error {
   user_call_kind given;  // what the config asked for
 };
 
-// A protocol's folder joins builtin() with one of these at namespace scope in a source file:
-//   const protocol_registration registered{40, [](protocol_registry& r) { r.add({...}); }};
+// A protocol's folder joins builtin() with one of these at namespace scope in a source file,
+// named for the protocol (a unity build compiles a target's files as one):
+//   const protocol_registration toy_registration{90, [](protocol_registry& r) { r.add({...}); }};
 // `rank` orders the listing (help, `wirebench protocols`, the tests): simple framings first
 // (line 10, length-prefixed 20, mux 30, msgpack-rpc 40, HTTP/1.1 50, HTTP/2 60, gRPC 70,
 // RESP 80). `add` runs once, when builtin() is first built, on that thread. The library these

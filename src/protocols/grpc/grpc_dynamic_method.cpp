@@ -11,10 +11,10 @@
 
 namespace wirebench::grpc_wire {
 
-namespace pb = google::protobuf;
+namespace protobuf = google::protobuf;
 
 // The first error protoc would print, kept for the one-line message.
-class grpc_dynamic_method::error_collector final : public pb::compiler::MultiFileErrorCollector {
+class grpc_dynamic_method::error_collector final : public protobuf::compiler::MultiFileErrorCollector {
  public:
   void AddError(const std::string& file, int line, int column, const std::string& message) override {
     if (first_.empty())
@@ -40,14 +40,14 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
     if (call.reflect) throw setting_error("reflect", why);
     throw setting_error("proto", call.proto_file + ": " + why);
   };
-  const pb::DescriptorPool* pool = nullptr;
+  const protobuf::DescriptorPool* pool = nullptr;
   if (call.reflect) {
     for (const std::string& bytes : reflected_files) {
-      pb::FileDescriptorProto file;
+      protobuf::FileDescriptorProto file;
       if (!file.ParseFromString(bytes) || !reflected_.Add(file)) bad("the server sent a file that is not one");
     }
     // Built lazily from the database, each file after its dependencies.
-    reflected_pool_ = std::make_unique<pb::DescriptorPool>(&reflected_);
+    reflected_pool_ = std::make_unique<protobuf::DescriptorPool>(&reflected_);
     pool = reflected_pool_.get();
   } else {
     const std::filesystem::path file = call.proto_file;
@@ -58,18 +58,18 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
     for (const auto& root : roots) source_tree_.MapPath("", root);
     std::string virtual_file, shadowing;
     if (source_tree_.DiskFileToVirtualFile(file.string(), &virtual_file, &shadowing) !=
-        pb::compiler::DiskSourceTree::SUCCESS)
+        protobuf::compiler::DiskSourceTree::SUCCESS)
       bad("not under an import path");
-    importer_ = std::make_unique<pb::compiler::Importer>(&source_tree_, errors_.get());
+    importer_ = std::make_unique<protobuf::compiler::Importer>(&source_tree_, errors_.get());
     if (importer_->Import(virtual_file) == nullptr)
       bad(errors_->first().empty() ? "does not parse" : errors_->first());
     pool = importer_->pool();
   }
 
   const std::string service_name = service_of(call.method);
-  const pb::ServiceDescriptor* service = pool->FindServiceByName(service_name);
+  const protobuf::ServiceDescriptor* service = pool->FindServiceByName(service_name);
   if (service == nullptr) bad("no service " + service_name);
-  const pb::MethodDescriptor* method =
+  const protobuf::MethodDescriptor* method =
       service->FindMethodByName(call.method.substr(call.method.find('/') + 1));
   if (method == nullptr) bad("no method " + call.method);
   client_streaming_ = method->client_streaming();
@@ -93,10 +93,10 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
   } else {
     texts.push_back(call.request_json);
   }
-  const pb::Message* request_prototype = factory_.GetPrototype(method->input_type());
+  const protobuf::Message* request_prototype = factory_.GetPrototype(method->input_type());
   for (const std::string& text : texts) {
-    std::unique_ptr<pb::Message> request(request_prototype->New());
-    const auto parsed_json = pb::util::JsonStringToMessage(text, request.get());
+    std::unique_ptr<protobuf::Message> request(request_prototype->New());
+    const auto parsed_json = protobuf::util::JsonStringToMessage(text, request.get());
     if (!parsed_json.ok())
       throw setting_error("data", "not a " + method->input_type()->full_name() + " in JSON (" +
                                       std::string(parsed_json.message()) + ")");
@@ -108,10 +108,10 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
 grpc_dynamic_method::~grpc_dynamic_method() = default;
 
 bool grpc_dynamic_method::append_reply_json(std::string_view bytes, std::string& json) const {
-  std::unique_ptr<pb::Message> reply(reply_prototype_->New());
+  std::unique_ptr<protobuf::Message> reply(reply_prototype_->New());
   if (!reply->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return false;
   std::string one;
-  if (!pb::util::MessageToJsonString(*reply, &one).ok()) return false;
+  if (!protobuf::util::MessageToJsonString(*reply, &one).ok()) return false;
   json.append(one);
   return true;
 }

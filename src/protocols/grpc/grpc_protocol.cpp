@@ -105,7 +105,7 @@ void register_grpc_protocol(protocol_registry& registry) {
                             batch_size));
 }
 
-const protocol_registration registered{65, register_grpc_protocol};
+const protocol_registration grpc_registration{65, register_grpc_protocol};
 
 }  // namespace
 

@@ -66,7 +66,7 @@ void register_grpc_protocols(protocol_registry& registry) {
   registry.add(std::move(batch));
 }
 
-const protocol_registration registered{70, register_grpc_protocols};
+const protocol_registration grpcpp_registration{70, register_grpc_protocols};
 
 }  // namespace
 

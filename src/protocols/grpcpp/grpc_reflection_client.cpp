@@ -18,15 +18,15 @@
 namespace wirebench::grpc_backend {
 namespace {
 
-namespace pb = google::protobuf;
+namespace protobuf = google::protobuf;
 
 constexpr const char* reflection_method = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
 
 [[noreturn]] void refuse(const std::string& why) { throw setting_error("reflect", why); }
 
-const pb::Descriptor* reflection_type(const char* name) {
-  const pb::Descriptor* type =
-      pb::DescriptorPool::generated_pool()->FindMessageTypeByName(std::string("grpc.reflection.v1alpha.") + name);
+const protobuf::Descriptor* reflection_type(const char* name) {
+  const protobuf::Descriptor* type =
+      protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(std::string("grpc.reflection.v1alpha.") + name);
   if (type == nullptr) refuse("this build has no reflection messages (libgrpc++_reflection)");
   return type;
 }
@@ -66,7 +66,7 @@ class reflection_stream {
   reflection_stream& operator=(const reflection_stream&) = delete;
 
   // Sends `request` (a ServerReflectionRequest) and returns the server's answer to it.
-  std::unique_ptr<pb::Message> ask(const pb::Message& request) {
+  std::unique_ptr<protobuf::Message> ask(const protobuf::Message& request) {
     std::string bytes;
     request.SerializeToString(&bytes);
     grpc::Slice slice(bytes);
@@ -78,8 +78,8 @@ class reflection_stream {
     if (!next()) fail();
     grpc::Slice joined;
     if (!in.DumpToSingleSlice(&joined).ok()) refuse("an unreadable answer");
-    std::unique_ptr<pb::Message> reply(
-        pb::MessageFactory::generated_factory()->GetPrototype(reflection_type("ServerReflectionResponse"))->New());
+    std::unique_ptr<protobuf::Message> reply(
+        protobuf::MessageFactory::generated_factory()->GetPrototype(reflection_type("ServerReflectionResponse"))->New());
     if (!reply->ParseFromArray(joined.begin(), static_cast<int>(joined.size())))
       refuse("an answer that is not a ServerReflectionResponse");
     return reply;
@@ -113,27 +113,27 @@ class reflection_stream {
 }  // namespace
 
 std::vector<std::string> reflected_files(const client_config& c, const std::string& symbol) {
-  const pb::Descriptor* request_type = reflection_type("ServerReflectionRequest");
-  const pb::Message* prototype = pb::MessageFactory::generated_factory()->GetPrototype(request_type);
+  const protobuf::Descriptor* request_type = reflection_type("ServerReflectionRequest");
+  const protobuf::Message* prototype = protobuf::MessageFactory::generated_factory()->GetPrototype(request_type);
   reflection_stream stream(c);
   // Asks for the file named by `field` ("file_containing_symbol", "file_by_filename") = `value`;
   // every file the answer carries goes into `files`, by name.
   std::map<std::string, std::string> files;
   auto ask = [&](const char* field, const std::string& value) {
-    std::unique_ptr<pb::Message> request(prototype->New());
+    std::unique_ptr<protobuf::Message> request(prototype->New());
     request->GetReflection()->SetString(request.get(), request_type->FindFieldByName(field), value);
-    const std::unique_ptr<pb::Message> reply = stream.ask(*request);
-    const pb::Descriptor* type = reply->GetDescriptor();
-    const pb::Reflection* reflection = reply->GetReflection();
+    const std::unique_ptr<protobuf::Message> reply = stream.ask(*request);
+    const protobuf::Descriptor* type = reply->GetDescriptor();
+    const protobuf::Reflection* reflection = reply->GetReflection();
     if (reflection->HasField(*reply, type->FindFieldByName("error_response"))) {
-      const pb::Message& error = reflection->GetMessage(*reply, type->FindFieldByName("error_response"));
+      const protobuf::Message& error = reflection->GetMessage(*reply, type->FindFieldByName("error_response"));
       refuse(value + ": " + error.GetReflection()->GetString(error, error.GetDescriptor()->FindFieldByName("error_message")));
     }
-    const pb::Message& found = reflection->GetMessage(*reply, type->FindFieldByName("file_descriptor_response"));
-    const pb::FieldDescriptor* protos = found.GetDescriptor()->FindFieldByName("file_descriptor_proto");
+    const protobuf::Message& found = reflection->GetMessage(*reply, type->FindFieldByName("file_descriptor_response"));
+    const protobuf::FieldDescriptor* protos = found.GetDescriptor()->FindFieldByName("file_descriptor_proto");
     for (int i = 0; i < found.GetReflection()->FieldSize(found, protos); ++i) {
       std::string bytes = found.GetReflection()->GetRepeatedString(found, protos, i);
-      pb::FileDescriptorProto file;
+      protobuf::FileDescriptorProto file;
       if (!file.ParseFromString(bytes)) refuse("the server sent a file that is not one");
       files.emplace(file.name(), std::move(bytes));
     }
@@ -144,7 +144,7 @@ std::vector<std::string> reflected_files(const client_config& c, const std::stri
     asked = false;
     std::vector<std::string> missing;
     for (const auto& [name, bytes] : files) {
-      pb::FileDescriptorProto file;
+      protobuf::FileDescriptorProto file;
       file.ParseFromString(bytes);
       for (const std::string& dependency : file.dependency())
         if (!files.contains(dependency)) missing.push_back(dependency);

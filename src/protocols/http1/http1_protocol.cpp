@@ -56,7 +56,7 @@ void register_http1_protocol(protocol_registry& registry) {
   registry.add(std::move(close));
 }
 
-const protocol_registration registered{50, register_http1_protocol};
+const protocol_registration http1_registration{50, register_http1_protocol};
 
 }  // namespace
 

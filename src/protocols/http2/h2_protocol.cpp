@@ -33,7 +33,7 @@ void register_http2_protocol(protocol_registry& registry) {
   });
 }
 
-const protocol_registration registered{60, register_http2_protocol};
+const protocol_registration http2_registration{60, register_http2_protocol};
 
 }  // namespace
 

@@ -40,7 +40,7 @@ void register_length_prefixed_protocol(protocol_registry& registry) {
       length_prefixed_wire()));
 }
 
-const protocol_registration registered{20, register_length_prefixed_protocol};
+const protocol_registration length_prefixed_registration{20, register_length_prefixed_protocol};
 
 }  // namespace
 

@@ -30,7 +30,7 @@ void register_line_protocol(protocol_registry& registry) {
       "line", "newline-delimited: \"name\\n\" -> \"hello, name\\n\", replies in order", line_wire()));
 }
 
-const protocol_registration registered{10, register_line_protocol};
+const protocol_registration line_registration{10, register_line_protocol};
 
 }  // namespace
 

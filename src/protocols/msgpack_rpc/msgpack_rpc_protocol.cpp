@@ -42,7 +42,7 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
   });
 }
 
-const protocol_registration registered{40, register_msgpack_rpc_protocol};
+const protocol_registration msgpack_rpc_registration{40, register_msgpack_rpc_protocol};
 
 }  // namespace
 

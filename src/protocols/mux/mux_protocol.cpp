@@ -43,7 +43,7 @@ void register_mux_protocol(protocol_registry& registry) {
   });
 }
 
-const protocol_registration registered{30, register_mux_protocol};
+const protocol_registration mux_registration{30, register_mux_protocol};
 
 }  // namespace
 

@@ -64,7 +64,7 @@ void register_resp_protocols(protocol_registry& registry) {
   });
 }
 
-const protocol_registration registered{80, register_resp_protocols};
+const protocol_registration resp_registration{80, register_resp_protocols};
 
 }  // namespace
 
