@@ -1,7 +1,8 @@
 // libFuzzer target for every client codec on the client engine (line, length-prefixed, mux,
 // msgpack-rpc, http1, http2, grpc, resp, redis-server: the registry's client_codecs), fed what a
 // lying server might send. Input: [protocol][flags][pattern][seed] then the server's bytes.
-//   protocol: which codec (modulo how many there are)
+//   protocol: which codec: "@name\n" (the seeds), or one byte, modulo how many there are
+//             (codec_fuzz_support.hpp's pick)
 //   flags:    bits 0-2 calls encoded first (ids 1..n), bit 3 a 64-byte reply limit (else 4 KiB),
 //             bit 4 HTTP/1.1 Connection: close, bit 5 a user call where the protocol takes one
 //             (HTTP: with an expected body, and with bit 6 a HEAD; RESP: with an expected reply;
@@ -143,8 +144,7 @@ void expect_consistent_streams(const char* name, const std::vector<std::string>&
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const fuzz::input in(data, size, 4);
-  const protocol& p = fuzz::pick(target, in, &protocol::client_codecs);
+  const auto [p, in] = fuzz::pick(target, data, size, &protocol::client_codecs);
   const std::uint8_t flags = in.setting(1);
 
   client_config config;

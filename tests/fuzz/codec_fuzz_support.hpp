@@ -13,12 +13,24 @@
 
 namespace wirebench::fuzz {
 
-// The protocol an input's first setting picks (modulo how many there are) among the registered
-// protocols whose codec factory `codecs` is set (&protocol::client_codecs or ::server_codecs).
-// WIREBENCH_FUZZ_PROTOCOLS=a,b narrows them to those named: a campaign that gives each codec its
-// own minutes (entries that share a codec, as http1-close shares http1's server, need none).
+// The codec an input drives, and the input its settings and stream are read from (4 settings:
+// the first is the pick's, then flags, pattern, seed). Two forms:
+//   "@" name "\n" flags pattern seed stream: the protocol of that name, as the seeds say
+//     (make_seed_corpus.py), so that a new protocol renumbers no one's seeds; the returned input
+//     starts at the "\n", its settings 1-3 the three bytes after it;
+//   anything else: the first byte picks, modulo how many there are (what mutations make).
+// Among the registered protocols whose codec factory `codecs` is set (&protocol::client_codecs
+// or ::server_codecs). WIREBENCH_FUZZ_PROTOCOLS=a,b narrows them to those named: a campaign that
+// gives each codec its own minutes (entries that share a codec, as http1-close shares http1's
+// server, need none).
+struct picked {
+  const protocol& chosen;
+  input in;
+};
+inline constexpr std::size_t max_seed_name = 32;
+
 template <class Factory>
-const protocol& pick(const char* target, const input& in, Factory protocol::*codecs) {
+picked pick(const char* target, const std::uint8_t* data, std::size_t size, Factory protocol::*codecs) {
   static const std::vector<const protocol*> protocols = [target, codecs] {
     const char* only = std::getenv("WIREBENCH_FUZZ_PROTOCOLS");
     const std::string wanted = only ? "," + std::string(only) + "," : "";
@@ -29,7 +41,17 @@ const protocol& pick(const char* target, const input& in, Factory protocol::*cod
     if (out.empty()) fail(target, "no protocol (named in WIREBENCH_FUZZ_PROTOCOLS) has the codec");
     return out;
   }();
-  return *protocols[in.setting(0) % protocols.size()];
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  if (bytes.starts_with('@')) {
+    const std::size_t end = bytes.find('\n');
+    if (end != std::string_view::npos && end <= max_seed_name) {
+      const std::string_view name = bytes.substr(1, end - 1);
+      for (const protocol* p : protocols)
+        if (p->name == name) return {*p, input(data + end, size - end, 4)};
+    }
+  }
+  const input in(data, size, 4);
+  return {*protocols[in.setting(0) % protocols.size()], in};
 }
 
 // Feeds `reads` to a codec as a connection does: each piece is appended to the unconsumed bytes

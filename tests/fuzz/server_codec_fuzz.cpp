@@ -1,7 +1,8 @@
 // libFuzzer target for every server codec (the registry's server_codecs: line, length-prefixed,
 // mux, msgpack-rpc, http1, http2, resp, and each protocol whose server runs on the skeleton as a codec), fed what a
 // hostile client might send. Input: [protocol][flags][pattern][seed] then the client's bytes.
-//   protocol: which codec (modulo how many there are)
+//   protocol: which codec: "@name\n" (the seeds), or one byte, modulo how many there are
+//             (codec_fuzz_support.hpp's pick)
 //   flags:    bit 3 a 64-byte request limit (else 4 KiB), bit 4 oversize frames answered with an
 //             error and skipped (resync) rather than closing
 //   pattern, seed: how the bytes are cut into reads for the second run (split_feeder.hpp)
@@ -92,8 +93,7 @@ std::vector<std::string> run(const server_codec_factory& make, std::size_t max_r
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const fuzz::input in(data, size, 4);
-  const protocol& p = fuzz::pick(target, in, &protocol::server_codecs);
+  const auto [p, in] = fuzz::pick(target, data, size, &protocol::server_codecs);
   const std::uint8_t flags = in.setting(1);
 
   server_config config;
