@@ -71,11 +71,11 @@ command_runner add_call_command(CLI::App& app) {
     auto where = endpoint::parse(o->connect, &error);
     if (!where) return usage_error("--connect " + error);
     config.connect = *where;
-    if (!o->resolve.empty() && (!user.url || cmd->get_option("--connect")->count() > 0))
+    if (!o->resolve.empty() && (!user.server || cmd->get_option("--connect")->count() > 0))
       return usage_error(resolve_needs_url);
-    if (cmd->get_option("--connect")->count() == 0 && user.url) {  // the URL names the server
+    if (cmd->get_option("--connect")->count() == 0 && user.server) {  // the URL names the server
       std::string problem;
-      const auto url_server = resolve_url(o->resolve, *user.url, problem);
+      const auto url_server = resolve_url(o->resolve, *user.server, problem);
       if (!url_server) return usage_error(problem);
       config.connect = *url_server;
     }
@@ -88,8 +88,7 @@ command_runner add_call_command(CLI::App& app) {
       return usage_error(problem);
     if (auto problem = settle_keepalive_flags(o->keepalive, config.keepalive); !problem.empty())
       return usage_error(problem);
-    if (!user.calls.empty() && user.calls.front().http() && user.calls.front().http()->https)
-      config.tls.enabled = true;
+    if (user.server && user.server->tls) config.tls.enabled = true;  // an https:// URL
     config.calls = user.calls;
     const protocol& p = *protocol_registry::builtin().find(o->protocol);
     if (p.prepare_client_process) p.prepare_client_process();

@@ -16,22 +16,16 @@ std::string flag_for(const std::string& setting) {
 }
 
 // The phrase with the flags that make such a call.
-std::string kind_with_flags(user_call_kind kind) {
-  switch (kind) {
-    case user_call_kind::none: return sends_phrase(kind);
-    case user_call_kind::http: return sends_phrase(kind) + " (--url, --path, -X, -H, -d)";
-    case user_call_kind::resp: return sends_phrase(kind) + " (--command)";
-    case user_call_kind::grpc: return sends_phrase(kind) + " (--proto, --call, -d)";
-    default: return sends_phrase(kind) + " (--method without a URL, -d)";
-  }
+std::string form_with_flags(const user_call_form* form) {
+  return form ? form->phrase() + " (" + form->asked_with + ")" : sends_phrase(form);
 }
 
 }  // namespace
 
-std::string user_call_mismatch(const std::string& name, user_call_kind sends, user_call_kind given) {
+std::string user_call_mismatch(const std::string& name, const user_call_form* sends,
+                               const user_call_form* given) {
   if (sends == given) return {};
-  return "protocol '" + name + "' sends " + kind_with_flags(sends) + ", not " +
-         kind_with_flags(given);
+  return "protocol '" + name + "' sends " + form_with_flags(sends) + ", not " + form_with_flags(given);
 }
 
 std::string error_text(const std::exception& e) {

@@ -4,7 +4,7 @@
 #include <exception>
 #include <string>
 
-#include "wirebench/protocols/user_call.hpp"
+#include "wirebench/protocols/user_call_form.hpp"
 
 namespace wirebench::app {
 
@@ -12,8 +12,9 @@ namespace wirebench::app {
 std::string error_text(const std::exception& e);
 
 // Why protocol `name`, whose client sends `sends`, cannot send a `given` user call, with the flags
-// that make each kind ("protocol 'resp' sends a RESP command (--command), not an HTTP request
-// (--url, --path, -X, -H, -d)"); "" when it can.
-std::string user_call_mismatch(const std::string& name, user_call_kind sends, user_call_kind given);
+// that ask for each ("protocol 'resp' sends a RESP command (--command), not an HTTP request
+// (--url or --path)"); "" when it can.
+std::string user_call_mismatch(const std::string& name, const user_call_form* sends,
+                               const user_call_form* given);
 
 }  // namespace wirebench::app

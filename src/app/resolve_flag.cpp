@@ -56,7 +56,7 @@ std::optional<resolve_rule> parse_resolve(std::string_view text, std::string& pr
   return rule;
 }
 
-std::optional<endpoint> resolve_url(const std::vector<std::string>& rules, const http_url& url,
+std::optional<endpoint> resolve_url(const std::vector<std::string>& rules, const named_server& url,
                                     std::string& problem) {
   std::optional<resolve_rule> match;
   for (const std::string& text : rules) {

@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "wirebench/protocols/user_call_parsing.hpp"
+#include "wirebench/protocols/user_call_form.hpp"
 #include "wirebench/transport/endpoint.hpp"
 
 namespace wirebench::app {
@@ -32,11 +32,11 @@ void add_resolve_flag(CLI::App& cmd, std::vector<std::string>& rules);
 // The rule `text` gives, or nullopt and the one-line problem.
 std::optional<resolve_rule> parse_resolve(std::string_view text, std::string& problem);
 
-// Where `url` is dialed: the first rule's address for its host and port, else the system's
-// resolver (url_endpoint). nullopt and a one-line problem (exit status 2) when a rule does not
+// Where `url` (the server a --url names) is dialed: the first rule's address for its host and
+// port, else the system's resolver (url_endpoint). nullopt and a one-line problem (exit status 2) when a rule does not
 // parse, when rules are given and none names the URL's host:port (a typo would otherwise dial
 // the real host), or when the name does not resolve.
-std::optional<endpoint> resolve_url(const std::vector<std::string>& rules, const http_url& url,
+std::optional<endpoint> resolve_url(const std::vector<std::string>& rules, const named_server& url,
                                     std::string& problem);
 
 }  // namespace wirebench::app

@@ -193,9 +193,9 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   try {
     if (workload_given(cmd)) {
       // A mix is read in the words of the protocols it goes to.
-      std::vector<user_call_kind> kinds;
-      for (const auto& name : plan.protocols) kinds.push_back(registry.find(name)->user_calls);
-      user = read_workload(o.workload, o.user, cmd, kinds);
+      std::vector<const user_call_form*> forms;
+      for (const auto& name : plan.protocols) forms.push_back(registry.find(name)->user_calls);
+      user = read_workload(o.workload, o.user, cmd, forms);
     } else {
       user = read_user_call(o.user, cmd);
     }
@@ -221,8 +221,8 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     const std::vector<user_call>& calls = user.calls_for(p.user_calls);
     if (calls.empty()) continue;
     const user_call& first = calls.front();
-    if (first.http() && first.http()->https) plan.tls.enabled = true;
-    if (auto problem = user_call_mismatch(p.name, p.user_calls, first.kind()); !problem.empty())
+    if (user.server && user.server->tls) plan.tls.enabled = true;  // an https:// URL
+    if (auto problem = user_call_mismatch(p.name, p.user_calls, first.form()); !problem.empty())
       return problem;
     if (calls.size() > 1 && !p.user_call_mixes)
       return "protocol '" + p.name + "' sends one user call per run, not a mix";
@@ -233,7 +233,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     // The probe also reads the picks' lists and files (the registry expands them); a gRPC call by
     // reflection is not probed, so its picks are read here.
     try {
-      if (first.grpc() && first.grpc()->reflect) {
+      if (first.form()->defined_by_server && first.form()->defined_by_server(first.request)) {
         (void)expand_picks(calls);
         continue;  // asks the server: later
       }
@@ -251,10 +251,10 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
       return error_text(e);
     }
   }
-  if (o.connect.empty() && user.url) {
+  if (o.connect.empty() && user.server) {
     // The URL names the server: it is loaded as --connect would (the run starts none).
     std::string problem;
-    const auto where = resolve_url(o.resolve, *user.url, problem);
+    const auto where = resolve_url(o.resolve, *user.server, problem);
     if (!where) return problem;
     if (plan.protocols.size() != 1)
       return "--url names one server: run one protocol against it with --protocol";
@@ -271,7 +271,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
              "`wirebench serve --engine`";
     plan.connect = *where;
   }
-  if (!o.resolve.empty() && (!user.url || !o.connect.empty())) return resolve_needs_url;
+  if (!o.resolve.empty() && (!user.server || !o.connect.empty())) return resolve_needs_url;
   for (const auto* cpus : {&plan.server_cpus, &plan.client_cpus}) {
     if (cpus->empty()) continue;
     const std::string option = cpus == &plan.server_cpus ? "--server-cpus " : "--client-cpus ";

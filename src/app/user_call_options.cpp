@@ -6,7 +6,7 @@
 #include <asio/ip/tcp.hpp>
 
 #include "number_checks.hpp"
-#include "wirebench/protocols/user_call_parsing.hpp"
+#include "wirebench/protocols/registry.hpp"
 
 namespace wirebench::app {
 namespace {
@@ -16,156 +16,127 @@ std::optional<endpoint> tcp_endpoint(const std::string& host, std::uint16_t port
   return endpoint::parse("tcp://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port));
 }
 
+// The forms among `forms` that a flag given asks for: `owned` those whose own flag asks, else
+// those asked by another form's flag (msgpack's -X alone).
+std::vector<const user_call_form*> asked(const std::vector<const user_call_form*>& forms,
+                                         const given_flags& g, bool owned) {
+  std::vector<const user_call_form*> out;
+  for (const user_call_form* form : forms)
+    for (const user_call_flag& flag : form->flags)
+      if (flag.asks && flag.owned == owned && g.has(long_name(flag))) {
+        out.push_back(form);
+        break;
+      }
+  return out;
+}
+
 }  // namespace
 
-std::optional<endpoint> url_endpoint(const http_url& url, std::string& problem) {
-  if (auto literal = tcp_endpoint(url.host, url.port)) return literal;  // an IP, or localhost
+std::string long_name(const user_call_flag& flag) {
+  const auto comma = flag.names.rfind(',');
+  return comma == std::string::npos ? flag.names : flag.names.substr(comma + 1);
+}
+
+const user_call_flag* read_flag(const user_call_form& form, const std::string& name) {
+  for (const user_call_flag& flag : form.flags)
+    if (long_name(flag) == name) return &flag;
+  return nullptr;
+}
+
+const user_call_form* flag_owner(const std::vector<const user_call_form*>& forms, const std::string& name) {
+  const user_call_form* first = nullptr;
+  for (const user_call_form* form : forms)
+    if (const user_call_flag* flag = read_flag(*form, name)) {
+      if (flag->owned) return form;
+      if (!first) first = form;
+    }
+  return first;
+}
+
+given_flags user_call_options::given(const CLI::App& cmd) const {
+  given_flags g;
+  for (const auto& [name, values] : values)
+    if (cmd.get_option(name)->count() > 0) g.values[name] = values;
+  for (const auto& [name, on] : switches)
+    if (cmd.get_option(name)->count() > 0) g.values[name] = {""};
+  return g;
+}
+
+std::optional<endpoint> url_endpoint(const named_server& server, std::string& problem) {
+  if (auto literal = tcp_endpoint(server.host, server.port)) return literal;  // an IP, or localhost
   asio::io_context io;
   asio::ip::tcp::resolver resolver(io);
   asio::error_code ec;
-  const auto found = resolver.resolve(url.host, std::to_string(url.port), ec);
+  const auto found = resolver.resolve(server.host, std::to_string(server.port), ec);
   if (ec || found.empty()) {
-    problem = "--url host '" + url.host + "' does not resolve (" +
+    problem = "--url host '" + server.host + "' does not resolve (" +
               (ec ? ec.message() : std::string("no address")) +
               "): give the server's address with --connect (the URL's host stays the Host header)";
     return std::nullopt;
   }
-  return tcp_endpoint(found.begin()->endpoint().address().to_string(), url.port);
+  return tcp_endpoint(found.begin()->endpoint().address().to_string(), server.port);
 }
 
 void add_user_call_options(CLI::App& cmd, user_call_options& o) {
-  // An option with its help, listed under its user call's heading in --help.
-  const auto option = [&cmd](const char* group, const char* flags, auto& value,
-                             const std::string& help) {
-    return cmd.add_option(flags, value, help)->group(group);
-  };
-  const char* http = "User call (http1, http2)";
-  option(http, "--url", o.url,
-         "Send this request instead of the greet call: http://host:port/path?query "
-         "(its host:port, a name resolved, is dialed unless --connect is given)");
-  option(http, "--path", o.path,
-         "The same with a path only: /path?query, on the --connect server (or the one run starts)");
-  option(http, "-X,--method", o.method,
-         "Request method (default GET, or POST with -d); without --url or --path, a "
-         "MessagePack-RPC method (msgpack-rpc), -d its params as a JSON array");
-  // One value per -H (a word after it is not another header: `call` takes names there).
-  option(http, "-H,--header", o.headers, "Request header 'name: value' (repeatable); with --call, gRPC metadata")
-      ->allow_extra_args(false);
-  option(http, "-d,--data", o.data,
-         "Request body, or @FILE for a file's bytes (sent with Content-Length)");
-  option(http, "--expect-status", o.expect_status, "The status of a successful call")
-      ->check(from_to(100, 999))
-      ->capture_default_str();
-  option(http, "--expect-body", o.expect_body, "A successful call's whole body, byte for byte");
-  const char* resp = "User call (resp, redis-server)";
-  option(resp, "--command", o.command,
-         "Send this command instead of the greet call, words split as redis-cli does "
-         "(\"double quoted\" words may hold blanks and \\n, \\xHH escapes)");
-  option(resp, "--expect-reply", o.expect_reply,
-         "A successful call's reply (a string's text or an integer's digits); without it "
-         "any reply but an error succeeds");
-  const char* grpc = "User call (grpc)";
-  option(grpc, "--call", o.grpc_method,
-         "Call this method instead of the greet call: package.Service/Method, defined in "
-         "--proto; -d is its request in JSON (a streaming method: a stream per call). -d as "
-         "a JSON array: a client stream's messages, or for other methods one per call, in turn");
-  option(grpc, "--proto", o.proto, "The .proto file that defines --call's method")
-      ->check(CLI::ExistingFile);
-  cmd.add_flag("--reflect", o.reflect,
-               "Instead of --proto: ask the server what --call's method is (gRPC server reflection)")
-      ->group(grpc);
-  option(grpc, "--import-path", o.import_paths,
-         "Where the .proto's imports are found (repeatable; default: its own folder)")
-      ->allow_extra_args(false);
-  option("User call", "--keyspace", o.keyspace,
-         "__rand_int__ in a user call becomes a 12-digit number in [0, N), new per call")
+  o.forms = protocol_registry::builtin().forms();
+  // Each flag once: its owner's declaration first, under the owner's heading; a form that reads
+  // it too adds its words to the help (-X: "without --url or --path, a MessagePack-RPC method").
+  for (const bool owned : {true, false})
+    for (const user_call_form* form : o.forms)
+      for (const user_call_flag& flag : form->flags) {
+        if (flag.owned != owned) continue;
+        const std::string name = long_name(flag);
+        if (CLI::Option* declared = cmd.get_option_no_throw(name)) {
+          if (!flag.help.empty()) declared->description(declared->get_description() + "; " + flag.help);
+          continue;
+        }
+        CLI::Option* option = flag.takes == user_call_flag::arity::none
+                                  ? cmd.add_flag(flag.names, o.switches[name], flag.help)
+                                  : cmd.add_option(flag.names, o.values[name], flag.help)->allow_extra_args(false);
+        option->group(form->heading);
+        if (flag.takes == user_call_flag::arity::one)
+          option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        if (!flag.default_text.empty()) option->default_str(flag.default_text);
+        if (flag.range)
+          option->type_name("INT")->check(from_to(static_cast<double>(flag.range->first), static_cast<double>(flag.range->second)));
+        if (flag.existing_file) option->check(CLI::ExistingFile);
+      }
+  cmd.add_option("--keyspace", o.keyspace,
+                 "__rand_int__ in a user call becomes a 12-digit number in [0, N), new per call")
+      ->group("User call")
       ->check(from_to(1, 1'000'000'000'000))
       ->capture_default_str();
 }
 
 user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd) {
-  auto given = [&](const char* name) { return cmd.get_option(name)->count() > 0; };
-  const bool http_target = given("--url") || given("--path");
-  const char* http_flags[] = {"--method", "--header", "--data", "--expect-status", "--expect-body"};
-  const char* resp_flags[] = {"--expect-reply"};
-  const char* grpc_flags[] = {"--proto", "--import-path", "--reflect"};
+  const given_flags g = o.given(cmd);
+  std::vector<const user_call_form*> forms = asked(o.forms, g, true);
+  if (forms.empty()) forms = asked(o.forms, g, false);
+  if (forms.size() > 1) {
+    std::string each;
+    for (const user_call_form* form : forms)
+      each += (each.empty() ? "" : ", ") + form->asked_with + " (" + form->phrase() + ")";
+    throw std::invalid_argument("give one user call, not several: " + each);
+  }
   user_call_choice choice;
-  if (given("--call")) {
-    if (http_target || given("--command"))
-      throw std::invalid_argument("--call is a gRPC method; give it, --url/--path or --command");
-    for (const char* flag : {"--method", "--expect-status", "--expect-body", "--expect-reply"})
-      if (given(flag)) throw std::invalid_argument(std::string(flag) + " is not part of a gRPC call");
-    if (given("--proto") == given("--reflect"))
-      throw std::invalid_argument("--call " + o.grpc_method +
-                                  ": give the .proto that defines it (--proto), or --reflect");
-    grpc_call g;
-    g.method = o.grpc_method;
-    g.proto_file = o.proto;
-    g.reflect = o.reflect;
-    g.import_paths = o.import_paths;
-    if (given("--data")) g.request_json = read_data_argument(o.data);
-    for (const auto& line : o.headers) g.metadata.push_back(parse_header(line));  // its metadata
-    choice.calls.push_back(user_call{std::move(g), o.keyspace});
+  if (forms.empty()) {
+    for (const auto& [name, values] : g.values) {
+      const user_call_form* owner = flag_owner(o.forms, name);
+      throw std::invalid_argument(name + " is part of " + owner->phrase() + ": give its " + owner->asked_with + " too");
+    }
+    if (cmd.get_option("--keyspace")->count() > 0) {
+      std::string ways;
+      for (const user_call_form* form : o.forms) ways += (ways.empty() ? "" : ", ") + form->asked_with;
+      throw std::invalid_argument("--keyspace goes with a user call (" + ways + ")");
+    }
     return choice;
   }
-  for (const char* flag : grpc_flags)
-    if (given(flag)) throw std::invalid_argument(std::string(flag) + " goes with --call");
-  // --method without an HTTP target or a command: a MessagePack-RPC method (-X stays HTTP's).
-  if (given("--method") && !http_target && !given("--command")) {
-    for (const char* flag : {"--header", "--expect-status", "--expect-body", "--expect-reply"})
-      if (given(flag))
-        throw std::invalid_argument(std::string(flag) + " is part of an HTTP request: give its "
-                                    "--url or --path too (--method alone is a MessagePack-RPC method)");
-    msgpack_call m;
-    m.method = o.method;
-    if (given("--data")) m.params_json = read_data_argument(o.data);
-    choice.calls.push_back(user_call{std::move(m), o.keyspace});
-    return choice;
-  }
-  if (given("--command")) {
-    if (http_target) throw std::invalid_argument("--command is a RESP command; --url/--path an HTTP request: give one");
-    for (const char* flag : http_flags)
-      if (given(flag)) throw std::invalid_argument(std::string(flag) + " is for an HTTP request, not --command");
-    resp_call r;
-    r.args = split_command(o.command);
-    if (given("--expect-reply")) r.expect_reply = o.expect_reply;
-    choice.calls.push_back(user_call{std::move(r), o.keyspace});
-    return choice;
-  }
-  for (const char* flag : resp_flags)
-    if (given(flag)) throw std::invalid_argument(std::string(flag) + " goes with --command");
-  if (!http_target) {
-    for (const char* flag : http_flags)
-      if (given(flag))
-        throw std::invalid_argument(std::string(flag) + " is part of an HTTP request: give its "
-                                    "--url or --path too");
-    if (given("--keyspace")) throw std::invalid_argument("--keyspace goes with a user call (--url, --path or --command)");
-    return choice;
-  }
-  if (given("--url") && given("--path")) throw std::invalid_argument("give --url or --path, not both");
-  http_call h;
-  if (given("--url")) {
-    const http_url u = parse_http_url(o.url);
-    h.target = u.target;
-    h.authority = u.authority;
-    h.https = u.https;
-    choice.url = u;
-  } else {
-    if (!o.path.starts_with('/')) throw std::invalid_argument("--path " + o.path + ": a path starts with /");
-    for (const char c : o.path)
-      if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f)
-        throw std::invalid_argument("--path: spaces and control characters must be %-escaped");
-    h.target = o.path;
-  }
-  for (const auto& line : o.headers) h.headers.push_back(parse_header(line));
-  if (given("--data")) h.body = read_data_argument(o.data);
-  h.method = !o.method.empty() ? o.method : given("--data") ? "POST" : "GET";
-  for (const char c : h.method)
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '-' || c == '_'))
-      throw std::invalid_argument("-X " + h.method + ": a method is a word (GET, POST, ...)");
-  h.expect_status = o.expect_status;
-  if (given("--expect-body")) h.expect_body = o.expect_body;
-  choice.calls.push_back(user_call{std::move(h), o.keyspace});
+  const user_call_form& form = *forms.front();
+  for (const auto& [name, values] : g.values)
+    if (!read_flag(form, name))
+      throw std::invalid_argument(name + " is for " + flag_owner(o.forms, name)->phrase() + ", not " + form.asked_with);
+  choice.calls.push_back(user_call{form.from_flags(g), o.keyspace});
+  if (form.server) choice.server = form.server(choice.calls.front().request);
   return choice;
 }
 

@@ -3,9 +3,10 @@
 #include <iomanip>
 #include <iterator>
 #include <sstream>
-#include <variant>
 
 #include <nlohmann/json.hpp>
+
+#include "wirebench/protocols/user_call_form.hpp"
 
 namespace wirebench {
 namespace {
@@ -103,39 +104,11 @@ json cpu_json(const cpu_time& c) {
   return {{"user_seconds", c.user_seconds}, {"system_seconds", c.system_seconds}};
 }
 
-// Each user call's own fields, as a result records them.
-json call_fields(const http_call& h) {
-  return {{"method", h.method},
-          {"target", h.target},
-          {"authority", h.authority},
-          {"https", h.https},
-          {"headers", h.headers},
-          {"body", h.body},
-          {"expect_status", h.expect_status},
-          {"expect_body", h.expect_body ? json(*h.expect_body) : json(nullptr)}};
-}
-json call_fields(const resp_call& r) {
-  return {{"args", r.args},
-          {"expect_reply", r.expect_reply ? json(*r.expect_reply) : json(nullptr)}};
-}
-json call_fields(const grpc_call& g) {
-  return {{"method", g.method},
-          {"proto_file", g.proto_file},
-          {"reflect", g.reflect},
-          {"import_paths", g.import_paths},
-          {"request_json", g.request_json}};
-}
-json call_fields(const msgpack_call& m) {
-  return {{"method", m.method}, {"params_json", m.params_json}};
-}
-
 // A user call a point sent, whole, so that a result says what was loaded.
 json request_json(const user_call& call) {
-  // In the order of user_call::request's alternatives.
-  static constexpr const char* kinds[] = {"http", "resp", "grpc", "msgpack"};
-  static_assert(std::variant_size_v<decltype(call.request)> == std::size(kinds));
-  json j = std::visit([](const auto& c) { return call_fields(c); }, call.request);
-  j["kind"] = kinds[call.request.index()];
+  // Its family's fields, by its form (user_call_form.hpp), under the form's name.
+  json j = call.form()->to_results(call.request);
+  j["kind"] = call.form()->name;
   j["text"] = describe(call);
   j["keyspace"] = call.keyspace;
   j["weight"] = call.weight;

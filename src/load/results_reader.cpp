@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "wirebench/protocols/registry.hpp"
+
 namespace wirebench {
 namespace {
 
@@ -26,6 +28,7 @@ class reader {
     return j_.size();
   }
   const json& raw() const { return j_; }
+  const std::string& where() const { return path_; }
 
   template <class T>
   T as() const {
@@ -149,38 +152,18 @@ user_call request(const reader& r) {
   // Files before mixes (format 2) have neither.
   if (r.has("weight")) call.weight = static_cast<std::uint32_t>(r.count("weight"));
   if (r.has("name")) call.name = r.text("name");
+  // Read by the form the kind names (user_call_form.hpp), in this program's registry.
   const std::string kind = r.text("kind");
-  if (kind == "http") {
-    http_call h;
-    h.method = r.text("method");
-    h.target = r.text("target");
-    h.authority = r.text("authority");
-    h.https = r.at("https").as<bool>();
-    h.headers = r.at("headers").as<std::vector<std::pair<std::string, std::string>>>();
-    h.body = r.text("body");
-    h.expect_status = r.at("expect_status").as<int>();
-    if (r.has("expect_body")) h.expect_body = r.text("expect_body");
-    call.request = std::move(h);
-  } else if (kind == "resp") {
-    resp_call c;
-    c.args = r.at("args").as<std::vector<std::string>>();
-    if (r.has("expect_reply")) c.expect_reply = r.text("expect_reply");
-    call.request = std::move(c);
-  } else if (kind == "grpc") {
-    grpc_call g;
-    g.method = r.text("method");
-    g.proto_file = r.text("proto_file");
-    g.reflect = r.at("reflect").as<bool>();
-    g.import_paths = r.at("import_paths").as<std::vector<std::string>>();
-    g.request_json = r.text("request_json");
-    call.request = std::move(g);
-  } else if (kind == "msgpack") {
-    msgpack_call m;
-    m.method = r.text("method");
-    m.params_json = r.text("params_json");
-    call.request = std::move(m);
-  } else {
-    r.at("kind").fail("is '" + kind + "', not http, resp, grpc or msgpack");
+  const user_call_form* form = protocol_registry::builtin().find_form(kind);
+  if (!form) {
+    std::string known;
+    for (const user_call_form* f : protocol_registry::builtin().forms()) known += (known.empty() ? "" : ", ") + f->name;
+    r.at("kind").fail("is '" + kind + "', not one of " + known);
+  }
+  try {
+    call.request = form->from_results(json_fields(r.raw(), r.where()));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());
   }
   return call;
 }

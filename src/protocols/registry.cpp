@@ -18,17 +18,21 @@ namespace wirebench {
 std::string tls_server_name(const client_config& c) {
   if (!c.tls.server_name.empty()) return c.tls.server_name;
   // A mix's requests share one server, so the first names it (the CLI refuses other mixes).
-  if (!c.calls.empty() && c.calls.front().http() && !c.calls.front().http()->authority.empty()) {
-    std::string_view host = c.calls.front().http()->authority;
-    if (host.starts_with('[')) return std::string(host.substr(1, host.find(']') - 1));
-    return std::string(host.substr(0, host.rfind(':')));
-  }
+  if (!c.calls.empty() && c.calls.front().form() && c.calls.front().form()->server)
+    if (const auto named = c.calls.front().form()->server(c.calls.front().request)) return named->host;
   return c.connect.is_tcp() ? c.connect.address : "localhost";
 }
 
 void protocol_registry::add(protocol p) {
   if (find(p.name) != nullptr)
     throw std::invalid_argument("protocol '" + p.name + "' is registered twice");
+  // A form's name is its kind in results and its section in workload files: one form per name.
+  if (p.user_calls)
+    if (const user_call_form* same = find_form(p.user_calls->name); same && same != p.user_calls)
+      throw std::invalid_argument("protocol '" + p.name + "': another user-call form is named '" +
+                                  same->name + "'");
+  if (p.user_call_mixes && !p.user_calls)
+    throw std::invalid_argument("protocol '" + p.name + "' takes mixes of user calls it does not send");
   if (p.tls && p.client_codecs) {
     // TLS under any codec: one layer for every engine client (tls_client_codec.hpp).
     p.client_codecs = [make = std::move(p.client_codecs), alpn = p.tls_alpn](const client_config& c) {
@@ -103,7 +107,7 @@ void protocol_registry::add(protocol p) {
   // One check for every tool too: a user call is never silently replaced by the greet call.
   auto check_call = [name = p.name, accepts = p.user_calls, mixes = p.user_call_mixes](const client_config& c) {
     for (const user_call& call : c.calls)
-      if (call.kind() != accepts) throw user_call_refused(name, accepts, call.kind());
+      if (call.form() != accepts) throw user_call_refused(name, accepts, call.form());
     if (c.calls.size() > 1 && !mixes)
       throw setting_error("user_call", "protocol '" + name + "' sends one user call per run, not a mix of " +
                                            std::to_string(c.calls.size()));
@@ -142,14 +146,28 @@ void protocol_registry::add(protocol p) {
   protocols_.push_back(std::move(p));
 }
 
-user_call_refused::user_call_refused(std::string protocol_name, user_call_kind sends_kind,
-                                     user_call_kind given_kind)
+user_call_refused::user_call_refused(std::string protocol_name, const user_call_form* sends_form,
+                                     const user_call_form* given_form)
     : setting_error("user_call", "protocol '" + protocol_name + "' sends " +
-                                     sends_phrase(sends_kind) + ", not " + sends_phrase(given_kind)),
+                                     sends_phrase(sends_form) + ", not " + sends_phrase(given_form)),
       protocol(std::move(protocol_name)),
-      sends(sends_kind),
-      given(given_kind) {}
+      sends(sends_form),
+      given(given_form) {}
 
+std::vector<const user_call_form*> protocol_registry::forms() const {
+  std::vector<const user_call_form*> out;
+  for (const protocol& p : protocols_)
+    if (p.user_calls && std::find(out.begin(), out.end(), p.user_calls) == out.end())
+      out.push_back(p.user_calls);
+  std::stable_sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
+  return out;
+}
+
+const user_call_form* protocol_registry::find_form(std::string_view name) const {
+  for (const user_call_form* f : forms())
+    if (f->name == name) return f;
+  return nullptr;
+}
 
 const protocol* protocol_registry::find(std::string_view name) const {
   for (const auto& p : protocols_)

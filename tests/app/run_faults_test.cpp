@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/user_calls.hpp"
 #include "../../src/app/serve_command_line.hpp"
 #include "support/child_process.hpp"
 #include "support/port_had_a_connection.hpp"
@@ -85,18 +86,17 @@ std::string shape_name(shape s) {
 // 1:2; empty for a protocol that sends no mix.
 std::vector<std::string> mix_flags(const protocol& p) {
   if (!p.user_call_mixes) return {};
-  switch (p.user_calls) {
-    case user_call_kind::http:
-      return {"--request", "/greet?name=a", "--request", "GET /greet?name=b", "--weights", "1,2"};
-    case user_call_kind::resp:
-      return {"--request", "PING", "--request", "ECHO hi", "--weights", "1,2"};
-    case user_call_kind::msgpack:
-      return {"--request", "greet [\"a\"]", "--request", "greet [\"b\"]", "--weights", "1,2"};
-    case user_call_kind::grpc:
-      return {"--proto", WIREBENCH_ECHO_PROTO, "--request", "wirebench.echo.Echo/Greet {\"name\": \"a\"}",
-              "--request", "wirebench.echo.Echo/Get {\"text\": \"b\"}", "--weights", "1,2"};
-    default: return {};
-  }
+  const std::string kind = p.user_calls->name;
+  if (kind == "http")
+    return {"--request", "/greet?name=a", "--request", "GET /greet?name=b", "--weights", "1,2"};
+  if (kind == "resp")
+    return {"--request", "PING", "--request", "ECHO hi", "--weights", "1,2"};
+  if (kind == "msgpack")
+    return {"--request", "greet [\"a\"]", "--request", "greet [\"b\"]", "--weights", "1,2"};
+  if (kind == "grpc")
+    return {"--proto", WIREBENCH_ECHO_PROTO, "--request", "wirebench.echo.Echo/Greet {\"name\": \"a\"}",
+            "--request", "wirebench.echo.Echo/Get {\"text\": \"b\"}", "--weights", "1,2"};
+  return {};
 }
 void PrintTo(shape s, std::ostream* out) { *out << shape_name(s); }
 

@@ -22,11 +22,15 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "codec_fuzz_support.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/gather_queue.hpp"
+#include "wirebench/protocols/user_call_form.hpp"
 #include "test_paths.h"
 
 namespace {
@@ -84,16 +88,16 @@ std::vector<std::string> run(const client_codec_factory& make, int calls, std::s
   return transcript;
 }
 
-// A gRPC user call's codecs: made once per reply limit and method, as parsing echo.proto for
-// every input would cost more than the input's run.
-client_codec_factory grpc_user_call_codecs(const protocol& p, client_config config, bool expand) {
-  static std::map<std::pair<std::size_t, bool>, client_codec_factory> made;
-  client_codec_factory& codecs = made[{config.max_frame_bytes, expand}];
+// A user call's codecs, with the protocol's form's example `which` (user_call_form::examples,
+// echo.proto for those that read one): made once per protocol, reply limit and example, as
+// building some (parsing echo.proto) would cost more than the input's run.
+client_codec_factory user_call_codecs(const protocol& p, client_config config, std::size_t which) {
+  static std::map<std::tuple<std::string, std::size_t, std::size_t>, client_codec_factory> made;
+  client_codec_factory& codecs = made[{p.name, config.max_frame_bytes, which}];
   if (!codecs) {
-    config.calls = {user_call{grpc_call{
-        .method = expand ? "wirebench.echo.Echo/Expand" : "wirebench.echo.Echo/Get",
-        .proto_file = WIREBENCH_ECHO_PROTO,
-        .request_json = R"({"text": "a b"})"}}};
+    const std::vector<std::string> examples = p.user_calls->examples(WIREBENCH_ECHO_PROTO);
+    const nlohmann::json entry = nlohmann::json::parse(examples[which % examples.size()]);
+    config.calls = {user_call{p.user_calls->from_entry(json_fields(entry, "example"), {})}};
     codecs = p.client_codecs(config);
   }
   return codecs;
@@ -150,18 +154,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   client_config config;
   config.connect = endpoint::parse_or_throw("tcp://127.0.0.1:7000");  // never dialed
   config.max_frame_bytes = (flags & 8) ? 64 : 4096;
-  if ((flags & 32) != 0 && p.user_calls == user_call_kind::http) {
-    http_call h;
-    h.method = (flags & 64) ? "HEAD" : "GET";
-    h.target = "/k/__rand_int__";
-    h.expect_body = "ok";
-    config.calls = {user_call{h}};
-  } else if ((flags & 32) != 0 && p.user_calls == user_call_kind::resp) {
-    config.calls = {user_call{resp_call{{"GET", "k:__rand_int__"}, "v"}}};
-  }
-  const client_codec_factory make = (flags & 32) != 0 && p.user_calls == user_call_kind::grpc
-                                        ? grpc_user_call_codecs(p, config, (flags & 64) != 0)
-                                        : p.client_codecs(config);
+  const bool user_call = (flags & 32) != 0 && p.user_calls && p.user_calls->examples;
+  const client_codec_factory make = user_call ? user_call_codecs(p, config, (flags & 64) != 0 ? 1 : 0)
+                                              : p.client_codecs(config);
   const int calls = flags & 7;
 
   auto whole = run(make, calls, config.max_frame_bytes, fuzz::whole(in.stream()));

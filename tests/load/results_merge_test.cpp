@@ -1,6 +1,7 @@
 // Merging generators' results: histograms and outcomes add exactly (the merged percentiles are
 // those of all samples together), rates and shapes sum, and inputs that are not one load at one
 // time are refused with the reason.
+#include "support/user_calls.hpp"
 #include "wirebench/load/results_merge.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 // Reading a results file back: everything results_json() writes comes back (the file written
 // again is the same file), format 2's one request per point is read as a list of one, and what is
 // not a results file is refused with where and why.
+#include "support/user_calls.hpp"
 #include "wirebench/load/results_reader.hpp"
 
 #include <gtest/gtest.h>

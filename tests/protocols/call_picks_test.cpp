@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "support/queued_text.hpp"
 #include "support/temp_dir.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -23,7 +24,7 @@ user_call command(std::vector<std::string> args, std::optional<std::string> expe
 
 std::vector<std::string> args_of(const picked_calls& p, std::size_t arg) {
   std::vector<std::string> out;
-  for (const user_call& c : p.variants) out.push_back(c.resp()->args.at(arg));
+  for (const user_call& c : p.variants) out.push_back(c.as<resp_call>()->args.at(arg));
   return out;
 }
 
@@ -51,7 +52,7 @@ TEST(call_picks, two_lists_are_independent_and_every_combination_is_a_variant) {
   const picked_calls p = expand_picks({command({"SET", "__pick(a|b)__", "__pick(1|2|3)__"})});
   ASSERT_EQ(p.variants.size(), 6u);
   std::set<std::pair<std::string, std::string>> seen;
-  for (const user_call& c : p.variants) seen.emplace(c.resp()->args[1], c.resp()->args[2]);
+  for (const user_call& c : p.variants) seen.emplace(c.as<resp_call>()->args[1], c.as<resp_call>()->args[2]);
   EXPECT_EQ(seen.size(), 6u);
 }
 
@@ -73,7 +74,7 @@ TEST(call_picks, a_csv_files_picks_in_one_request_take_one_row_by_column_name_or
   ASSERT_EQ(p.variants.size(), 3u);
   EXPECT_EQ(args_of(p, 1), (std::vector<std::string>{"user:1", "user:2", "user:3"}));
   EXPECT_EQ(args_of(p, 2), (std::vector<std::string>{"ann", "bo, \"the\"\nsecond", "cy"}));
-  for (const user_call& c : p.variants) EXPECT_EQ(c.resp()->expect_reply, c.resp()->args[2]);
+  for (const user_call& c : p.variants) EXPECT_EQ(c.as<resp_call>()->expect_reply, c.as<resp_call>()->args[2]);
   // The empty last field is a value too.
   EXPECT_EQ(args_of(expand_picks({command({"GET", "n__csv(" + users + ":note)__"})}), 1),
             (std::vector<std::string>{"nplain", "nx", "n"}));
@@ -85,11 +86,11 @@ TEST(call_picks, values_are_json_escaped_in_grpc_messages_and_msgpack_params) {
   g.request_json = R"({"name": "__pick(a"b|c\d)__"})";
   const picked_calls p = expand_picks({user_call{g}});
   ASSERT_EQ(p.variants.size(), 2u);
-  EXPECT_EQ(p.variants[0].grpc()->request_json, R"({"name": "a\"b"})");
-  EXPECT_EQ(p.variants[1].grpc()->request_json, R"({"name": "c\\d"})");
+  EXPECT_EQ(p.variants[0].as<grpc_call>()->request_json, R"({"name": "a\"b"})");
+  EXPECT_EQ(p.variants[1].as<grpc_call>()->request_json, R"({"name": "c\\d"})");
   const picked_calls m = expand_picks({user_call{msgpack_call{"add", "[__pick(1|22)__, \"__pick(x|y)__\"]"}}});
   ASSERT_EQ(m.variants.size(), 4u);
-  EXPECT_EQ(m.variants[3].msgpack()->params_json, "[22, \"y\"]");
+  EXPECT_EQ(m.variants[3].as<msgpack_call>()->params_json, "[22, \"y\"]");
 }
 
 TEST(call_picks, http_targets_and_headers_refuse_values_they_cannot_carry) {

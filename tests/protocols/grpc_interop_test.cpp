@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "support/cert_files.hpp"
 #include "support/child_process.hpp"
 #include "support/concurrent_calls.hpp"
@@ -26,7 +27,7 @@ namespace {
 using namespace std::chrono_literals;
 
 const protocol& ours() { return *protocol_registry::builtin().find("grpc"); }
-const protocol& grpcpp() { return *protocol_registry::builtin().find("grpcpp"); }
+const protocol& grpcpp_entry() { return *protocol_registry::builtin().find("grpcpp"); }
 
 server_config loopback() {
   server_config sc;
@@ -54,7 +55,7 @@ std::string port_of(const protocol_server& s) { return std::to_string(s.local_en
 
 TEST(grpc_interop, grpcpp_calls_our_server) {
   auto server = ours().make_server(loopback());
-  auto client = grpcpp().make_client(to(server->local_endpoint()));
+  auto client = grpcpp_entry().make_client(to(server->local_endpoint()));
   for (const char* name : {"ann", "bob", "a longer name, with spaces"}) {
     const auto r = test::greet_sync(*client, name);
     ASSERT_TRUE(r.completed);
@@ -64,7 +65,7 @@ TEST(grpc_interop, grpcpp_calls_our_server) {
 }
 
 TEST(grpc_interop, our_client_calls_the_grpcpp_server) {
-  auto server = grpcpp().make_server(loopback());
+  auto server = grpcpp_entry().make_server(loopback());
   auto client = ours().make_client(to(server->local_endpoint()));
   for (const char* name : {"ann", "bob"}) {
     const auto r = test::greet_sync(*client, name);
@@ -76,7 +77,7 @@ TEST(grpc_interop, our_client_calls_the_grpcpp_server) {
 
 TEST(grpc_interop, our_client_over_tls_calls_the_grpcpp_server) {
   test::cert_files files;
-  auto server = grpcpp().make_server(tls_loopback(files));
+  auto server = grpcpp_entry().make_server(tls_loopback(files));
   client_config cc = to(server->local_endpoint());
   cc.tls.enabled = true;
   cc.tls.ca_file = files.cert();
@@ -90,7 +91,7 @@ TEST(grpc_interop, our_client_over_tls_calls_the_grpcpp_server) {
 // stream, and over TLS ours against grpc++'s: every call completes once, with its own greeting.
 TEST(grpc_interop, stream_and_batch_clients_meet_the_other_server_both_ways) {
   auto our_server = ours().make_server(loopback());
-  auto their_server = grpcpp().make_server(loopback());
+  auto their_server = grpcpp_entry().make_server(loopback());
   for (const auto& [client, server] :
        {std::pair{"grpc-stream", their_server.get()}, {"grpc-batch", their_server.get()},
         {"grpcpp-stream", our_server.get()}, {"grpcpp-batch", our_server.get()}}) {
@@ -99,7 +100,7 @@ TEST(grpc_interop, stream_and_batch_clients_meet_the_other_server_both_ways) {
     test::expect_each_call_completes_once(*c, 4, 250);
   }
   test::cert_files files;
-  auto sealed = grpcpp().make_server(tls_loopback(files));
+  auto sealed = grpcpp_entry().make_server(tls_loopback(files));
   client_config cc = to(sealed->local_endpoint());
   cc.tls.enabled = true;
   cc.tls.ca_file = files.cert();
@@ -222,7 +223,7 @@ TEST(grpc_interop, grpcurl_grpcio_and_grpcpp_read_our_servers_reflection) {
     client_config cc = to(server->local_endpoint());
     cc.calls = {user_call{grpc_call{.method = "wirebench.echo.Echo/Greet", .proto_file = "", .reflect = true,
                                   .request_json = R"({"name": "mirror"})"}}};
-    auto c = grpcpp().make_client(cc);
+    auto c = grpcpp_entry().make_client(cc);
     const auto r = test::greet_sync(*c, "");
     EXPECT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
     EXPECT_EQ(r.reply, R"({"greeting":"hello, mirror"})");
@@ -239,7 +240,7 @@ TEST(grpc_interop, grpcurl_grpcio_and_grpcpp_read_our_servers_reflection) {
   }
   {  // our own client's --reflect, over TLS, against grpc++'s reflection
     test::cert_files files;
-    auto sealed = grpcpp().make_server(tls_loopback(files));
+    auto sealed = grpcpp_entry().make_server(tls_loopback(files));
     client_config cc = to(sealed->local_endpoint());
     cc.tls.enabled = true;
     cc.tls.ca_file = files.cert();

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "support/cert_files.hpp"
 #include "support/child_process.hpp"
 #include "support/concurrent_calls.hpp"
@@ -43,7 +44,7 @@ client_config calling(const endpoint& where, const std::string& method, const st
 
 // The same call, its method found by the server's reflection instead of a .proto.
 client_config reflecting(client_config cc) {
-  std::get<grpc_call>(cc.calls.front().request).reflect = true;
+  cc.calls.front().request.as<grpc_call>()->reflect = true;
   return cc;
 }
 
@@ -273,7 +274,7 @@ TEST(grpc_user_call_peers, metadata_from_either_client_reaches_a_grpcio_server) 
   for (const char* name : {"grpcpp", "grpc"}) {
     SCOPED_TRACE(name);
     client_config cc = calling(at, "wirebench.echo.Echo/Get", "{}");
-    std::get<grpc_call>(cc.calls.front().request).metadata = {{"X-Team", "blue sky"}, {"x-raw-bin", "\x01hi"}};
+    cc.calls.front().request.as<grpc_call>()->metadata = {{"X-Team", "blue sky"}, {"x-raw-bin", "\x01hi"}};
     auto client = find(name).make_client(cc);
     expect_all_replied(*client, 5, R"({"text":"x-raw-bin=bin:016869;x-team=blue sky;"})");
     for (const auto& [key, value, why] :
@@ -282,7 +283,7 @@ TEST(grpc_user_call_peers, metadata_from_either_client_reaches_a_grpcio_server) 
           std::tuple{"bad key", "v", "is not a gRPC metadata key"},
           std::tuple{"x-a", "caf\xc3\xa9", "printable ASCII"}}) {
       client_config bad = calling(at, "wirebench.echo.Echo/Get", "{}");
-      std::get<grpc_call>(bad.calls.front().request).metadata = {{key, value}};
+      bad.calls.front().request.as<grpc_call>()->metadata = {{key, value}};
       EXPECT_NE(refusal(bad, find(name)).find(why), std::string::npos) << key << ": " << refusal(bad, find(name));
     }
   }

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "../../src/protocols/http1/http1_parser.hpp"
 #include "support/child_process.hpp"
 #include "support/require_peer.hpp"

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "support/child_process.hpp"
 #include "support/queued_text.hpp"
 #include "support/require_peer.hpp"
@@ -25,7 +26,7 @@ using namespace std::chrono_literals;
 
 const protocol& rpc() { return *protocol_registry::builtin().find("msgpack-rpc"); }
 
-client_config calling(const endpoint& where, const std::string& method, const std::string& params) {
+client_config calling_method(const endpoint& where, const std::string& method, const std::string& params) {
   client_config cc;
   cc.connect = where;
   cc.reply_timeout = 10s;
@@ -37,7 +38,7 @@ using test::take_queued_text;
 
 TEST(msgpack_rpc_user_call, the_request_is_packed_once_and_each_call_gets_its_msgid) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
-  auto codec = rpc().client_codecs(calling(nowhere, "add", "[2, 3]"))();
+  auto codec = rpc().client_codecs(calling_method(nowhere, "add", "[2, 3]"))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(7, "", out));
   // [0, 7, "add", [2, 3]]
@@ -65,7 +66,7 @@ TEST(msgpack_rpc_user_call, the_request_is_packed_once_and_each_call_gets_its_ms
 // __rand_int__ in a string param: 12 digits in place for each call (the packed string keeps its
 // length), as in HTTP and RESP user calls.
 TEST(msgpack_rpc_user_call, the_placeholder_in_a_string_param_is_new_digits_per_call) {
-  client_config cc = calling(endpoint::parse_or_throw("tcp://127.0.0.1:9"), "get", R"(["k:__rand_int__"])");
+  client_config cc = calling_method(endpoint::parse_or_throw("tcp://127.0.0.1:9"), "get", R"(["k:__rand_int__"])");
   cc.calls.front().keyspace = 1;  // every number is 0
   auto codec = rpc().client_codecs(cc)();
   gather_queue out;
@@ -75,17 +76,17 @@ TEST(msgpack_rpc_user_call, the_placeholder_in_a_string_param_is_new_digits_per_
 
 TEST(msgpack_rpc_user_call, params_that_are_not_a_json_array_are_refused_at_start_up) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
-  EXPECT_THROW(rpc().make_client(calling(nowhere, "add", R"({"a": 1})")), std::invalid_argument);
-  EXPECT_THROW(rpc().make_client(calling(nowhere, "add", "[1,")), std::invalid_argument);
-  EXPECT_THROW(rpc().make_client(calling(nowhere, "", "[]")), std::invalid_argument);
+  EXPECT_THROW(rpc().make_client(calling_method(nowhere, "add", R"({"a": 1})")), std::invalid_argument);
+  EXPECT_THROW(rpc().make_client(calling_method(nowhere, "add", "[1,")), std::invalid_argument);
+  EXPECT_THROW(rpc().make_client(calling_method(nowhere, "", "[]")), std::invalid_argument);
 }
 
 TEST(msgpack_rpc_user_call, our_server_answers_greet_and_refuses_other_methods_by_name) {
   auto server = rpc().make_server(server_config{});
-  auto greet = rpc().make_client(calling(server->local_endpoint(), "greet", R"(["ann"])"));
+  auto greet = rpc().make_client(calling_method(server->local_endpoint(), "greet", R"(["ann"])"));
   EXPECT_FALSE(greet->greets());
   EXPECT_EQ(test::greet_sync(*greet, "").reply, "hello, ann");
-  auto other = rpc().make_client(calling(server->local_endpoint(), "nope", "[]"));
+  auto other = rpc().make_client(calling_method(server->local_endpoint(), "nope", "[]"));
   const auto r = test::greet_sync(*other, "");
   EXPECT_EQ(r.ec, errc::remote_error);
   EXPECT_EQ(r.reply, "unknown method 'nope'");
@@ -98,7 +99,7 @@ TEST(msgpack_rpc_user_call, our_client_against_a_python_msgpack_server) {
   ASSERT_TRUE(test::wait_for_listener(port));
   const endpoint where = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
 
-  auto add = rpc().make_client(calling(where, "add", "[2, 3]"));
+  auto add = rpc().make_client(calling_method(where, "add", "[2, 3]"));
   std::atomic<int> right{0}, done{0};
   for (int i = 0; i < 200; ++i)
     add->async_greet("", [&](std::error_code ec, std::string_view reply) {
@@ -108,9 +109,9 @@ TEST(msgpack_rpc_user_call, our_client_against_a_python_msgpack_server) {
   for (int i = 0; i < 1000 && done.load() < 200; ++i) std::this_thread::sleep_for(10ms);
   EXPECT_EQ(right.load(), 200);
 
-  auto echo = rpc().make_client(calling(where, "echo", R"([{"k": [1, "two"]}])"));
+  auto echo = rpc().make_client(calling_method(where, "echo", R"([{"k": [1, "two"]}])"));
   EXPECT_EQ(test::greet_sync(*echo, "").reply, R"({"k":[1,"two"]})");
-  auto fail = rpc().make_client(calling(where, "fail", "[]"));
+  auto fail = rpc().make_client(calling_method(where, "fail", "[]"));
   const auto f = test::greet_sync(*fail, "");
   EXPECT_EQ(f.ec, errc::remote_error);
   EXPECT_EQ(f.reply, "failed on purpose");

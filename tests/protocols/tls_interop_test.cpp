@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "support/cert_files.hpp"
 #include "support/child_process.hpp"

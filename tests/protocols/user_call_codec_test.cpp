@@ -4,6 +4,7 @@
 // calls end to end against our own servers, and the registry refusing what a protocol cannot send.
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "support/queued_text.hpp"
 #include "support/sync_call.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -215,7 +216,7 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
     } catch (const user_call_refused& e) {
       EXPECT_EQ(e.protocol, p.name);
       EXPECT_EQ(e.sends, p.user_calls);
-      EXPECT_EQ(e.given, c.calls.front().kind());
+      EXPECT_EQ(e.given, c.calls.front().form());
       return std::string(e.detail());
     }
     return std::string("accepted");
@@ -227,7 +228,7 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
   EXPECT_EQ(message(find("http2"), resp), "protocol 'http2' sends an HTTP request, not a RESP command");
   EXPECT_THROW(find("http1").client_codecs(resp), user_call_refused);
   for (const protocol& p : protocol_registry::builtin().all()) {
-    if (p.user_calls != user_call_kind::http) {
+    if (p.user_calls != &http_call_form()) {
       EXPECT_NE(message(p, http), "accepted") << p.name;
     }
   }

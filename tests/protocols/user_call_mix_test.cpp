@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "support/child_process.hpp"
 #include "support/queued_text.hpp"
 #include "support/require_peer.hpp"
@@ -161,44 +162,44 @@ TEST(user_call_mix, protocols_without_mixes_refuse_one) {
 class mix_through_the_driver : public ::testing::TestWithParam<const char*> {};
 
 std::vector<user_call> greet_mix(const protocol& p) {
-  switch (p.user_calls) {
-    case user_call_kind::http: {
-      http_call a, b, missing;
-      a.target = "/greet?name=a";
-      a.expect_body = R"({"greeting":"hello, a"})";
-      b.target = "/greet?name=b";
-      b.expect_body = R"({"greeting":"hello, b"})";
-      missing.target = "/missing";
-      user_call one{a}, two{b}, three{missing};
-      one.weight = 5, two.weight = 3, three.weight = 2;
-      return {one, two, three};
-    }
-    case user_call_kind::resp: {
-      user_call one{resp_call{{"GREET", "a"}, "hello, a"}}, two{resp_call{{"ECHO", "b"}, "b"}},
-          three{resp_call{{"NOSUCH"}}};
-      one.weight = 5, two.weight = 3, three.weight = 2;
-      return {one, two, three};
-    }
-    case user_call_kind::grpc: {
-      // The third is declared in a .proto of its own and served by nobody: UNIMPLEMENTED.
-      const std::string other = ::testing::TempDir() + "/mix_other_" + p.name + ".proto";
-      std::ofstream(other) << "syntax = \"proto3\";\npackage other;\nmessage M { string s = 1; }\n"
-                              "service S { rpc Call(M) returns (M); }\n";
-      user_call one{grpc_call{.method = "wirebench.echo.Echo/Greet", .proto_file = WIREBENCH_ECHO_PROTO,
-                              .request_json = R"({"name": "a"})"}},
-          two{grpc_call{.method = "wirebench.echo.Echo/Expand", .proto_file = WIREBENCH_ECHO_PROTO,
-                        .request_json = R"({"text": "b c"})"}},
-          three{grpc_call{.method = "other.S/Call", .proto_file = other}};
-      one.weight = 5, two.weight = 3, three.weight = 2;
-      return {one, two, three};
-    }
-    default: {
-      user_call one{msgpack_call{"greet", R"(["a"])"}}, two{msgpack_call{"greet", R"(["b"])"}},
-          three{msgpack_call{"missing", "[]"}};
-      one.weight = 5, two.weight = 3, three.weight = 2;
-      return {one, two, three};
-    }
+  const std::string kind = p.user_calls->name;
+  if (kind == "http") {
+    http_call a, b, missing;
+    a.target = "/greet?name=a";
+    a.expect_body = R"({"greeting":"hello, a"})";
+    b.target = "/greet?name=b";
+    b.expect_body = R"({"greeting":"hello, b"})";
+    missing.target = "/missing";
+    user_call one{a}, two{b}, three{missing};
+    one.weight = 5, two.weight = 3, three.weight = 2;
+    return {one, two, three};
   }
+  if (kind == "resp") {
+    user_call one{resp_call{{"GREET", "a"}, "hello, a"}}, two{resp_call{{"ECHO", "b"}, "b"}},
+        three{resp_call{{"NOSUCH"}}};
+    one.weight = 5, two.weight = 3, three.weight = 2;
+    return {one, two, three};
+  }
+  if (kind == "grpc") {
+    // The third is declared in a .proto of its own and served by nobody: UNIMPLEMENTED.
+    const std::string other = ::testing::TempDir() + "/mix_other_" + p.name + ".proto";
+    std::ofstream(other) << "syntax = \"proto3\";\npackage other;\nmessage M { string s = 1; }\n"
+                            "service S { rpc Call(M) returns (M); }\n";
+    user_call one{grpc_call{.method = "wirebench.echo.Echo/Greet", .proto_file = WIREBENCH_ECHO_PROTO,
+                            .request_json = R"({"name": "a"})"}},
+        two{grpc_call{.method = "wirebench.echo.Echo/Expand", .proto_file = WIREBENCH_ECHO_PROTO,
+                      .request_json = R"({"text": "b c"})"}},
+        three{grpc_call{.method = "other.S/Call", .proto_file = other}};
+    one.weight = 5, two.weight = 3, three.weight = 2;
+    return {one, two, three};
+  }
+  if (kind == "msgpack") {
+    user_call one{msgpack_call{"greet", R"(["a"])"}}, two{msgpack_call{"greet", R"(["b"])"}},
+        three{msgpack_call{"missing", "[]"}};
+    one.weight = 5, two.weight = 3, three.weight = 2;
+    return {one, two, three};
+  }
+  return {};
 }
 
 TEST_P(mix_through_the_driver, each_request_gets_its_share_and_its_own_results) {

@@ -7,9 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include "support/user_calls.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
+#include "../../src/protocols/http_common/http_url.hpp"
 
 namespace wirebench {
 namespace {
@@ -17,7 +19,7 @@ namespace {
 using strings = std::vector<std::string>;
 
 TEST(user_call_parsing, a_url_gives_scheme_host_port_authority_and_target) {
-  const http_url u = parse_http_url("http://127.0.0.1:8080/a/b?x=1&y=2#frag");
+  const http::http_url u = http::parse_http_url("http://127.0.0.1:8080/a/b?x=1&y=2#frag");
   EXPECT_FALSE(u.https);
   EXPECT_EQ(u.host, "127.0.0.1");
   EXPECT_EQ(u.port, 8080);
@@ -26,18 +28,18 @@ TEST(user_call_parsing, a_url_gives_scheme_host_port_authority_and_target) {
 }
 
 TEST(user_call_parsing, a_url_without_port_or_path_takes_the_defaults) {
-  const http_url plain = parse_http_url("http://example.com");
+  const http::http_url plain = http::parse_http_url("http://example.com");
   EXPECT_EQ(plain.port, 80);
   EXPECT_EQ(plain.authority, "example.com");
   EXPECT_EQ(plain.target, "/");
-  const http_url tls = parse_http_url("https://example.com?q");
+  const http::http_url tls = http::parse_http_url("https://example.com?q");
   EXPECT_TRUE(tls.https);
   EXPECT_EQ(tls.port, 443);
   EXPECT_EQ(tls.target, "/?q");
 }
 
 TEST(user_call_parsing, an_ipv6_url_keeps_its_brackets_in_the_authority_only) {
-  const http_url u = parse_http_url("http://[::1]:81/x");
+  const http::http_url u = http::parse_http_url("http://[::1]:81/x");
   EXPECT_EQ(u.host, "::1");
   EXPECT_EQ(u.port, 81);
   EXPECT_EQ(u.authority, "[::1]:81");
@@ -47,7 +49,7 @@ TEST(user_call_parsing, an_ipv6_url_keeps_its_brackets_in_the_authority_only) {
 TEST(user_call_parsing, bad_urls_are_refused_with_a_reason) {
   for (const char* bad : {"127.0.0.1:80/x", "ftp://h/x", "http:///x", "http://h:0/", "http://h:70000/",
                           "http://h:8x/", "http://u:p@h/", "http://h/a b", "http://[::1/"})
-    EXPECT_THROW(parse_http_url(bad), std::invalid_argument) << bad;
+    EXPECT_THROW(http::parse_http_url(bad), std::invalid_argument) << bad;
 }
 
 TEST(user_call_parsing, a_header_is_a_token_a_colon_and_a_trimmed_value) {
@@ -167,10 +169,10 @@ TEST(call_placeholder, payloads_are_expanded_once_into_n_bytes) {
   h.headers = {{"X-Pad", "__payload_4__"}};
   h.body = "__payload_5__";
   const user_call expanded = with_payloads(user_call{h});
-  EXPECT_EQ(expanded.http()->target, "/p?x=xx");
-  EXPECT_EQ(expanded.http()->headers[0].second, "xxxx");
-  EXPECT_EQ(expanded.http()->body, "xxxxx");
-  EXPECT_EQ(with_payloads(user_call{resp_call{{"SET", "k", "__payload_3__"}}}).resp()->args[2], "xxx");
+  EXPECT_EQ(expanded.as<http_call>()->target, "/p?x=xx");
+  EXPECT_EQ(expanded.as<http_call>()->headers[0].second, "xxxx");
+  EXPECT_EQ(expanded.as<http_call>()->body, "xxxxx");
+  EXPECT_EQ(with_payloads(user_call{resp_call{{"SET", "k", "__payload_3__"}}}).as<resp_call>()->args[2], "xxx");
 }
 
 // __rand_str_N__: N bytes that name their length once expanded, which the filler finds wherever
@@ -184,7 +186,7 @@ TEST(call_placeholder, a_random_string_of_n_characters_is_filled_in_its_n_bytes)
   EXPECT_EQ(expand_random_strings("__rand_str__ and __sequence__"), "__rand_str__ and __sequence__");
   const user_call call = with_payloads(
       user_call{resp_call{{"SET", "k:__rand_str_30__:__rand_int__", "__payload_2__v__rand_str_5__"}}});
-  const std::string bytes = call.resp()->args[1] + "|" + call.resp()->args[2];
+  const std::string bytes = call.as<resp_call>()->args[1] + "|" + call.as<resp_call>()->args[2];
   ASSERT_EQ(bytes.size(), 2 + 30 + 1 + 12 + 1 + 2 + 1 + 5);
   placeholder_filler filler(bytes, 10, 7);
   std::set<std::string> seen;
@@ -217,8 +219,8 @@ TEST(user_call, describe_says_what_is_sent) {
   resp_call r{{"SET", "k:__rand_int__", "a b"}, "OK"};
   EXPECT_EQ(describe(user_call{r, 100}),
             "SET k:__rand_int__ \"a b\" expecting 'OK' (__rand_int__ in [0, 100))");
-  EXPECT_EQ(user_call{r}.kind(), user_call_kind::resp);
-  EXPECT_EQ(user_call{h}.kind(), user_call_kind::http);
+  EXPECT_EQ(user_call{r}.form(), &resp_call_form());
+  EXPECT_EQ(user_call{h}.form(), &http_call_form());
 }
 
 }  // namespace

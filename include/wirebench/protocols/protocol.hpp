@@ -226,9 +226,10 @@ struct protocol {
   alpn_choice tls_alpn = {};
   // Clients on the client engine: calls in flight per connection when client_config::depth is 0.
   std::size_t engine_depth = 1;
-  // The user call its client sends instead of the greet call (client_config::calls): HTTP
-  // requests, RESP commands, or none (then the registry refuses a config with a call).
-  user_call_kind user_calls = user_call_kind::none;
+  // The user call its client sends instead of the greet call (client_config::calls), by its
+  // family's form (user_call_form.hpp: HTTP requests, RESP commands, ...); none (then the
+  // registry refuses a config with a call).
+  const user_call_form* user_calls = nullptr;
   // Its client sends a mix of several user calls (client_config::calls).
   bool user_call_mixes = false;
   // The libraries it is built on, as (library, version) pairs for the results' `libraries` block

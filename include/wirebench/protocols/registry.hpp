@@ -9,6 +9,7 @@
 
 #include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/protocol.hpp"
+#include "wirebench/protocols/user_call_form.hpp"
 
 namespace wirebench {
 
@@ -18,6 +19,9 @@ class protocol_registry {
   void add(protocol p);
   const protocol* find(std::string_view name) const;
   std::span<const protocol> all() const { return protocols_; }
+  // The user-call forms its protocols send (protocol::user_calls), each once, by rank.
+  std::vector<const user_call_form*> forms() const;
+  const user_call_form* find_form(std::string_view name) const;
 
   // Every protocol linked into this program (each protocol_registration's), ordered by rank,
   // then by the order each registration adds its entries. Built on first use, so call it from
@@ -37,10 +41,11 @@ std::string tls_server_name(const client_config& c);
 // registry's make_client and client_codecs throw, never replacing the call by the greet call.
 // The CLI words it with its own flags (app/error_text.hpp).
 struct user_call_refused : setting_error {
-  user_call_refused(std::string protocol_name, user_call_kind sends_kind, user_call_kind given_kind);
-  std::string protocol;  // the protocol's name
-  user_call_kind sends;  // what its client sends (none: only the greet call)
-  user_call_kind given;  // what the config asked for
+  user_call_refused(std::string protocol_name, const user_call_form* sends_form,
+                    const user_call_form* given_form);
+  std::string protocol;          // the protocol's name
+  const user_call_form* sends;  // what its client sends (nullptr: only the greet call)
+  const user_call_form* given;  // what the config asked for
 };
 
 // A protocol's folder joins builtin() with one of these at namespace scope in a source file,

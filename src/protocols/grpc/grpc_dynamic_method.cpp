@@ -122,7 +122,7 @@ std::vector<std::shared_ptr<const grpc_dynamic_method>> dynamic_methods(
   std::map<std::string, std::vector<std::string>> reflected;  // the server's files, by service
   std::vector<std::shared_ptr<const grpc_dynamic_method>> methods;
   for (const user_call& user : calls) {
-    const grpc_call& call = *user.grpc();
+    const grpc_call& call = *user.as<grpc_call>();
     if (!call.reflect) {
       methods.push_back(std::make_shared<const grpc_dynamic_method>(call));
       continue;

@@ -15,6 +15,7 @@
 #include <google/protobuf/descriptor_database.h>
 #include <google/protobuf/dynamic_message.h>
 
+#include "grpc_call.hpp"
 #include "wirebench/protocols/user_call.hpp"
 
 namespace wirebench::grpc_wire {

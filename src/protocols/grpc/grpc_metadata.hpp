@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "grpc_call.hpp"
 #include "wirebench/protocols/user_call.hpp"
 
 namespace wirebench::grpc_wire {

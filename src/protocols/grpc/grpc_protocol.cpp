@@ -7,6 +7,7 @@
 #include <google/protobuf/stubs/common.h>
 #include <nghttp2/nghttp2.h>
 
+#include "grpc_call.hpp"
 #include "grpc_client_codec.hpp"
 #include "grpc_dynamic_method.hpp"
 #include "grpc_metadata.hpp"
@@ -46,7 +47,7 @@ client_codec_factory grpc_client_codecs(const client_config& c) {
   for (std::size_t i = 0; i < c.calls.size(); ++i)
     settings.requests.push_back({.method = methods[i],
                                  .keyspace = c.calls[i].keyspace,
-                                 .metadata = grpc_wire::checked_metadata(*c.calls[i].grpc())});
+                                 .metadata = grpc_wire::checked_metadata(*c.calls[i].as<grpc_call>())});
   return [settings] { return grpc_wire::make_grpc_client_codec(settings); };
 }
 
@@ -92,7 +93,7 @@ void register_grpc_protocol(protocol_registry& registry) {
                               "(nghttp2, protobuf; h2c, or TLS with ALPN h2), calls as streams on "
                               "one connection; --proto/--reflect user calls",
                               grpc_client_codecs);
-  unary.user_calls = user_call_kind::grpc;  // any method of a .proto, every shape
+  unary.user_calls = &grpc_call_form();  // any method of a .proto, every shape
   unary.user_call_mixes = true;
   registry.add(std::move(unary));
   registry.add(stream_entry("grpc-stream",

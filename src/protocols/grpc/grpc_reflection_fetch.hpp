@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "grpc_call.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench::grpc_wire {

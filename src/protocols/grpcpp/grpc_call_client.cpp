@@ -183,7 +183,7 @@ std::unique_ptr<protocol_client> make_call_client(const client_config& config) {
   });
   for (std::size_t i = 0; i < methods.size(); ++i) {
     const auto& method = methods[i];
-    auto metadata = grpc_wire::checked_metadata(*config.calls[i].grpc());
+    auto metadata = grpc_wire::checked_metadata(*config.calls[i].as<grpc_call>());
     const std::uint64_t keyspace = config.calls[i].keyspace;
     if (method->client_streaming() || method->server_streaming())
       requests.emplace_back(std::in_place_type<user_stream_rpc>, method, keyspace, std::move(metadata));

@@ -36,7 +36,7 @@ class http1_client_codec final : public client_codec {
         calls_(std::move(calls)),
         parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {
     for (const user_call& call : *calls_) {
-      const http_call& h = *call.http();
+      const http_call& h = *call.as<http_call>();
       std::string bytes = http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
       placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
       templates_.push_back({&h, std::move(bytes), std::move(filler)});
@@ -176,8 +176,8 @@ void append_greet_request(std::string& out, std::string_view name, const std::st
 client_codec_factory client_codecs(const client_config& config, connection_use use) {
   std::size_t heads = 0;
   for (const user_call& call : config.calls) {
-    http::check_user_headers(*call.http(), /*http2=*/false);
-    heads += call.http()->method == "HEAD";
+    http::check_user_headers(*call.as<http_call>(), /*http2=*/false);
+    heads += call.as<http_call>()->method == "HEAD";
   }
   // A response to HEAD has headers only, which the parser must know before it reads one.
   if (heads != 0 && heads != config.calls.size())

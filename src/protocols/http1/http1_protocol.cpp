@@ -3,6 +3,7 @@
 #include <llhttp.h>
 
 #include "http1_backend.hpp"
+#include "../http_common/http_call.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -33,7 +34,7 @@ protocol http1_entry(std::string name, std::string summary, http1::connection_us
       .summary = std::move(summary),
       .tls = true,
       .tls_alpn = http1::tls_alpn,
-      .user_calls = user_call_kind::http,
+      .user_calls = &http_call_form(),
       .user_call_mixes = true,
       .libraries = http1_libraries,
       .wire = http1_wire(),

@@ -67,7 +67,7 @@ class rest_client_codec final : public client_core {
   };
 
   request_template lay_out_request(const user_call& call) const {
-    const http_call& h = *call.http();
+    const http_call& h = *call.as<http_call>();
     std::string bytes;
     auto add = [&bytes](std::string_view value) {
       span_at at{bytes.size(), value.size()};
@@ -145,7 +145,7 @@ std::string authority_for(const endpoint& where) {
 }
 
 client_codec_factory client_codecs(const client_config& config) {
-  for (const user_call& call : config.calls) http::check_user_headers(*call.http(), /*http2=*/true);
+  for (const user_call& call : config.calls) http::check_user_headers(*call.as<http_call>(), /*http2=*/true);
   auto calls = std::make_shared<const std::vector<user_call>>(config.calls);
   return [authority = authority_for(config.connect), max = config.max_frame_bytes,
           https = config.tls.enabled, calls] {

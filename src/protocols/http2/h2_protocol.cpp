@@ -3,6 +3,7 @@
 #include <nghttp2/nghttp2.h>
 
 #include "h2_backend.hpp"
+#include "../http_common/http_call.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -23,7 +24,7 @@ void register_http2_protocol(protocol_registry& registry) {
       .tls_alpn = http2::tls_alpn,
       // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
       .engine_depth = 1024,
-      .user_calls = user_call_kind::http,
+      .user_calls = &http_call_form(),
       .user_call_mixes = true,
       .libraries = http2_libraries,
       .server_options = http2::server_options(),

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "wirebench/protocols/user_call.hpp"
+#include "http_call.hpp"
 
 namespace wirebench::http {
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "msgpack_call.hpp"
 #include "msgpack_rpc_backend.hpp"
 #include "../common/backend_support.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -142,7 +143,7 @@ class rpc_client_codec final : public client_codec {
 
 client_codec_factory client_codecs(const client_config& config) {
   auto calls = std::make_shared<std::vector<packed_call>>();
-  for (const user_call& call : config.calls) calls->push_back(pack_call(*call.msgpack(), call.keyspace));
+  for (const user_call& call : config.calls) calls->push_back(pack_call(*call.as<msgpack_call>(), call.keyspace));
   return [max = config.max_frame_bytes, calls = std::shared_ptr<const std::vector<packed_call>>(calls)] {
     return std::make_unique<rpc_client_codec>(max, calls);
   };

@@ -2,6 +2,7 @@
 // "hello, <name>" (docs/PROTOCOLS.md).
 #include <msgpack/version.hpp>
 
+#include "msgpack_call.hpp"
 #include "msgpack_rpc_backend.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -33,7 +34,7 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
       .multiplexed = true,
       .tls = true,
       .engine_depth = 1024,
-      .user_calls = user_call_kind::msgpack,
+      .user_calls = &msgpack_call_form(),
       .user_call_mixes = true,
       .libraries = msgpack_libraries,
       .wire = msgpack_rpc_wire(),

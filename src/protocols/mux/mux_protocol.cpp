@@ -12,7 +12,7 @@ client_codec_factory mux_client_codecs(const client_config& c) {
   return [max = c.max_frame_bytes] { return make_mux_client_codec(max); };
 }
 
-std::string big_endian32(std::size_t n) {
+std::string mux_big_endian32(std::size_t n) {
   return {static_cast<char>(n >> 24), static_cast<char>(n >> 16), static_cast<char>(n >> 8),
           static_cast<char>(n)};
 }
@@ -21,7 +21,7 @@ std::string big_endian32(std::size_t n) {
 greet_wire mux_wire() {
   auto frame = [](char type) {
     return [type](std::string_view text, std::uint32_t id) {
-      return big_endian32(text.size() + 5) + type + big_endian32(id) + std::string(text);
+      return mux_big_endian32(text.size() + 5) + type + mux_big_endian32(id) + std::string(text);
     };
   };
   return {frame(1), frame(2)};

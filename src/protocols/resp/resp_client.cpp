@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "resp_backend.hpp"
+#include "resp_call.hpp"
 #include "resp_reply_reader.hpp"
 #include "../common/backend_support.hpp"
 #include "../common/requests_in_order.hpp"
@@ -59,10 +60,10 @@ class resp_client_codec final : public client_codec {
                     std::shared_ptr<const std::vector<user_call>> calls)
       : how_(how), max_reply_(max_reply), reader_(max_reply), calls_(std::move(calls)) {
     for (const user_call& call : *calls_) {
-      std::string bytes = "*" + std::to_string(call.resp()->args.size()) + "\r\n";
-      for (const std::string& arg : call.resp()->args) append_bulk_arg(bytes, {}, arg);
+      std::string bytes = "*" + std::to_string(call.as<resp_call>()->args.size()) + "\r\n";
+      for (const std::string& arg : call.as<resp_call>()->args) append_bulk_arg(bytes, {}, arg);
       placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
-      templates_.push_back({call.resp(), std::move(bytes), std::move(filler)});
+      templates_.push_back({call.as<resp_call>(), std::move(bytes), std::move(filler)});
     }
   }
 

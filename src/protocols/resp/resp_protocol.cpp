@@ -5,6 +5,7 @@
 #include <hiredis/hiredis.h>
 
 #include "resp_backend.hpp"
+#include "resp_call.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -34,7 +35,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .name = "resp",
       .summary = "Redis protocol (RESP2): GREET NAME -> $\"hello, NAME\", pipelined client (hiredis reader)",
       .tls = true,
-      .user_calls = user_call_kind::resp,
+      .user_calls = &resp_call_form(),
       .user_call_mixes = true,
       .libraries = resp_libraries,
       .wire = resp_wire(resp::greet_command::greet),
@@ -55,7 +56,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .summary = "Reference: a real redis-server on loopback, ECHO \"hello, NAME\" from the resp client",
       .server_program = "redis-server",
       .abstract_sockets = false,
-      .user_calls = user_call_kind::resp,
+      .user_calls = &resp_call_form(),
       .user_call_mixes = true,
       .libraries = resp_libraries,
       .wire = resp_wire(resp::greet_command::echo),

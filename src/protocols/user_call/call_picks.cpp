@@ -100,37 +100,11 @@ std::string json_escaped(std::string_view value) {
   return out;
 }
 
-// A field of a call and how a value goes into it.
-enum class field_kind : std::uint8_t { text, json, http_target, header_value };
-struct field_ref {
-  std::string* text;
-  field_kind kind;
-};
-
-std::vector<field_ref> fields_of(user_call& call) {
-  std::vector<field_ref> out;
-  if (http_call* h = std::get_if<http_call>(&call.request)) {
-    out.push_back({&h->target, field_kind::http_target});
-    for (auto& header : h->headers) out.push_back({&header.second, field_kind::header_value});
-    out.push_back({&h->body, field_kind::text});
-    if (h->expect_body) out.push_back({&*h->expect_body, field_kind::text});
-  } else if (resp_call* r = std::get_if<resp_call>(&call.request)) {
-    for (std::string& arg : r->args) out.push_back({&arg, field_kind::text});
-    if (r->expect_reply) out.push_back({&*r->expect_reply, field_kind::text});
-  } else if (grpc_call* g = std::get_if<grpc_call>(&call.request)) {
-    out.push_back({&g->request_json, field_kind::json});
-    for (auto& entry : g->metadata) out.push_back({&entry.second, field_kind::header_value});
-  } else if (msgpack_call* m = std::get_if<msgpack_call>(&call.request)) {
-    out.push_back({&m->params_json, field_kind::json});
-  }
-  return out;
-}
-
 class request_picks {
  public:
   request_picks(const user_call& call, std::string where) : call_(call), where_(std::move(where)) {
     fields_ = fields_of(call_);
-    for (const field_ref& f : fields_) tokens_.push_back(find_tokens(*f.text));
+    for (const request_field& f : fields_) tokens_.push_back(find_tokens(*f.text));
   }
   request_picks(const request_picks&) = delete;  // fields_ point into call_
   request_picks& operator=(const request_picks&) = delete;
@@ -156,7 +130,7 @@ class request_picks {
       k /= s.size();
     }
     user_call out = call_;
-    std::vector<field_ref> fields = fields_of(out);
+    std::vector<request_field> fields = fields_of(out);
     for (std::size_t f = 0; f < fields.size(); ++f) {
       if (tokens_[f].empty()) continue;
       const std::string& was = *fields_[f].text;
@@ -168,7 +142,7 @@ class request_picks {
             s.rows.empty() ? s.values[choice[t.source]] : s.rows[choice[t.source] + 1][t.column];
         check_value(fields[f].kind, was.substr(t.at, t.length), value);
         text.append(was, from, t.at - from);
-        text.append(fields[f].kind == field_kind::json ? json_escaped(value) : value);
+        text.append(fields[f].kind == request_field_kind::json ? json_escaped(value) : value);
         from = t.at + t.length;
       }
       *fields[f].text = text.append(was, from);
@@ -248,22 +222,22 @@ class request_picks {
     return index;
   }
 
-  void check_value(field_kind kind, const std::string& token, const std::string& value) const {
+  void check_value(request_field_kind kind, const std::string& token, const std::string& value) const {
     auto bad = [&](auto is_bad) {
       for (const char c : value)
         if (is_bad(static_cast<unsigned char>(c))) return true;
       return false;
     };
-    if (kind == field_kind::http_target && bad([](unsigned char c) { return c <= ' ' || c == 0x7f; }))
+    if (kind == request_field_kind::url_target && bad([](unsigned char c) { return c <= ' ' || c == 0x7f; }))
       refuse(where_ + ": '" + token + "': the value '" + value +
              "' has a space or control character, which a path must %-escape");
-    if (kind == field_kind::header_value && bad([](unsigned char c) { return c == '\r' || c == '\n' || c == 0; }))
+    if (kind == request_field_kind::header_value && bad([](unsigned char c) { return c == '\r' || c == '\n' || c == 0; }))
       refuse(where_ + ": '" + token + "': the value '" + value + "' has a line break, which a header cannot carry");
   }
 
   user_call call_;  // its fields_ point into it
   std::string where_;
-  std::vector<field_ref> fields_;
+  std::vector<request_field> fields_;
   std::vector<std::vector<token_at>> tokens_;  // per field, in order
   std::vector<source> sources_;
   std::map<std::string, std::size_t> files_;  // a file's source, by kind and path

@@ -165,17 +165,8 @@ user_call with_payloads(user_call call) {
     if (s.find("__payload_") != std::string::npos) s = expand_payloads(s);
     if (s.find("__rand_str_") != std::string::npos) s = expand_random_strings(s);
   };
-  if (http_call* h = std::get_if<http_call>(&call.request)) {
-    expand(h->target);
-    for (auto& header : h->headers) expand(header.second);
-    expand(h->body);
-  } else if (resp_call* r = std::get_if<resp_call>(&call.request)) {
-    for (std::string& arg : r->args) expand(arg);
-  } else if (grpc_call* g = std::get_if<grpc_call>(&call.request)) {
-    expand(g->request_json);
-  } else if (msgpack_call* m = std::get_if<msgpack_call>(&call.request)) {
-    expand(m->params_json);
-  }
+  for (const request_field& f : fields_of(call))
+    if (f.sized) expand(*f.text);
   return call;
 }
 

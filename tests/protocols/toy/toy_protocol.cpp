@@ -3,13 +3,18 @@
 // from src/protocols/ but the registry, it proves that a protocol is its folder: every suite in
 // this binary that walks the registry (round trips over every transport, exact bytes, graceful
 // stop, TLS, a client against silent, dying and lying servers, replies in order on a worker pool)
-// runs on it too, and the registry makes its client and server from its two codecs.
+// runs on it too, and the registry makes its client and server from its two codecs. Its user call
+// (toy_call.hpp) joins the CLI, workload files and results from this folder too
+// (tests/app/toy_cli_test.py runs them on a wirebench linked with it).
 #include <charconv>
+#include <deque>
 #include <memory>
 #include <string>
 
+#include "toy_call.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
+#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench::test {
@@ -58,11 +63,27 @@ struct netstring_input {
   std::size_t read_bytes() const { return max + 12; }  // the payload, up to 10 digits, ':', ','
 };
 
+// With user calls (netstring_call), each call sends the one its payload names, its placeholders
+// filled, and its reply is judged against the call's expect_reply.
 class toy_client_codec final : public client_codec {
  public:
-  explicit toy_client_codec(std::size_t max) : in_{max} {}
+  toy_client_codec(std::size_t max, const std::vector<user_call>& calls) : in_{max} {
+    for (const user_call& call : calls) {
+      const netstring_call& n = *call.as<netstring_call>();
+      std::string bytes = std::to_string(n.payload.size()) + ":" + n.payload + ",";
+      placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
+      templates_.push_back({std::move(bytes), std::move(filler), n.expect_reply});
+    }
+  }
   reply_order order() const override { return reply_order::in_order; }
   std::error_code encode(std::uint32_t, std::string_view request, gather_queue& out) override {
+    if (!templates_.empty()) {
+      const auto index = request_index(request, templates_.size());
+      if (!index) return make_error_code(errc::invalid_argument);
+      templates_[*index].filler.append_filled(templates_[*index].bytes, out);
+      sent_.push_back(*index);  // replies come in this order
+      return {};
+    }
     if (request.size() > in_.max) return make_error_code(errc::frame_too_long);
     append_netstring(out, request);
     return {};
@@ -72,7 +93,7 @@ class toy_client_codec final : public client_codec {
     std::size_t used = 0;
     std::string_view reply;
     while (const std::size_t n = parse_netstring(as_text(data.subspan(used)), in_.max, reply, error)) {
-      into.replies.push_back({0, {}, reply});
+      into.replies.push_back({0, judge(reply), reply});
       used += n;
     }
     in_.mid = used < data.size();
@@ -82,7 +103,23 @@ class toy_client_codec final : public client_codec {
   std::size_t max_read_bytes() const override { return in_.read_bytes(); }
 
  private:
+  struct call_template {
+    std::string bytes;
+    placeholder_filler filler;
+    std::optional<std::string> expect_reply;
+  };
+  // A user call's verdict on the oldest call's reply; a reply no call is waiting for is the
+  // engine's to count (unknown).
+  std::error_code judge(std::string_view reply) {
+    if (templates_.empty() || sent_.empty()) return {};
+    const auto& expect = templates_[sent_.front()].expect_reply;
+    sent_.pop_front();
+    return expect && reply != *expect ? make_error_code(errc::wrong_reply) : std::error_code{};
+  }
+
   netstring_input in_;
+  std::vector<call_template> templates_;
+  std::deque<std::size_t> sent_;  // the template of each call in flight, oldest first
 };
 
 class toy_server_codec final : public server_codec {
@@ -118,10 +155,14 @@ void add_toy(protocol_registry& r) {
          .summary = "test only: netstrings, \"5:alice,\" -> \"12:hello, alice,\", in order",
          .tls = true,  // the registry and the skeleton put it under TLS when asked
          .engine_depth = 1024,
+         .user_calls = &netstring_call_form(),  // toy_call.hpp
+         .user_call_mixes = true,
          .wire = {netstring, netstring},
          .client_codecs =
              [](const client_config& c) -> client_codec_factory {
-               return [max = c.max_frame_bytes] { return std::make_unique<toy_client_codec>(max); };
+               return [max = c.max_frame_bytes, calls = c.calls] {
+                 return std::make_unique<toy_client_codec>(max, calls);
+               };
              },
          .server_codecs = [](const server_config& c) -> server_codec_factory {
            return [max = c.max_frame_bytes] { return std::make_unique<toy_server_codec>(max); };

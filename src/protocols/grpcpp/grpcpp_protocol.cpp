@@ -6,13 +6,14 @@
 #include <grpcpp/grpcpp.h>
 
 #include "grpc_backend.hpp"
+#include "../grpc/grpc_call.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
 namespace {
 
-std::vector<std::pair<std::string, std::string>> grpc_libraries() {
+std::vector<std::pair<std::string, std::string>> grpcpp_libraries() {
   std::vector<std::pair<std::string, std::string>> versions = {
       {"grpc++", grpc::Version()},
       {"protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)}};
@@ -24,7 +25,7 @@ std::vector<std::pair<std::string, std::string>> grpc_libraries() {
 }
 
 // What the three share: one server (the Echo service) out of process, gRPC's TLS, its options.
-protocol grpc_entry(std::string name, std::string summary,
+protocol grpcpp_entry(std::string name, std::string summary,
                     std::function<std::unique_ptr<protocol_client>(const client_config&)> client) {
   return {
       .name = std::move(name),
@@ -39,7 +40,7 @@ protocol grpc_entry(std::string name, std::string summary,
       .prepare_client_process = grpc_backend::start_grpc_for_clients,
       .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
       .keepalive = true,  // gRPC's own keep-alive (channel arguments)
-      .libraries = grpc_libraries,
+      .libraries = grpcpp_libraries,
       .server_options = grpc_backend::server_options(),
       .fit_server_to_load = grpc_backend::fit_server_to_load,
       .make_server = grpc_backend::make_server,
@@ -48,18 +49,18 @@ protocol grpc_entry(std::string name, std::string summary,
 }
 
 void register_grpc_protocols(protocol_registry& registry) {
-  protocol unary = grpc_entry(
+  protocol unary = grpcpp_entry(
       "grpcpp", "gRPC unary through grpc++: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
       grpc_backend::make_call_client);
-  unary.user_calls = user_call_kind::grpc;  // any method, from its .proto
+  unary.user_calls = &grpc_call_form();  // any method, from its .proto
   unary.user_call_mixes = true;
   registry.add(std::move(unary));
-  protocol stream = grpc_entry(
+  protocol stream = grpcpp_entry(
       "grpcpp-stream", "gRPC bidi stream through grpc++, Echo.GreetStream: one request per message, matched by id",
       [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); });
   stream.server_of = "grpcpp";
   registry.add(std::move(stream));
-  protocol batch = grpc_entry(
+  protocol batch = grpcpp_entry(
       "grpcpp-batch", "gRPC bidi stream through grpc++, Echo.GreetBatchStream: up to 10 requests per message, by id",
       [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); });
   batch.server_of = "grpcpp";
