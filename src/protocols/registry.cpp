@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/backend_support.hpp"
-#include "common/codec_server.hpp"
-#include "common/picking_client.hpp"
+#include "codec_hosts/engine_client.hpp"
+#include "codec_hosts/codec_server.hpp"
+#include "user_call/picking_client.hpp"
 #include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/call_picks.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"

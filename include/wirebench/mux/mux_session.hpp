@@ -18,7 +18,7 @@
 #include "wirebench/calls/coroutine_runner.hpp"
 #include "wirebench/mux/mux_server_codec.hpp"
 #include "wirebench/server/codec_session.hpp"
-#include "wirebench/transport/server_skeleton.hpp"
+#include "wirebench/server/server_skeleton.hpp"
 
 namespace wirebench {
 

@@ -23,7 +23,7 @@
 #include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/request_dispatcher.hpp"
 #include "wirebench/codec/server_codec.hpp"
-#include "wirebench/transport/stream_session.hpp"
+#include "wirebench/server/stream_session.hpp"
 
 namespace wirebench {
 

@@ -2,7 +2,6 @@
 // The greet call's client codec for a stream framing whose replies come back in request order
 // (line, length-prefixed): each call is one frame out, each reply one frame in. Pipelining is the
 // engine's in-flight cap per connection.
-#include "../common/backend_support.hpp"
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/codec/frame_stream.hpp"
 

@@ -11,7 +11,7 @@
 #include "grpc_dynamic_method.hpp"
 #include "grpc_metadata.hpp"
 #include "grpc_reflection.hpp"
-#include "../common/backend_support.hpp"
+#include "../codec_hosts/engine_client.hpp"
 #include "../http2/h2_backend.hpp"
 #include "proto/reflection.pb.h"
 #include "wirebench/core/error.hpp"

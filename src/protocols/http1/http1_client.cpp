@@ -15,8 +15,7 @@
 
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
-#include "../common/backend_support.hpp"
-#include "../common/requests_in_order.hpp"
+#include "../user_call/requests_in_order.hpp"
 #include "../http_common/greet_api.hpp"
 #include "../http_common/user_request.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"

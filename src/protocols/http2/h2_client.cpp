@@ -11,7 +11,6 @@
 
 #include "h2_backend.hpp"
 #include "h2_client_core.hpp"
-#include "../common/backend_support.hpp"
 #include "../http_common/greet_api.hpp"
 #include "../http_common/user_request.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"

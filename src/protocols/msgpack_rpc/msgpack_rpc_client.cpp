@@ -13,7 +13,6 @@
 
 #include "msgpack_call.hpp"
 #include "msgpack_rpc_backend.hpp"
-#include "../common/backend_support.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/setting_error.hpp"

@@ -1,6 +1,5 @@
 // `mux`: the greet call over our multiplexed protocol (docs/PROTOCOLS.md): many calls in flight
 // on one connection, answered in completion order and matched by request id.
-#include "../common/backend_support.hpp"
 #include "wirebench/mux/mux_client_codec.hpp"
 #include "wirebench/mux/mux_server_codec.hpp"
 #include "wirebench/protocols/registry.hpp"

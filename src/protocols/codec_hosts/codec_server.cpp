@@ -3,7 +3,7 @@
 #include "wirebench/server/codec_session.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "wirebench/tls/tls_server_handler.hpp"
-#include "wirebench/transport/server_skeleton.hpp"
+#include "wirebench/server/server_skeleton.hpp"
 
 namespace wirebench {
 namespace {

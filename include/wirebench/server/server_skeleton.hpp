@@ -33,7 +33,7 @@
 #include "wirebench/core/api.hpp"
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/transport/stream_server.hpp"
-#include "wirebench/transport/stream_session.hpp"
+#include "wirebench/server/stream_session.hpp"
 
 namespace wirebench {
 

@@ -1,7 +1,7 @@
 // server_skeleton with small test sessions and raw peer sockets: the request count sessions keep,
 // the worker pool only for a session that takes one, the read buffer the session asks for, and a
 // graceful stop that waits for work on the pool. Also stream_server's start(): no listening before.
-#include "wirebench/transport/server_skeleton.hpp"
+#include "wirebench/server/server_skeleton.hpp"
 
 #include <unistd.h>
 
