@@ -19,13 +19,11 @@ namespace {
 class mux_adapter final : public protocol_client {
  public:
   explicit mux_adapter(client_engine_config c) : client_(std::move(c)) {}
-  void async_greet(std::string_view name, call_completion done) override {
-    client_.async_call(name, std::chrono::steady_clock::now() + std::chrono::seconds(30),
-                       std::move(done));
-  }
-  void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
-    client_.async_call_on(lane, name, std::chrono::steady_clock::now() + std::chrono::seconds(30),
-                          std::move(done));
+  void async_greet(std::string_view name, call_options o, call_completion done) override {
+    const auto deadline =
+        o.has_deadline() ? o.deadline : std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    if (o.has_lane()) return client_.async_call_on(o.lane, name, deadline, std::move(done));
+    client_.async_call(name, deadline, std::move(done));
   }
   void close() override { client_.close(); }
   client_engine_stats stats() const { return client_.stats(); }

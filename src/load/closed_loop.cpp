@@ -155,7 +155,7 @@ inline void closed_loop::issue(std::size_t w, clock::time_point now, phase now_i
     k.request = k.requests->next();
     payload = request_payload(k.request);
   }
-  client_.async_greet_on(w, payload, [this, w](std::error_code ec, std::string_view reply) {
+  client_.async_greet(payload, {.lane = w}, [this, w](std::error_code ec, std::string_view reply) {
     on_reply(w, ec, reply);
   });
 }

@@ -138,14 +138,14 @@ void open_loop_shard::issue(clock::time_point now) {
   const auto deadline = s.intended + timeout_;
   if (plan_.completes_here) {
     // 16 bytes: held inline by the completion, no allocation per call.
-    client_.async_greet_until(deadline, name, [this, index](std::error_code ec, std::string_view reply) {
+    client_.async_greet(name, {.deadline = deadline}, [this, index](std::error_code ec, std::string_view reply) {
       on_reply(index, ec, reply, loop_clock::now(), false);
     });
     return;
   }
   // The client completes on a thread of its own: judge the reply there (it is valid only during
   // the completion), then hand the outcome to this shard's loop.
-  client_.async_greet_until(deadline, name, [this, index](std::error_code ec, std::string_view reply) {
+  client_.async_greet(name, {.deadline = deadline}, [this, index](std::error_code ec, std::string_view reply) {
     const auto now = loop_clock::now();
     const slot& s = slots_[index];  // busy: this loop does not touch it until it is freed
     if (check_greetings_ && s.measured && !ec && !is_greeting_for(s.seq, reply))

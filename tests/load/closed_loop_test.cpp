@@ -49,11 +49,11 @@ TEST(ClosedLoopDriver, EachWorkerKeepsOneCallInFlightOnItsOwnLane) {
   // A client that remembers which lane each name used and how many calls were in flight.
   class lane_client final : public protocol_client {
    public:
-    void async_greet(std::string_view, call_completion) override { ADD_FAILURE() << "no lane"; }
-    void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
+    void async_greet(std::string_view name, call_options options, call_completion done) override {
+      if (!options.has_lane()) ADD_FAILURE() << "no lane";
       {
         std::lock_guard lock(m);
-        lanes[std::string(name)].insert(lane);
+        lanes[std::string(name)].insert(options.lane);
         max_in_flight = std::max(max_in_flight, ++in_flight);
       }
       inner.async_greet(name, [this, d = std::move(done)](std::error_code ec, std::string_view r) {

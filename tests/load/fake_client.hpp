@@ -32,7 +32,8 @@ class fake_client final : public protocol_client {
       : delay_(delay), answer_(std::move(answer)), thread_([this] { serve(); }) {}
   ~fake_client() override { close(); }
 
-  void async_greet(std::string_view name, call_completion done) override {
+  using protocol_client::async_greet;
+  void async_greet(std::string_view name, call_options, call_completion done) override {
     if (on_call) on_call(name);
     std::lock_guard lock(mutex_);
     queue_.push_back({std::chrono::steady_clock::now() + delay_, std::string(name), std::move(done),
@@ -148,7 +149,8 @@ class loop_client final : public protocol_client {
         }) {}
   ~loop_client() override { close(); }
 
-  void async_greet(std::string_view name, call_completion done) override {
+  using protocol_client::async_greet;
+  void async_greet(std::string_view name, call_options, call_completion done) override {
     if (std::this_thread::get_id() != loop_thread_) ++calls_off_loop;
     ++calls;
     auto timer = std::make_shared<asio::steady_timer>(loop_, delay_);

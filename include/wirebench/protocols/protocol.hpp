@@ -128,6 +128,24 @@ struct client_counters {
   std::error_code last_connect_error;  // why the last failed dial failed
 };
 
+// How one call is made, beside its payload: by default, with the client's reply timeout, on any
+// of its connections. Two words, passed by value: it is on every call's path.
+struct call_options {
+  static constexpr std::size_t any_lane = static_cast<std::size_t>(-1);
+  // Fail with errc::timeout at this time rather than at the reply timeout from now: an open loop
+  // gives a call that waited to be sent only the time it has left of its timeout from its
+  // intended start. The clock's epoch: none. A client that cannot give a call a deadline of its
+  // own (gRPC's streams) keeps its reply timeout.
+  std::chrono::steady_clock::time_point deadline = {};
+  // On connection `lane % connections`: a load driver keeps each caller on one connection, so
+  // that `depth` callers share each. gRPC's streams take the lane as their stream; clients
+  // without connections of their own (gRPC unary, resp-sync) ignore it.
+  std::size_t lane = any_lane;
+
+  bool has_deadline() const { return deadline != std::chrono::steady_clock::time_point{}; }
+  bool has_lane() const { return lane != any_lane; }
+};
+
 // The completion rule, for every client. A call's completion runs exactly once, on one of the
 // client's own threads, and never inside async_greet() itself (a failure known at once is posted),
 // nor while the client is decoding (replies are decoded, then matched, then completed). So a
@@ -137,23 +155,11 @@ struct client_counters {
 class protocol_client {
  public:
   virtual ~protocol_client() = default;
-  // One greet call; callable from any thread, including from inside a completion.
-  virtual void async_greet(std::string_view name, call_completion done) = 0;
-  // The same, failing with errc::timeout at `deadline` rather than the reply timeout from now: an
-  // open loop gives a call that waited to be sent only the time it has left of its timeout from
-  // its intended start. A client that cannot give a call a deadline of its own (gRPC's streams)
-  // keeps its reply timeout.
-  virtual void async_greet_until(std::chrono::steady_clock::time_point deadline,
-                                 std::string_view name, call_completion done) {
-    (void)deadline;
-    async_greet(name, std::move(done));
-  }
-  // The same, on connection `lane % connections`: a load driver keeps each caller on one
-  // connection, so that `depth` callers share each. gRPC's streams take the lane as their
-  // stream; clients without connections of their own (gRPC unary, resp-sync) ignore it.
-  virtual void async_greet_on(std::size_t lane, std::string_view name, call_completion done) {
-    (void)lane;
-    async_greet(name, std::move(done));
+  // One greet call (or the user's call its payload names); callable from any thread, including
+  // from inside a completion.
+  virtual void async_greet(std::string_view name, call_options options, call_completion done) = 0;
+  void async_greet(std::string_view name, call_completion done) {
+    async_greet(name, {}, std::move(done));
   }
   // Closes every connection: pending calls fail with connection_closed. Joins the client's
   // threads, so never call it from inside a completion. Idempotent; the destructor calls it.

@@ -4,6 +4,7 @@
 // engine's in-flight cap per connection.
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/codec/frame_stream.hpp"
+#include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench {
 

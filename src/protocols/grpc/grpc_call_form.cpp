@@ -132,11 +132,7 @@ static std::vector<std::string> examples(const std::string& proto) {
 
 static user_call_form make_form() {
   return user_call_form_of<grpc_form>(
-      {.name = "grpc",
-       .what = "gRPC call",
-       .article = "a",
-       .asked_with = "--call",
-       .rank = 30,
+      {.name = "grpc", .what = "gRPC call", .article = "a", .asked_with = "--call", .rank = 30,
        .heading = "User call (grpc)",
        .flags = {
            {.names = "--call",

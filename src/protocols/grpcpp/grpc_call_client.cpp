@@ -82,11 +82,10 @@ class rpc_client final : public protocol_client {
   }
   ~rpc_client() override { close(); }
 
-  void async_greet(std::string_view name, call_completion done) override {
-    async_greet_until(std::chrono::steady_clock::now() + timeout_, name, std::move(done));
-  }
-  void async_greet_until(std::chrono::steady_clock::time_point deadline, std::string_view name,
-                         call_completion done) override {
+  // Its channels are gRPC's, not connections of ours: a lane means nothing here.
+  void async_greet(std::string_view name, call_options options, call_completion done) override {
+    const auto deadline =
+        options.has_deadline() ? options.deadline : std::chrono::steady_clock::now() + timeout_;
     if constexpr (requires { rpc_.refuses(name); }) {  // a mix: the payload names the request
       if (rpc_.refuses(name)) return done(make_error_code(std::errc::invalid_argument), {});
     }

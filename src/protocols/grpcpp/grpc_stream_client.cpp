@@ -270,13 +270,13 @@ class stream_client final : public protocol_client {
   }
   ~stream_client() override { close(); }
 
-  void async_greet(std::string_view name, call_completion done) override {
-    place(next_.fetch_add(1, std::memory_order_relaxed), name, std::move(done));
-  }
   // A load driver's caller stays on stream `lane % streams`: with --depth, `depth` callers share
   // each stream, which then holds all their calls (round robin alone put a caller's next call on
-  // a stream still full of others', and it was rejected).
-  void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
+  // a stream still full of others', and it was rejected). A call on a stream keeps the reply
+  // timeout: a deadline of its own would end the stream.
+  void async_greet(std::string_view name, call_options options, call_completion done) override {
+    const std::size_t lane =
+        options.has_lane() ? options.lane : next_.fetch_add(1, std::memory_order_relaxed);
     place(lane, name, std::move(done));
   }
 

@@ -188,11 +188,7 @@ static std::vector<std::string> examples(const std::string& /*proto_file*/) {
 
 static user_call_form make_form() {
   return user_call_form_of<http_form>(
-      {.name = "http",
-       .what = "HTTP request",
-       .article = "an",
-       .asked_with = "--url or --path",
-       .rank = 10,
+      {.name = "http", .what = "HTTP request", .article = "an", .asked_with = "--url or --path", .rank = 10,
        .heading = "User call (http1, http2)",
        .flags = {
            {.names = "--url",

@@ -80,16 +80,14 @@ static std::vector<std::string> examples(const std::string& /*proto_file*/) {
 
 static user_call_form make_form() {
   return user_call_form_of<msgpack_form>(
-      {.name = "msgpack",
-       .what = "MessagePack-RPC call",
-       .article = "a",
-       .asked_with = "--method without --url or --path",
-       .rank = 40,
+      {.name = "msgpack", .what = "MessagePack-RPC call", .article = "a",
+       .asked_with = "--method without --url or --path", .rank = 40,
        .heading = "User call (msgpack-rpc)",
        .flags = {
            // HTTP's -X; alone, it asks for this call: a call is only HTTP's with its --url or --path.
            {.names = "-X,--method",
-            .help = "without --url or --path, a MessagePack-RPC method (msgpack-rpc), -d its params as a JSON array",
+            .help = "without --url or --path, a MessagePack-RPC method (msgpack-rpc), -d its params "
+                    "as a JSON array",
             .owned = false,
             .asks = true},
            {.names = "-d,--data", .help = "", .owned = false},

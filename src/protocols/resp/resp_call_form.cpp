@@ -129,11 +129,7 @@ static std::vector<std::string> examples(const std::string& /*proto_file*/) {
 
 static user_call_form make_form() {
   return user_call_form_of<resp_form>(
-      {.name = "resp",
-       .what = "RESP command",
-       .article = "a",
-       .asked_with = "--command",
-       .rank = 20,
+      {.name = "resp", .what = "RESP command", .article = "a", .asked_with = "--command", .rank = 20,
        .heading = "User call (resp, redis-server)",
        .flags = {
            {.names = "--command",

@@ -68,11 +68,10 @@ class sync_client final : public protocol_client {
   }
   ~sync_client() override { close(); }
 
-  void async_greet(std::string_view name, call_completion done) override {
-    async_greet_until(clock::now() + config_.reply_timeout, name, std::move(done));
-  }
-  void async_greet_until(clock::time_point deadline, std::string_view name,
-                         call_completion done) override {
+  // Its blocking sockets take calls from one queue: a lane means nothing here.
+  void async_greet(std::string_view name, call_options options, call_completion done) override {
+    const clock::time_point deadline =
+        options.has_deadline() ? options.deadline : clock::now() + config_.reply_timeout;
     std::unique_lock lock(mutex_);
     if (closing_) {  // no thread is left to run it
       lock.unlock();

@@ -17,15 +17,8 @@ class picking_protocol_client final : public protocol_client {
   picking_protocol_client(std::unique_ptr<protocol_client> inner, std::shared_ptr<const pick_table> table)
       : inner_(std::move(inner)), table_(std::move(table)) {}
 
-  void async_greet(std::string_view name, call_completion done) override {
-    inner_->async_greet(table_->pick(name, thread_state()), std::move(done));
-  }
-  void async_greet_until(std::chrono::steady_clock::time_point deadline, std::string_view name,
-                         call_completion done) override {
-    inner_->async_greet_until(deadline, table_->pick(name, thread_state()), std::move(done));
-  }
-  void async_greet_on(std::size_t lane, std::string_view name, call_completion done) override {
-    inner_->async_greet_on(lane, table_->pick(name, thread_state()), std::move(done));
+  void async_greet(std::string_view name, call_options options, call_completion done) override {
+    inner_->async_greet(table_->pick(name, thread_state()), options, std::move(done));
   }
   void close() override { inner_->close(); }
   client_counters counters() const override { return inner_->counters(); }

@@ -58,11 +58,7 @@ struct toy_form {
 
 const user_call_form& form_of(const netstring_call*) {
   static const user_call_form form = user_call_form_of<toy_form>(
-      {.name = "netstring",
-       .what = "netstring",
-       .article = "a",
-       .asked_with = "--netstring",
-       .rank = 1000,
+      {.name = "netstring", .what = "netstring", .article = "a", .asked_with = "--netstring", .rank = 1000,
        .heading = "User call (toy-netstring)",
        .flags = {{.names = "--netstring", .help = "Send this payload instead of the greet call", .asks = true},
                  {.names = "--expect-netstring", .help = "A successful call's whole reply", .in_mix = true}},
