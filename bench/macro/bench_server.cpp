@@ -7,7 +7,7 @@
 namespace wirebench::bench {
 
 bench_server::bench_server(const protocol& p, const server_config& c) {
-  if (p.own_process_server) {
+  if (p.reference.own_process_server) {
     // The wirebench target built beside this benchmark (WIREBENCH_CLI_FROM_HERE: bench/CMakeLists.txt).
     const auto cli = std::filesystem::path(app::this_executable()).parent_path() / WIREBENCH_CLI_FROM_HERE;
     child_ = std::make_unique<server_process>(

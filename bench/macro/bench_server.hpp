@@ -1,7 +1,7 @@
 #pragma once
 // The server a macro benchmark loads: in this process, or `wirebench serve` as a child process
 // for a backend whose client and server would share process-wide machinery in one process
-// (protocol::own_process_server; gRPC), as `wirebench run` always does.
+// (reference_server::own_process_server; gRPC), as `wirebench run` always does.
 #include <memory>
 
 #include "wirebench/load/server_process.hpp"

@@ -52,7 +52,7 @@ void http_workers(benchmark::State& state, const variant& v, std::size_t workers
   sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   sc.threads = where.server_threads;
   sc.cpus = where.server_cpus;
-  if (p.fit_server_to_load) p.fit_server_to_load(sc, 1024);
+  if (p.can.fit_server_to_load) p.can.fit_server_to_load(sc, 1024);
   sc.tls.enabled = v.tls;
   bench_server server(p, sc);
 

@@ -29,9 +29,9 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("client_cpus", placement::describe(where.client_cpus));
   benchmark::AddCustomContext("server_threads", std::to_string(where.server_threads));
   benchmark::AddCustomContext("client_threads", std::to_string(where.client_threads));
-  // Before any benchmark's threads: gRPC's client poller (protocol::prepare_client_process).
+  // Before any benchmark's threads: gRPC's client poller (reference_server::prepare_client_process).
   for (const auto& p : wirebench::protocol_registry::builtin().all())
-    if (p.prepare_client_process) p.prepare_client_process();
+    if (p.reference.prepare_client_process) p.reference.prepare_client_process();
   register_raw_pingpong_benchmarks();
   register_greet_benchmarks();
   register_mux_depth_benchmarks();

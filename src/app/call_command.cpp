@@ -91,7 +91,7 @@ command_runner add_call_command(CLI::App& app) {
     if (user.server && user.server->tls) config.tls.enabled = true;  // an https:// URL
     config.calls = user.calls;
     const protocol& p = *protocol_registry::builtin().find(o->protocol);
-    if (p.prepare_client_process) p.prepare_client_process();
+    if (p.reference.prepare_client_process) p.reference.prepare_client_process();
     std::unique_ptr<protocol_client> client;
     try {
       client = p.make_client(config);

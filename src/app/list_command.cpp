@@ -26,11 +26,11 @@ std::string hex(const std::string& bytes) {
 nlohmann::json describe(const protocol& p) {
   return {{"name", p.name},
           {"summary", p.summary},
-          {"multiplexed", p.multiplexed},
-          {"server_of", p.server_of.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.server_of)},
+          {"multiplexed", p.can.multiplexed},
+          {"server_of", p.reference.server_of.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.reference.server_of)},
           {"server_program",
-           p.server_program.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.server_program)},
-          {"greet_request_hex", p.wire.request ? nlohmann::json(hex(p.wire.request("wirebench", 1)))
+           p.reference.server_program.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.reference.server_program)},
+          {"greet_request_hex", p.test.wire.request ? nlohmann::json(hex(p.test.wire.request("wirebench", 1)))
                                                : nlohmann::json(nullptr)}};
 }
 

@@ -30,11 +30,11 @@ void add_protocol_option(CLI::App& cmd, std::string& protocol) {
 }
 
 std::string check_engine(const protocol& p, const std::string& engine) {
-  if (std::find(p.server_engines.begin(), p.server_engines.end(), engine) != p.server_engines.end())
+  if (std::find(p.can.server_engines.begin(), p.can.server_engines.end(), engine) != p.can.server_engines.end())
     return {};
-  if (p.server_engines.empty()) return engine + ": " + p.name + " has one server implementation";
+  if (p.can.server_engines.empty()) return engine + ": " + p.name + " has one server implementation";
   std::string known;
-  for (const auto& e : p.server_engines) known += (known.empty() ? "" : ", ") + e;
+  for (const auto& e : p.can.server_engines) known += (known.empty() ? "" : ", ") + e;
   return engine + ": " + p.name + " offers " + known;
 }
 

@@ -194,7 +194,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (workload_given(cmd)) {
       // A mix is read in the words of the protocols it goes to.
       std::vector<const user_call_form*> forms;
-      for (const auto& name : plan.protocols) forms.push_back(registry.find(name)->user_calls);
+      for (const auto& name : plan.protocols) forms.push_back(registry.find(name)->can.user_calls);
       user = read_workload(o.workload, o.user, cmd, forms);
     } else {
       user = read_user_call(o.user, cmd);
@@ -204,7 +204,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   }
   if (auto problem = settle_tls_client_flags(plan.tls); !problem.empty()) return problem;
   for (const auto& name : plan.protocols)
-    if (plan.tls.enabled && !registry.find(name)->tls)
+    if (plan.tls.enabled && !registry.find(name)->can.tls)
       return "--tls: protocol '" + name + "' does not speak TLS here";
   if (auto problem = settle_keepalive_flags(o.keepalive, plan.keepalive); !problem.empty())
     return problem;
@@ -214,17 +214,17 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     return "--interval " + o.interval + ": a duration of 1ms or more, such as 100ms or 1s";
   plan.interval = *interval;
   for (const auto& name : plan.protocols)
-    if (plan.keepalive.enabled() && !registry.find(name)->keepalive)
+    if (plan.keepalive.enabled() && !registry.find(name)->can.keepalive)
       return "--keepalive: protocol '" + name + "' has no ping for keep-alive";
   for (const auto& name : plan.protocols) {
     const protocol& p = *registry.find(name);
-    const std::vector<user_call>& calls = user.calls_for(p.user_calls);
+    const std::vector<user_call>& calls = user.calls_for(p.can.user_calls);
     if (calls.empty()) continue;
     const user_call& first = calls.front();
     if (user.server && user.server->tls) plan.tls.enabled = true;  // an https:// URL
-    if (auto problem = user_call_mismatch(p.name, p.user_calls, first.form()); !problem.empty())
+    if (auto problem = user_call_mismatch(p.name, p.can.user_calls, first.form()); !problem.empty())
       return problem;
-    if (calls.size() > 1 && !p.user_call_mixes)
+    if (calls.size() > 1 && !p.can.user_call_mixes)
       return "protocol '" + p.name + "' sends one user call per run, not a mix";
     plan.requests[name] = calls;
     // The codec factory checks the calls against their protocol (headers HTTP/2 forbids), and

@@ -33,7 +33,7 @@ struct run_plan {
   std::size_t payload_bytes = 5;
   std::string transport = "tcp";  // tcp, unix, abstract
   std::size_t server_threads = 1;
-  std::string server_engine;  // "" = each protocol's default (see protocol::server_engines)
+  std::string server_engine;  // "" = each protocol's default (see protocol_capabilities::server_engines)
   std::size_t client_threads = 1;
   std::string server_cpus;  // "" = not pinned
   std::string client_cpus;

@@ -174,8 +174,8 @@ run_record execute(const run_plan& plan, sweep_status& status) {
   std::vector<std::string>& failures = status.failures;
   // Before any thread starts (and before the libraries are recorded: gRPC's poller is one).
   for (const std::string& name : plan.protocols)
-    if (const protocol& p = *protocol_registry::builtin().find(name); p.prepare_client_process)
-      p.prepare_client_process();
+    if (const protocol& p = *protocol_registry::builtin().find(name); p.reference.prepare_client_process)
+      p.reference.prepare_client_process();
   run_record record;
   record.command_line = plan.command_line;
   record.started_at = utc_now();
@@ -226,8 +226,8 @@ run_record execute(const run_plan& plan, sweep_status& status) {
         config.threads = plan.server_threads;
         config.engine = plan.server_engine;
         if (!plan.server_cpus.empty()) config.cpus = parse_cpu_list(plan.server_cpus);
-        if (const protocol* p = protocol_registry::builtin().find(name); p->fit_server_to_load)
-          p->fit_server_to_load(config, max_workers);
+        if (const protocol* p = protocol_registry::builtin().find(name); p->can.fit_server_to_load)
+          p->can.fit_server_to_load(config, max_workers);
         if (certificate) {
           config.tls.enabled = true;
           config.tls.certificate_file = certificate->certificate();
@@ -251,7 +251,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
                          double rate) -> std::optional<point_result> {
       if (unreachable || ended) return std::nullopt;
       point_result point;
-      const connection_layout layout = layout_for(p.multiplexed, workers, plan.depth);
+      const connection_layout layout = layout_for(p.can.multiplexed, workers, plan.depth);
       point_parameters& params = point.parameters;
       params.protocol = name;
       params.load = load;
@@ -271,7 +271,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
                          (plan.tls.enabled ? "+tls" : "");
       params.endpoint = where.to_string();
       params.server_threads = plan.server_threads;
-      if (server) params.server_engine = p.engine_for(plan.server_engine);  // --connect: unknown
+      if (server) params.server_engine = p.can.engine_for(plan.server_engine);  // --connect: unknown
       params.client_threads = plan.client_threads;
       params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
       params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;

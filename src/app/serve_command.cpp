@@ -163,7 +163,7 @@ command_runner add_serve_command(CLI::App& app) {
     } catch (const std::exception& e) {
       return usage_error(error_text(e));
     }
-    const std::string engine = chosen.engine_for(config.engine);
+    const std::string engine = chosen.can.engine_for(config.engine);
     std::cerr << "wirebench: serving " << o->protocol << " on "
               << server->local_endpoint().to_string() << " with " << config.threads << " thread(s)"
               << (engine.empty() ? "" : " on the " + engine + " engine")

@@ -43,7 +43,8 @@ const user_call_flag* read_flag(const user_call_form& form, const std::string& n
   return nullptr;
 }
 
-const user_call_form* flag_owner(const std::vector<const user_call_form*>& forms, const std::string& name) {
+const user_call_form* flag_owner(const std::vector<const user_call_form*>& forms,
+                                 const std::string& name) {
   const user_call_form* first = nullptr;
   for (const user_call_form* form : forms)
     if (const user_call_flag* flag = read_flag(*form, name)) {
@@ -87,18 +88,21 @@ void add_user_call_options(CLI::App& cmd, user_call_options& o) {
         if (flag.owned != owned) continue;
         const std::string name = long_name(flag);
         if (CLI::Option* declared = cmd.get_option_no_throw(name)) {
-          if (!flag.help.empty()) declared->description(declared->get_description() + "; " + flag.help);
+          if (!flag.help.empty())
+            declared->description(declared->get_description() + "; " + flag.help);
           continue;
         }
-        CLI::Option* option = flag.takes == user_call_flag::arity::none
-                                  ? cmd.add_flag(flag.names, o.switches[name], flag.help)
-                                  : cmd.add_option(flag.names, o.values[name], flag.help)->allow_extra_args(false);
+        CLI::Option* option =
+            flag.takes == user_call_flag::arity::none
+                ? cmd.add_flag(flag.names, o.switches[name], flag.help)
+                : cmd.add_option(flag.names, o.values[name], flag.help)->allow_extra_args(false);
         option->group(form->heading);
         if (flag.takes == user_call_flag::arity::one)
           option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
         if (!flag.default_text.empty()) option->default_str(flag.default_text);
         if (flag.range)
-          option->type_name("INT")->check(from_to(static_cast<double>(flag.range->first), static_cast<double>(flag.range->second)));
+          option->type_name("INT")->check(from_to(static_cast<double>(flag.range->first),
+                                                  static_cast<double>(flag.range->second)));
         if (flag.existing_file) option->check(CLI::ExistingFile);
       }
   cmd.add_option("--keyspace", o.keyspace,
@@ -122,11 +126,13 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
   if (forms.empty()) {
     for (const auto& [name, values] : g.values) {
       const user_call_form* owner = flag_owner(o.forms, name);
-      throw std::invalid_argument(name + " is part of " + owner->phrase() + ": give its " + owner->asked_with + " too");
+      throw std::invalid_argument(name + " is part of " + owner->phrase() + ": give its " +
+                                  owner->asked_with + " too");
     }
     if (cmd.get_option("--keyspace")->count() > 0) {
       std::string ways;
-      for (const user_call_form* form : o.forms) ways += (ways.empty() ? "" : ", ") + form->asked_with;
+      for (const user_call_form* form : o.forms)
+        ways += (ways.empty() ? "" : ", ") + form->asked_with;
       throw std::invalid_argument("--keyspace goes with a user call (" + ways + ")");
     }
     return choice;
@@ -134,7 +140,8 @@ user_call_choice read_user_call(const user_call_options& o, const CLI::App& cmd)
   const user_call_form& form = *forms.front();
   for (const auto& [name, values] : g.values)
     if (!read_flag(form, name))
-      throw std::invalid_argument(name + " is for " + flag_owner(o.forms, name)->phrase() + ", not " + form.asked_with);
+      throw std::invalid_argument(name + " is for " + flag_owner(o.forms, name)->phrase() +
+                                  ", not " + form.asked_with);
   choice.calls.push_back(user_call{form.from_flags(g), o.keyspace});
   if (form.server) choice.server = form.server(choice.calls.front().request);
   return choice;

@@ -47,7 +47,8 @@ struct user_call_choice {
 // The long name of a flag ("--header" of "-H,--header").
 std::string long_name(const user_call_flag& flag);
 // The form that owns flag `name` (its help is that form's), or the first that reads it.
-const user_call_form* flag_owner(const std::vector<const user_call_form*>& forms, const std::string& name);
+const user_call_form* flag_owner(const std::vector<const user_call_form*>& forms,
+                                 const std::string& name);
 // How `form` reads flag `name`; nullptr when it does not.
 const user_call_flag* read_flag(const user_call_form& form, const std::string& name);
 

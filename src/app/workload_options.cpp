@@ -166,7 +166,7 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   if (runs(nullptr)) {
     std::string mixes;
     for (const protocol& p : protocol_registry::builtin().all())
-      if (p.user_call_mixes) mixes += (mixes.empty() ? "" : ", ") + p.name;
+      if (p.can.user_call_mixes) mixes += (mixes.empty() ? "" : ", ") + p.name;
     refuse(std::string(from_file ? "--workload" : "--request") +
            ": the protocol sends only its greet call; a mix goes to " + mixes);
   }
@@ -178,7 +178,7 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
         takers += (takers.empty() ? "" : " and ") + f->what + "s";
         taken = taken || runs(f);
       }
-    if (takers.empty()) refuse(name + ": give it in each request of the mix (\"POST /x\"), not beside them");
+    if (takers.empty()) refuse(name + ": give it in each request of the mix, not beside them");
     if (!taken) refuse(name + " is for " + takers);
   }
   if (!from_flags && given("--weights")) refuse("--weights go with --request (a workload file gives each request's weight)");

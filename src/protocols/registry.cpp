@@ -27,15 +27,24 @@ void protocol_registry::add(protocol p) {
   if (find(p.name) != nullptr)
     throw std::invalid_argument("protocol '" + p.name + "' is registered twice");
   // A form's name is its kind in results and its section in workload files: one form per name.
-  if (p.user_calls)
-    if (const user_call_form* same = find_form(p.user_calls->name); same && same != p.user_calls)
+  if (p.can.user_calls)
+    if (const user_call_form* same = find_form(p.can.user_calls->name); same && same != p.can.user_calls)
       throw std::invalid_argument("protocol '" + p.name + "': another user-call form is named '" +
                                   same->name + "'");
-  if (p.user_call_mixes && !p.user_calls)
+  if (p.can.user_call_mixes && !p.can.user_calls)
     throw std::invalid_argument("protocol '" + p.name + "' takes mixes of user calls it does not send");
-  if (p.tls && p.client_codecs) {
+  // Multiplexed is what its client codec says, where it has one: a codec that matches replies
+  // by id shares a connection among calls (a codec made for a default config, never dialed).
+  // Entries without codecs (grpc++, resp-sync) declare it.
+  if (p.client_codecs) {
+    if (p.can.multiplexed)
+      throw std::invalid_argument("protocol '" + p.name + "': multiplexed is its client codec's "
+                                  "order, not declared");
+    p.can.multiplexed = p.client_codecs(client_config{})()->order() == reply_order::by_id;
+  }
+  if (p.can.tls && p.client_codecs) {
     // TLS under any codec: one layer for every engine client (tls_client_codec.hpp).
-    p.client_codecs = [make = std::move(p.client_codecs), alpn = p.tls_alpn](const client_config& c) {
+    p.client_codecs = [make = std::move(p.client_codecs), alpn = p.can.tls_alpn](const client_config& c) {
       client_codec_factory codecs = make(c);
       if (!c.tls.enabled) return codecs;
       return tls::tls_client_codecs(std::move(codecs), tls::make_client_context(c.tls, alpn.protocol),
@@ -45,20 +54,20 @@ void protocol_registry::add(protocol p) {
   }
   if (!p.make_server && p.server_codecs) {
     // "line-srv", "msgpack-srv": the threads' names, with the pool's "-N", fit Linux's 15 bytes.
-    p.make_server = [codecs = p.server_codecs, alpn = p.tls_alpn,
+    p.make_server = [codecs = p.server_codecs, alpn = p.can.tls_alpn,
                      threads = p.name.substr(0, p.name.find('-')).substr(0, 7) + "-srv"](
                         const server_config& c) {
       return make_codec_server(c, codecs(c), alpn, threads);
     };
   }
   if (!p.make_client && p.client_codecs) {
-    p.make_client = [codecs = p.client_codecs, depth = p.engine_depth](const client_config& c) {
+    p.make_client = [codecs = p.client_codecs, depth = p.can.engine_depth](const client_config& c) {
       return make_engine_client(c, depth, codecs(c));
     };
   }
   // A setting the protocol does not have is refused, never ignored; a value it refuses, too.
-  p.make_server = [make = std::move(p.make_server), name = p.name, options = p.server_options,
-                   resyncs = p.resyncs_oversize](const server_config& c) {
+  p.make_server = [make = std::move(p.make_server), name = p.name, options = p.can.server_options,
+                   resyncs = p.can.resyncs_oversize](const server_config& c) {
     if (c.on_oversize == oversize_policy::resync && !resyncs)
       throw setting_error("on-oversize", "protocol '" + name +
                                              "' closes a connection whose request is over the "
@@ -76,7 +85,7 @@ void protocol_registry::add(protocol p) {
     }
     return make(c);
   };
-  if (!p.tls) {
+  if (!p.can.tls) {
     // One check for every tool (serve, call, run, benchmarks): --tls is never silently ignored.
     auto refuse = [name = p.name] {
       throw setting_error("tls", "protocol '" + name + "' does not speak TLS here");
@@ -90,7 +99,7 @@ void protocol_registry::add(protocol p) {
       return make(c);
     };
   }
-  if (!p.keepalive) {
+  if (!p.can.keepalive) {
     // Nor is --keepalive: a protocol without a ping cannot check its peer that way.
     auto refuse = [name = p.name] {
       throw setting_error("keepalive", "protocol '" + name + "' has no ping for keep-alive");
@@ -105,7 +114,7 @@ void protocol_registry::add(protocol p) {
     };
   }
   // One check for every tool too: a user call is never silently replaced by the greet call.
-  auto check_call = [name = p.name, accepts = p.user_calls, mixes = p.user_call_mixes](const client_config& c) {
+  auto check_call = [name = p.name, accepts = p.can.user_calls, mixes = p.can.user_call_mixes](const client_config& c) {
     for (const user_call& call : c.calls)
       if (call.form() != accepts) throw user_call_refused(name, accepts, call.form());
     if (c.calls.size() > 1 && !mixes)
@@ -157,8 +166,8 @@ user_call_refused::user_call_refused(std::string protocol_name, const user_call_
 std::vector<const user_call_form*> protocol_registry::forms() const {
   std::vector<const user_call_form*> out;
   for (const protocol& p : protocols_)
-    if (p.user_calls && std::find(out.begin(), out.end(), p.user_calls) == out.end())
-      out.push_back(p.user_calls);
+    if (p.can.user_calls && std::find(out.begin(), out.end(), p.can.user_calls) == out.end())
+      out.push_back(p.can.user_calls);
   std::stable_sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
   return out;
 }

@@ -145,7 +145,7 @@ std::vector<server_flag> make_flags() {
   // Then each protocol's own settings, once per flag (protocols that share one, as http2 and
   // grpc share --max-streams, declare it alike); the registry checks them against the protocol.
   for (const protocol& p : protocol_registry::builtin().all()) {
-    for (const protocol_option& o : p.server_options) {
+    for (const protocol_option& o : p.can.server_options) {
       if (std::any_of(f.begin(), f.end(), [&](const server_flag& g) { return g.name == o.flag; }))
         continue;
       f.push_back({o.flag, "", o.value_name, o.help,

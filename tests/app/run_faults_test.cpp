@@ -85,8 +85,8 @@ std::string shape_name(shape s) {
 // A mix of two requests our server (and redis-server) answer, in the protocol's words, weighted
 // 1:2; empty for a protocol that sends no mix.
 std::vector<std::string> mix_flags(const protocol& p) {
-  if (!p.user_call_mixes) return {};
-  const std::string kind = p.user_calls->name;
+  if (!p.can.user_call_mixes) return {};
+  const std::string kind = p.can.user_calls->name;
   if (kind == "http")
     return {"--request", "/greet?name=a", "--request", "GET /greet?name=b", "--weights", "1,2"};
   if (kind == "resp")

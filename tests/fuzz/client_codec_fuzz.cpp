@@ -95,9 +95,9 @@ client_codec_factory user_call_codecs(const protocol& p, client_config config, s
   static std::map<std::tuple<std::string, std::size_t, std::size_t>, client_codec_factory> made;
   client_codec_factory& codecs = made[{p.name, config.max_frame_bytes, which}];
   if (!codecs) {
-    const std::vector<std::string> examples = p.user_calls->examples(WIREBENCH_ECHO_PROTO);
+    const std::vector<std::string> examples = p.can.user_calls->examples(WIREBENCH_ECHO_PROTO);
     const nlohmann::json entry = nlohmann::json::parse(examples[which % examples.size()]);
-    config.calls = {user_call{p.user_calls->from_entry(json_fields(entry, "example"), {})}};
+    config.calls = {user_call{p.can.user_calls->from_entry(json_fields(entry, "example"), {})}};
     codecs = p.client_codecs(config);
   }
   return codecs;
@@ -154,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   client_config config;
   config.connect = endpoint::parse_or_throw("tcp://127.0.0.1:7000");  // never dialed
   config.max_frame_bytes = (flags & 8) ? 64 : 4096;
-  const bool user_call = (flags & 32) != 0 && p.user_calls && p.user_calls->examples;
+  const bool user_call = (flags & 32) != 0 && p.can.user_calls && p.can.user_calls->examples;
   const client_codec_factory make = user_call ? user_call_codecs(p, config, (flags & 64) != 0 ? 1 : 0)
                                               : p.client_codecs(config);
   const int calls = flags & 7;

@@ -9,7 +9,7 @@
 // The codec is driven as codec_session drives it: each read is appended to the unconsumed bytes,
 // requests are decoded one at a time, each call answered at once (encode_reply, in order), and
 // produce() runs before each "write"; the read buffer holds at most max_read_bytes(), as a
-// connection's does; the server is sized for many callers (protocol::fit_server_to_load), so no
+// connection's does; the server is sized for many callers (protocol_capabilities::fit_server_to_load), so no
 // stream limit is reached. Checked: consumed never exceeds the bytes given, no call's argument
 // exceeds the limit, and the requests, the bytes written, whether and where the stream failed,
 // and the final mid_request() are the same whether the bytes came in one read or many. For a
@@ -99,7 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   server_config config;
   config.max_frame_bytes = (flags & 8) ? 64 : 4096;
   config.on_oversize = (flags & 16) ? oversize_policy::resync : oversize_policy::fail;
-  if (p.fit_server_to_load) p.fit_server_to_load(config, std::size_t{1} << 20);
+  if (p.can.fit_server_to_load) p.can.fit_server_to_load(config, std::size_t{1} << 20);
   // A server each (its first connection): what a server numbers per connection (RESP's CLIENT
   // ID) is then alike in both runs.
   const auto whole = run(p.server_codecs(config), config.max_frame_bytes, fuzz::whole(in.stream()));

@@ -170,7 +170,7 @@ TEST_P(bad_input, connections_past_the_cap_are_closed_and_counted) {
 // bad input is tested with it: resp_test, http1_test, http2_test, mux and msgpack-rpc's tests).
 INSTANTIATE_TEST_SUITE_P(all, bad_input,
                          ::testing::ValuesIn(test::protocols_where([](const protocol& p) {
-                           return p.resyncs_oversize;
+                           return p.can.resyncs_oversize;
                          })),
                          [](const auto& info) { return test::test_name_for(info.param); });
 

@@ -145,7 +145,7 @@ INSTANTIATE_TEST_SUITE_P(all, client_failure,
                          }()),
                          [](const auto& info) { return test::test_name_for(info.param); });
 
-// Protocols whose bytes a test can write by hand (protocol::wire): their clients against a server
+// Protocols whose bytes a test can write by hand (protocol_test_hooks::wire): their clients against a server
 // that trickles a reply or declares an absurd one.
 class lying_server : public ::testing::TestWithParam<std::string> {
  protected:

@@ -29,7 +29,7 @@ server_config on_workers(const std::string& service_time) {
 // an ordered codec; from one whose replies carry their key (mux), each exactly once.
 TEST(codec_session, replies_on_a_worker_pool_keep_request_order) {
   for (const protocol& p : protocol_registry::builtin().all()) {
-    if (!p.server_codecs || !p.wire.request) continue;
+    if (!p.server_codecs || !p.test.wire.request) continue;
     SCOPED_TRACE(p.name);
     const server_config sc = on_workers("exp:300us");
     auto server = p.make_server(sc);
@@ -38,8 +38,8 @@ TEST(codec_session, replies_on_a_worker_pool_keep_request_order) {
     std::vector<std::string> each_reply;
     for (std::uint32_t i = 1; i <= 100; ++i) {
       const std::string name = "n" + std::to_string(i);
-      requests += p.wire.request(name, i);
-      each_reply.push_back(p.wire.reply(expected_greeting(name), i));
+      requests += p.test.wire.request(name, i);
+      each_reply.push_back(p.test.wire.reply(expected_greeting(name), i));
       replies += each_reply.back();
     }
     ASSERT_TRUE(peer.send_all(requests));

@@ -41,8 +41,8 @@ class greet : public ::testing::TestWithParam<greet_case> {
     // (grpcpp-stream, -batch) as under way until the grace ends, 5 s by default; 1 s does here.
     sc.grace = 1s;
     // A server that runs a program of its own needs it (its Debian package has its name).
-    if (!proto_->server_program.empty())
-      WIREBENCH_REQUIRE_PEER(proto_->server_program, proto_->server_program);
+    if (!proto_->reference.server_program.empty())
+      WIREBENCH_REQUIRE_PEER(proto_->reference.server_program, proto_->reference.server_program);
     // gRPC says why a dial failed only in its log, at INFO: in a failing gRPC test's output, then.
     // (Each test is a process of its own; gRPC reads this when it starts, below.)
     ::setenv("GRPC_VERBOSITY", "INFO", /*overwrite=*/0);
@@ -127,14 +127,14 @@ std::vector<greet_case> all_cases() {
   std::vector<greet_case> cases;
   for (const auto& p : protocol_registry::builtin().all())
     for (const char* t : {"tcp", "tcp6", "unix", "abstract"})
-      if (p.abstract_sockets || std::string_view(t) != "abstract") cases.push_back({p.name, t});
+      if (p.can.abstract_sockets || std::string_view(t) != "abstract") cases.push_back({p.name, t});
   return cases;
 }
 
 std::vector<greet_case> hand_written_byte_cases() {
   std::vector<greet_case> cases;
   for (auto& c : all_cases())
-    if (protocol_registry::builtin().find(c.protocol)->wire.request) cases.push_back(std::move(c));
+    if (protocol_registry::builtin().find(c.protocol)->test.wire.request) cases.push_back(std::move(c));
   return cases;
 }
 
@@ -175,7 +175,7 @@ TEST(registry, every_engine_client_exposes_its_codec) {
     std::string bytes;
     out.for_each_segment([&](std::span<const std::byte> s) { bytes += as_text(s); });
     EXPECT_FALSE(bytes.empty());
-    if (p.wire.request) {
+    if (p.test.wire.request) {
       EXPECT_NE(bytes.find("bob"), std::string::npos) << bytes;
     }
   }

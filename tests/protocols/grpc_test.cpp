@@ -123,7 +123,7 @@ INSTANTIATE_TEST_SUITE_P(engines, grpc_echo, ::testing::Values("cq", "callback")
 
 TEST(grpc_server, the_engines_are_registered_cq_first_and_an_unknown_one_is_refused) {
   const protocol* p = protocol_registry::builtin().find("grpcpp-stream");
-  EXPECT_EQ(p->server_engines, (std::vector<std::string>{"cq", "callback"}));
+  EXPECT_EQ(p->can.server_engines, (std::vector<std::string>{"cq", "callback"}));
   EXPECT_THROW(p->make_server(on_engine("threads")), std::invalid_argument);
 }
 

@@ -1,4 +1,4 @@
-// Keep-alive pings (transport/keepalive.hpp) on every protocol that has a ping (protocol::keepalive):
+// Keep-alive pings (transport/keepalive.hpp) on every protocol that has a ping (protocol_capabilities::keepalive):
 // our clients find a server that stopped answering long before their calls' deadlines, our servers
 // close connections whose client went silent, both sides answer the other's pings so that an
 // idle connection lives on, and a grpcio channel outlives our server's pings. The
@@ -29,13 +29,13 @@ using clock_type = std::chrono::steady_clock;
 std::vector<std::string> pinging_clients() {
   std::vector<std::string> names;
   for (const protocol& p : protocol_registry::builtin().all())
-    if (p.keepalive && p.client_codecs) names.push_back(p.name);
+    if (p.can.keepalive && p.client_codecs) names.push_back(p.name);
   return names;
 }
 std::vector<std::string> pinging_servers() {
   std::vector<std::string> names;
   for (const protocol& p : protocol_registry::builtin().all())
-    if (p.keepalive && p.server_codecs && p.server_of.empty()) names.push_back(p.name);
+    if (p.can.keepalive && p.server_codecs && p.reference.server_of.empty()) names.push_back(p.name);
   return names;
 }
 
@@ -85,7 +85,7 @@ TEST_P(keepalive_client, an_idle_connection_pinged_by_both_sides_lives_and_serve
     sc.tls.certificate_file = tls ? files.cert() : "";
     sc.tls.private_key_file = tls ? files.key() : "";
     const protocol& server_proto =
-        *protocol_registry::builtin().find(proto().server_of.empty() ? GetParam() : proto().server_of);
+        *protocol_registry::builtin().find(proto().reference.server_of.empty() ? GetParam() : proto().reference.server_of);
     auto server = server_proto.make_server(sc);
     client_config cc;
     cc.connect = server->local_endpoint();
@@ -123,7 +123,7 @@ INSTANTIATE_TEST_SUITE_P(all, keepalive_server, ::testing::ValuesIn(pinging_serv
 
 TEST(keepalive, a_protocol_without_a_ping_refuses_it_on_both_sides) {
   const protocol& line = *protocol_registry::builtin().find("line");
-  ASSERT_FALSE(line.keepalive);
+  ASSERT_FALSE(line.can.keepalive);
   client_config cc;
   cc.keepalive.interval = 1s;
   EXPECT_THROW(line.make_client(cc), setting_error);
@@ -152,7 +152,7 @@ TEST(keepalive, a_grpcio_channel_outlives_our_servers_pings) {
 // after an idle spell pinged both ways are served.
 TEST(keepalive, grpcpp_takes_the_settings_on_both_sides) {
   const protocol& grpcpp = *protocol_registry::builtin().find("grpcpp");
-  ASSERT_TRUE(grpcpp.keepalive);
+  ASSERT_TRUE(grpcpp.can.keepalive);
   server_config sc;
   sc.keepalive = {.interval = 100ms, .timeout = 3s};
   auto server = grpcpp.make_server(sc);

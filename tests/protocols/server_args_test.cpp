@@ -162,13 +162,13 @@ TEST(server_args, a_protocols_own_setting_is_taken_by_it_and_refused_by_the_othe
   }
 }
 
-// Resync is honoured by the stream framings (protocol::resyncs_oversize) and refused by the rest,
+// Resync is honoured by the stream framings (protocol_capabilities::resyncs_oversize) and refused by the rest,
 // never ignored: their servers would close where the user asked to go on.
 TEST(server_args, resync_is_taken_by_the_stream_framings_and_refused_by_the_others) {
   const std::vector<std::string> args = {"--listen", "tcp://127.0.0.1:0", "--on-oversize", "resync"};
   const server_config c = from_args(args);
   for (const protocol& p : protocol_registry::builtin().all()) {
-    if (p.resyncs_oversize) {
+    if (p.can.resyncs_oversize) {
       EXPECT_NE(p.make_server(c), nullptr) << p.name;
       continue;
     }

@@ -1,4 +1,4 @@
-// Every protocol that speaks TLS (protocol::tls), over TLS: our server's TLS layer under its
+// Every protocol that speaks TLS (protocol_capabilities::tls), over TLS: our server's TLS layer under its
 // session (tls_server_handler) and our client's under its codec (tls_client_codec), or gRPC's
 // own TLS credentials, verified against the server's certificate; and what happens when one side does not speak TLS, speaks
 // garbage, or is not the server the client trusts. The peers we did not write (curl, redis-cli,
@@ -23,7 +23,7 @@ using namespace std::chrono_literals;
 std::vector<std::string> tls_protocols() {
   std::vector<std::string> names;
   for (const protocol& p : protocol_registry::builtin().all())
-    if (p.tls) names.push_back(p.name);
+    if (p.can.tls) names.push_back(p.name);
   return names;
 }
 
@@ -240,7 +240,7 @@ INSTANTIATE_TEST_SUITE_P(all, over_tls, ::testing::ValuesIn(tls_protocols()),
 TEST(protocol_registry, a_protocol_without_tls_refuses_a_tls_config) {
   std::set<std::string> refused;
   for (const protocol& p : protocol_registry::builtin().all()) {
-    if (p.tls) continue;
+    if (p.can.tls) continue;
     server_config sc;
     sc.tls.enabled = true;
     client_config cc;

@@ -215,7 +215,7 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
       p.make_client(c);
     } catch (const user_call_refused& e) {
       EXPECT_EQ(e.protocol, p.name);
-      EXPECT_EQ(e.sends, p.user_calls);
+      EXPECT_EQ(e.sends, p.can.user_calls);
       EXPECT_EQ(e.given, c.calls.front().form());
       return std::string(e.detail());
     }
@@ -228,7 +228,7 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
   EXPECT_EQ(message(find("http2"), resp), "protocol 'http2' sends an HTTP request, not a RESP command");
   EXPECT_THROW(find("http1").client_codecs(resp), user_call_refused);
   for (const protocol& p : protocol_registry::builtin().all()) {
-    if (p.user_calls != &http_call_form()) {
+    if (p.can.user_calls != &http_call_form()) {
       EXPECT_NE(message(p, http), "accepted") << p.name;
     }
   }

@@ -63,11 +63,23 @@ TEST(user_call_forms, a_flag_asks_for_each_form_and_each_reads_its_own) {
 
 TEST(user_call_forms, a_second_form_under_a_taken_name_is_refused) {
   protocol_registry registry;
-  registry.add({.name = "one", .summary = "", .user_calls = &test::netstring_call_form()});
+  registry.add({
+      .name = "one",
+ .summary = "",
+      .can = {.user_calls = &test::netstring_call_form()}});
   user_call_form impostor = test::netstring_call_form();  // same name, another form
-  EXPECT_THROW(registry.add({.name = "two", .summary = "", .user_calls = &impostor}), std::invalid_argument);
-  EXPECT_THROW(registry.add({.name = "three", .summary = "", .user_call_mixes = true}), std::invalid_argument);
-  EXPECT_NO_THROW(registry.add({.name = "four", .summary = "", .user_calls = &test::netstring_call_form()}));
+  EXPECT_THROW(registry.add({
+      .name = "two",
+ .summary = "",
+      .can = {.user_calls = &impostor}}), std::invalid_argument);
+  EXPECT_THROW(registry.add({
+      .name = "three",
+ .summary = "",
+      .can = {.user_call_mixes = true}}), std::invalid_argument);
+  EXPECT_NO_THROW(registry.add({
+      .name = "four",
+ .summary = "",
+      .can = {.user_calls = &test::netstring_call_form()}}));
   EXPECT_EQ(registry.forms().size(), 1u);
 }
 

@@ -151,7 +151,7 @@ TEST(user_call_mix, http1_refuses_a_mix_of_head_and_other_methods) {
 TEST(user_call_mix, protocols_without_mixes_refuse_one) {
   const client_config two = with_calls({user_call{resp_call{{"PING"}}}, user_call{resp_call{{"PING"}}}});
   for (const protocol& p : protocol_registry::builtin().all()) {
-    if (p.user_call_mixes) continue;
+    if (p.can.user_call_mixes) continue;
     EXPECT_THROW(p.make_client(two), setting_error) << p.name;
   }
 }
@@ -162,7 +162,7 @@ TEST(user_call_mix, protocols_without_mixes_refuse_one) {
 class mix_through_the_driver : public ::testing::TestWithParam<const char*> {};
 
 std::vector<user_call> greet_mix(const protocol& p) {
-  const std::string kind = p.user_calls->name;
+  const std::string kind = p.can.user_calls->name;
   if (kind == "http") {
     http_call a, b, missing;
     a.target = "/greet?name=a";

@@ -43,12 +43,12 @@ inline std::string mask_http_dates(std::string text) {
 }
 
 // The bytes of a greet request (`type` 1) or its reply (2) as call `id`, as a foreign peer would
-// write them: the protocol's own hand-written vectors (protocol::wire).
+// write them: the protocol's own hand-written vectors (protocol_test_hooks::wire).
 inline std::string frame_for(const std::string& protocol, const std::string& payload,
                              char type = 1, std::uint32_t id = 1) {
   const auto* p = protocol_registry::builtin().find(protocol);
-  if (p == nullptr || !p->wire.request) throw std::logic_error(protocol + " has no greet bytes");
-  return type == 1 ? p->wire.request(payload, id) : p->wire.reply(payload, id);
+  if (p == nullptr || !p->test.wire.request) throw std::logic_error(protocol + " has no greet bytes");
+  return type == 1 ? p->test.wire.request(payload, id) : p->test.wire.reply(payload, id);
 }
 
 // Every registered protocol for which `wanted(protocol)` is true, by name.
@@ -60,9 +60,9 @@ std::vector<std::string> protocols_where(Predicate wanted) {
   return names;
 }
 
-// Every registered protocol whose bytes a test can write by hand (protocol::wire).
+// Every registered protocol whose bytes a test can write by hand (protocol_test_hooks::wire).
 inline std::vector<std::string> protocols_with_wire_bytes() {
-  return protocols_where([](const protocol& p) { return static_cast<bool>(p.wire.request); });
+  return protocols_where([](const protocol& p) { return static_cast<bool>(p.test.wire.request); });
 }
 
 // A server of the registered `protocol`, listening on a free loopback port, with `max_frame_bytes`

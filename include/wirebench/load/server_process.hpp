@@ -3,7 +3,7 @@
 // so that the server's CPU time is its own (cpu_usage.hpp) and not mixed with the generator's,
 // and so that server and generator can be placed on different CPUs as separate hosts would be.
 // The benchmarks start it too, for backends whose client and server share process-wide machinery
-// (protocol::own_process_server). The server stops when the thread that started it exits.
+// (reference_server::own_process_server). The server stops when the thread that started it exits.
 #include <sys/types.h>
 
 #include <chrono>

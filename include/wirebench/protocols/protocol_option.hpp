@@ -1,6 +1,6 @@
 #pragma once
 // A setting one protocol's server owns (HTTP/2's windows and stream limit): declared in its
-// registry entry (protocol::server_options), given with its flag to `serve` (server_args.hpp),
+// registry entry (protocol_capabilities::server_options), given with its flag to `serve` (server_args.hpp),
 // carried in server_config::options as text, and read back by the protocol's own make_server. So
 // the central config names no protocol's settings, and a protocol adds one in its own folder.
 #include <cstdint>

@@ -19,7 +19,7 @@ class protocol_registry {
   void add(protocol p);
   const protocol* find(std::string_view name) const;
   std::span<const protocol> all() const { return protocols_; }
-  // The user-call forms its protocols send (protocol::user_calls), each once, by rank.
+  // The user-call forms its protocols send (protocol_capabilities::user_calls), each once, by rank.
   std::vector<const user_call_form*> forms() const;
   const user_call_form* find_form(std::string_view name) const;
 
@@ -37,7 +37,7 @@ class protocol_registry {
 // when it names one (a URL's host), else the host dialed ("localhost" for a Unix socket).
 std::string tls_server_name(const client_config& c);
 
-// A client config whose user call the protocol cannot send (protocol::user_calls): what the
+// A client config whose user call the protocol cannot send (protocol_capabilities::user_calls): what the
 // registry's make_client and client_codecs throw, never replacing the call by the greet call.
 // The CLI words it with its own flags (app/error_text.hpp).
 struct user_call_refused : setting_error {

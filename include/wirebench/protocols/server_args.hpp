@@ -29,7 +29,7 @@ struct server_flag {
 };
 
 // One per server_config field, in the order help lists them, then every registered protocol's
-// own settings (protocol::server_options).
+// own settings (protocol_capabilities::server_options).
 const std::vector<server_flag>& server_flags();
 
 // `c` as flags: every field, defaults included, so that what the child gets does not depend on

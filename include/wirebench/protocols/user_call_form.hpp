@@ -3,7 +3,7 @@
 // one request of a mix on a line (--request) and in a workload file, its description, the fields
 // the placeholders go into, and its record in results. Each family's folder defines one (HTTP in
 // http_common/, RESP in resp/, gRPC in grpc/, MessagePack-RPC in msgpack_rpc/) and the protocols
-// that send it name it (protocol::user_calls); the registry lists every form its protocols name
+// that send it name it (protocol_capabilities::user_calls); the registry lists every form its protocols name
 // (protocol_registry::forms), so app/ and load/ read and write user calls without knowing one.
 //
 // Start-up code: every reader throws std::invalid_argument (or setting_error) with a one-line
@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -54,7 +55,9 @@ struct named_server {
   std::string host;  // without IPv6 brackets
   std::uint16_t port = 0;
   std::string origin;  // as written: "https://example.com:8443"
-  bool same_place(const named_server& o) const { return tls == o.tls && host == o.host && port == o.port; }
+  bool same_place(const named_server& o) const {
+    return tls == o.tls && host == o.host && port == o.port;
+  }
 };
 
 struct user_call_form {
@@ -75,7 +78,8 @@ struct user_call_form {
   std::function<user_request(const given_flags&)> from_flags = {};
   // One request of a mix, `line` in the family's words ("POST /x", "SET k v"), with the `in_mix`
   // flags given as its defaults.
-  std::function<user_request(std::string_view line, const given_flags& defaults, const std::string& where)>
+  std::function<user_request(std::string_view line, const given_flags& defaults,
+                             const std::string& where)>
       from_line = {};
   // A workload file's request, with the `in_mix` flags given as its defaults.
   std::function<user_request(const json_fields& entry, const given_flags& defaults)> from_entry = {};
@@ -101,8 +105,8 @@ struct user_call_form {
 
 // `form` (its data: names, flags, fields) with the functions `Functions` has as static members,
 // by the names above: from_flags, from_line, from_entry, text, fields, to_results and
-// from_results, and server, defined_by_server and examples where it has them. Each family's folder writes
-// one such struct, so that no form wires its functions by hand.
+// from_results, and server, defined_by_server and examples where it has them. Each family's
+// folder writes one such struct, so that no form wires its functions by hand.
 template <class Functions>
 user_call_form user_call_form_of(user_call_form form) {
   form.from_flags = Functions::from_flags;
@@ -113,7 +117,8 @@ user_call_form user_call_form_of(user_call_form form) {
   form.to_results = Functions::to_results;
   form.from_results = Functions::from_results;
   if constexpr (requires { &Functions::server; }) form.server = Functions::server;
-  if constexpr (requires { &Functions::defined_by_server; }) form.defined_by_server = Functions::defined_by_server;
+  if constexpr (requires { &Functions::defined_by_server; })
+    form.defined_by_server = Functions::defined_by_server;
   if constexpr (requires { &Functions::examples; }) form.examples = Functions::examples;
   return form;
 }

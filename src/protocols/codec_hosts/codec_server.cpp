@@ -25,7 +25,7 @@ server_skeleton_config skeleton_config(const server_config& c, std::string threa
 }
 
 // The TLS layer under every session when the config asks for TLS (c.tls.enabled): `alpn` is the
-// protocol's (protocol::tls_alpn); `max_plain_bytes` the session's read buffer limit. Throws at
+// protocol's (protocol_capabilities::tls_alpn); `max_plain_bytes` the session's read buffer limit. Throws at
 // start-up when the certificate or key cannot be used.
 server_skeleton_config with_tls(server_skeleton_config s, const server_config& c, alpn_choice alpn,
                                 std::size_t max_plain_bytes) {
@@ -42,7 +42,7 @@ server_skeleton_config with_tls(server_skeleton_config s, const server_config& c
 class codec_server final : public protocol_server {
  public:
   // Throws at start-up, as protocol::make_server does. `tls_alpn`: the protocol's
-  // (protocol::tls_alpn), used when the config asks for TLS.
+  // (protocol_capabilities::tls_alpn), used when the config asks for TLS.
   codec_server(const server_config& c, std::string thread_name, codec_session::settings s,
                alpn_choice tls_alpn)
       : skeleton_(with_tls(skeleton_config(c, std::move(thread_name)), c, tls_alpn,

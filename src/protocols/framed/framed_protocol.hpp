@@ -15,10 +15,10 @@ protocol framed_protocol(std::string name, std::string summary, greet_wire wire)
   return {
       .name = std::move(name),
       .summary = std::move(summary),
-      .resyncs_oversize = true,
-      .tls = true,
-      .engine_depth = 1024,
-      .wire = std::move(wire),
+      .can = {.resyncs_oversize = true,
+              .tls = true,
+              .engine_depth = 1024},
+      .test = {.wire = std::move(wire)},
       .client_codecs = framed_client_codecs<Framing>,
       .server_codecs = framed_server_codecs<Framing>,
   };

@@ -57,16 +57,15 @@ protocol grpc_entry(std::string name, std::string summary,
   return {
       .name = std::move(name),
       .summary = std::move(summary),
-      .multiplexed = true,
-      .tls = true,
-      .keepalive = true,
-      .tls_alpn = http2::tls_alpn,
-      // Unary: nghttp2 holds streams beyond the server's concurrency limit; streams: the calls
-      // queue in the stream's window. The depth only bounds memory.
-      .engine_depth = 1024,
       .libraries = grpc_libraries,
-      .server_options = http2::server_options(),
-      .fit_server_to_load = http2::fit_server_to_load,
+      .can = {.tls = true,
+              .keepalive = true,
+              .tls_alpn = http2::tls_alpn,
+              // Unary: nghttp2 holds streams beyond the server's concurrency limit; streams: the calls
+              // queue in the stream's window. The depth only bounds memory.
+              .engine_depth = 1024,
+              .server_options = http2::server_options(),
+              .fit_server_to_load = http2::fit_server_to_load},
       .client_codecs = std::move(clients),
       .server_codecs = grpc_server_codecs,
   };
@@ -83,7 +82,7 @@ protocol stream_entry(std::string name, std::string summary, std::size_t batch) 
                               return grpc_wire::make_grpc_stream_client_codec(settings, batch);
                             };
                           });
-  p.server_of = "grpc";
+  p.reference.server_of = "grpc";
   return p;
 }
 
@@ -93,8 +92,8 @@ void register_grpc_protocol(protocol_registry& registry) {
                               "(nghttp2, protobuf; h2c, or TLS with ALPN h2), calls as streams on "
                               "one connection; --proto/--reflect user calls",
                               grpc_client_codecs);
-  unary.user_calls = &grpc_call_form();  // any method of a .proto, every shape
-  unary.user_call_mixes = true;
+  unary.can.user_calls = &grpc_call_form();  // any method of a .proto, every shape
+  unary.can.user_call_mixes = true;
   registry.add(std::move(unary));
   registry.add(stream_entry("grpc-stream",
                             "gRPC bidi stream on our HTTP/2, Echo.GreetStream: one request per "

@@ -30,19 +30,21 @@ protocol grpcpp_entry(std::string name, std::string summary,
   return {
       .name = std::move(name),
       .summary = std::move(summary),
-      .multiplexed = true,
-      // The completion-queue engine first (the default): faster here, and it honours --threads
-      // (measured in the issue 5 closing note; see grpc_engine.hpp).
-      .server_engines = {"cq", "callback"},
-      // In one process with its client, the server's queues and the client's share gRPC core's
-      // pollers: 42k against 60k unary calls/s at 16 workers out of process (issue 5 follow-up).
-      .own_process_server = true,
-      .prepare_client_process = grpc_backend::start_grpc_for_clients,
-      .tls = true,  // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
-      .keepalive = true,  // gRPC's own keep-alive (channel arguments)
+  // gRPC's own keep-alive (channel arguments)
       .libraries = grpcpp_libraries,
-      .server_options = grpc_backend::server_options(),
-      .fit_server_to_load = grpc_backend::fit_server_to_load,
+      .can = {.multiplexed = true,
+              // The completion-queue engine first (the default): faster here, and it honours --threads
+              // (measured in the issue 5 closing note; see grpc_engine.hpp).
+              .server_engines = {"cq", "callback"},
+              .tls = true,
+              // gRPC's own TLS credentials (grpc_tls.hpp), ALPN h2 inside gRPC
+              .keepalive = true,
+              .server_options = grpc_backend::server_options(),
+              .fit_server_to_load = grpc_backend::fit_server_to_load},
+      .reference = {// In one process with its client, the server's queues and the client's share gRPC core's
+                    // pollers: 42k against 60k unary calls/s at 16 workers out of process (issue 5 follow-up).
+                    .own_process_server = true,
+                    .prepare_client_process = grpc_backend::start_grpc_for_clients},
       .make_server = grpc_backend::make_server,
       .make_client = std::move(client),
   };
@@ -52,18 +54,18 @@ void register_grpc_protocols(protocol_registry& registry) {
   protocol unary = grpcpp_entry(
       "grpcpp", "gRPC unary through grpc++: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
       grpc_backend::make_call_client);
-  unary.user_calls = &grpc_call_form();  // any method, from its .proto
-  unary.user_call_mixes = true;
+  unary.can.user_calls = &grpc_call_form();  // any method, from its .proto
+  unary.can.user_call_mixes = true;
   registry.add(std::move(unary));
   protocol stream = grpcpp_entry(
       "grpcpp-stream", "gRPC bidi stream through grpc++, Echo.GreetStream: one request per message, matched by id",
       [](const client_config& c) { return grpc_backend::make_stream_client(c, 1); });
-  stream.server_of = "grpcpp";
+  stream.reference.server_of = "grpcpp";
   registry.add(std::move(stream));
   protocol batch = grpcpp_entry(
       "grpcpp-batch", "gRPC bidi stream through grpc++, Echo.GreetBatchStream: up to 10 requests per message, by id",
       [](const client_config& c) { return grpc_backend::make_stream_client(c, 10); });
-  batch.server_of = "grpcpp";
+  batch.reference.server_of = "grpcpp";
   registry.add(std::move(batch));
 }
 

@@ -32,12 +32,12 @@ protocol http1_entry(std::string name, std::string summary, http1::connection_us
   return {
       .name = std::move(name),
       .summary = std::move(summary),
-      .tls = true,
-      .tls_alpn = http1::tls_alpn,
-      .user_calls = &http_call_form(),
-      .user_call_mixes = true,
       .libraries = http1_libraries,
-      .wire = http1_wire(),
+      .can = {.tls = true,
+              .tls_alpn = http1::tls_alpn,
+              .user_calls = &http_call_form(),
+              .user_call_mixes = true},
+      .test = {.wire = http1_wire()},
       .client_codecs = [use](const client_config& c) { return http1::client_codecs(c, use); },
       .server_codecs = http1::server_codecs,
   };
@@ -53,7 +53,7 @@ void register_http1_protocol(protocol_registry& registry) {
       "http1-close",
       "HTTP/1.1 as http1, but a connection per call: every request says Connection: close",
       http1::connection_use::one_per_call);
-  close.server_of = "http1";
+  close.reference.server_of = "http1";
   registry.add(std::move(close));
 }
 

@@ -19,7 +19,7 @@ inline constexpr std::uint64_t max_window_bytes = (1u << 31) - 1;
 
 // The server's own settings (--max-streams, --stream-window, --connection-window).
 std::vector<protocol_option> server_options();
-// Lets `calls` streams in at once on a connection (protocol::fit_server_to_load).
+// Lets `calls` streams in at once on a connection (protocol_capabilities::fit_server_to_load).
 void fit_server_to_load(server_config& config, std::size_t calls);
 
 struct server_session_config;

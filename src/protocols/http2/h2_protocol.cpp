@@ -18,17 +18,16 @@ void register_http2_protocol(protocol_registry& registry) {
   registry.add({
       .name = "http2",
       .summary = "HTTP/2 (nghttp2; h2c, or TLS with ALPN h2) REST: GET /greet?name=NAME as streams on one connection",
-      .multiplexed = true,
-      .tls = true,
-      .keepalive = true,
-      .tls_alpn = http2::tls_alpn,
-      // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
-      .engine_depth = 1024,
-      .user_calls = &http_call_form(),
-      .user_call_mixes = true,
       .libraries = http2_libraries,
-      .server_options = http2::server_options(),
-      .fit_server_to_load = http2::fit_server_to_load,
+      .can = {.tls = true,
+              .keepalive = true,
+              .tls_alpn = http2::tls_alpn,
+              // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
+              .engine_depth = 1024,
+              .user_calls = &http_call_form(),
+              .user_call_mixes = true,
+              .server_options = http2::server_options(),
+              .fit_server_to_load = http2::fit_server_to_load},
       .client_codecs = http2::client_codecs,
       .server_codecs = http2::server_codecs,
   });

@@ -25,7 +25,7 @@ struct http_call {
   friend bool operator==(const http_call&, const http_call&) = default;
 };
 
-// The form the http1 and http2 entries name (protocol::user_calls).
+// The form the http1 and http2 entries name (protocol_capabilities::user_calls).
 const user_call_form& form_of(const http_call*);
 inline const user_call_form& http_call_form() { return form_of(static_cast<const http_call*>(nullptr)); }
 

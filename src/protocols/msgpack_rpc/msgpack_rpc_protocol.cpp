@@ -31,13 +31,12 @@ void register_msgpack_rpc_protocol(protocol_registry& registry) {
   registry.add({
       .name = "msgpack-rpc",
       .summary = "MessagePack-RPC: [0, msgid, \"greet\", [name]] -> [1, msgid, nil, \"hello, name\"]",
-      .multiplexed = true,
-      .tls = true,
-      .engine_depth = 1024,
-      .user_calls = &msgpack_call_form(),
-      .user_call_mixes = true,
       .libraries = msgpack_libraries,
-      .wire = msgpack_rpc_wire(),
+      .can = {.tls = true,
+              .engine_depth = 1024,
+              .user_calls = &msgpack_call_form(),
+              .user_call_mixes = true},
+      .test = {.wire = msgpack_rpc_wire()},
       .client_codecs = msgpack_rpc::client_codecs,
       .server_codecs = msgpack_rpc::server_codecs,
   });

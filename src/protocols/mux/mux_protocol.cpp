@@ -30,11 +30,10 @@ void register_mux_protocol(protocol_registry& registry) {
   registry.add({
       .name = "mux",
       .summary = "length-prefixed frames with request ids: many calls in flight, any order",
-      .multiplexed = true,
-      .tls = true,
-      .keepalive = true,
-      .engine_depth = 1024,
-      .wire = mux_wire(),
+      .can = {.tls = true,
+              .keepalive = true,
+              .engine_depth = 1024},
+      .test = {.wire = mux_wire()},
       .client_codecs = mux_client_codecs,
       .server_codecs = [](const server_config& c) -> server_codec_factory {
         return [max = c.max_frame_bytes] { return std::make_unique<mux_server_codec>(max); };

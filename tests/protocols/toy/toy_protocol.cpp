@@ -153,11 +153,11 @@ void add_toy(protocol_registry& r) {
   };
   r.add({.name = "toy-netstring",
          .summary = "test only: netstrings, \"5:alice,\" -> \"12:hello, alice,\", in order",
-         .tls = true,  // the registry and the skeleton put it under TLS when asked
-         .engine_depth = 1024,
-         .user_calls = &netstring_call_form(),  // toy_call.hpp
-         .user_call_mixes = true,
-         .wire = {netstring, netstring},
+         .can = {.tls = true,  // the registry and the skeleton put it under TLS when asked
+                 .engine_depth = 1024,
+                 .user_calls = &netstring_call_form(),  // toy_call.hpp
+                 .user_call_mixes = true},
+         .test = {.wire = {netstring, netstring}},
          .client_codecs =
              [](const client_config& c) -> client_codec_factory {
                return [max = c.max_frame_bytes, calls = c.calls] {
