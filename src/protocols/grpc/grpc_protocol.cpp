@@ -61,8 +61,8 @@ protocol grpc_entry(std::string name, std::string summary,
       .can = {.tls = true,
               .keepalive = true,
               .tls_alpn = http2::tls_alpn,
-              // Unary: nghttp2 holds streams beyond the server's concurrency limit; streams: the calls
-              // queue in the stream's window. The depth only bounds memory.
+              // Unary: nghttp2 holds streams beyond the server's concurrency limit; streams:
+              // the calls queue in the stream's window. The depth only bounds memory.
               .engine_depth = 1024,
               .server_options = http2::server_options(),
               .fit_server_to_load = http2::fit_server_to_load},

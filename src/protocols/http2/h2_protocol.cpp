@@ -22,7 +22,8 @@ void register_http2_protocol(protocol_registry& registry) {
       .can = {.tls = true,
               .keepalive = true,
               .tls_alpn = http2::tls_alpn,
-              // nghttp2 holds streams beyond the server's concurrency limit; the depth only bounds memory.
+              // nghttp2 holds streams beyond the server's concurrency limit; the depth only
+              // bounds memory.
               .engine_depth = 1024,
               .user_calls = &http_call_form(),
               .user_call_mixes = true,
