@@ -22,8 +22,7 @@ class mux_adapter final : public protocol_client {
   void async_greet(std::string_view name, call_options o, call_completion done) override {
     const auto deadline =
         o.has_deadline() ? o.deadline : std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    if (o.has_lane()) return client_.async_call_on(o.lane, name, deadline, std::move(done));
-    client_.async_call(name, deadline, std::move(done));
+    client_.async_call(name, deadline, std::move(done), o.lane);
   }
   void close() override { client_.close(); }
   client_engine_stats stats() const { return client_.stats(); }

@@ -30,15 +30,13 @@ command_runner add_call_command(CLI::App& app) {
     keepalive_flags keepalive;
     user_call_options user;
   };
-  auto o = std::make_shared<options>();
-  auto* cmd = app.add_subcommand(
-      "call",
+  auto [cmd, o] = add_command<options>(
+      app, "call",
       "Make one greet call per WORD and print each reply; or with a user call (--url, --path, "
-      "--command) make it -n times and print each reply's body.\n"
-      "Examples:\n"
-      "  wirebench call -p line -c tcp://127.0.0.1:7000 alice bob\n"
-      "  wirebench call -p http1 --url http://127.0.0.1:8080/health\n"
-      "  wirebench call -p resp -c tcp://127.0.0.1:6379 --command 'SET k:__rand_int__ v' -n 3");
+      "--command) make it -n times and print each reply's body.",
+      {"wirebench call -p line -c tcp://127.0.0.1:7000 alice bob",
+       "wirebench call -p http1 --url http://127.0.0.1:8080/health",
+       "wirebench call -p resp -c tcp://127.0.0.1:6379 --command 'SET k:__rand_int__ v' -n 3"});
   add_protocol_option(*cmd, o->protocol);
   cmd->add_option("-c,--connect", o->connect, "Server endpoint")->capture_default_str();
   cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")
@@ -53,7 +51,7 @@ command_runner add_call_command(CLI::App& app) {
   add_user_call_options(*cmd, o->user);
   cmd->add_option("words", o->words, "Names to greet (the greet call)");
 
-  return [o, cmd]() -> int {
+  return [o = o, cmd = cmd]() -> int {
     client_config config;
     user_call_choice user;
     try {

@@ -29,6 +29,17 @@ void add_protocol_option(CLI::App& cmd, std::string& protocol) {
       });
 }
 
+std::string command_help(const std::string& summary, const std::vector<std::string>& examples) {
+  std::string help = summary;
+  if (!examples.empty()) help += examples.size() == 1 ? "\nExample:" : "\nExamples:";
+  for (const std::string& example : examples) help += "\n  " + example;
+  return help;
+}
+
+void add_input_files_option(CLI::App& cmd, std::vector<std::string>& files, const std::string& help) {
+  cmd.add_option("files", files, help)->required()->check(CLI::ExistingFile);
+}
+
 std::string check_engine(const protocol& p, const std::string& engine) {
   if (std::find(p.can.server_engines.begin(), p.can.server_engines.end(), engine) != p.can.server_engines.end())
     return {};

@@ -21,19 +21,16 @@ struct merge_options {
 }  // namespace
 
 command_runner add_merge_command(CLI::App& app) {
-  auto o = std::make_shared<merge_options>();
-  auto* cmd = app.add_subcommand(
-      "merge",
+  auto [cmd, o] = add_command<merge_options>(
+      app, "merge",
       "Merge the results files of generators that ran at the same time against one server: "
-      "latency histograms and outcomes added, percentiles recomputed, rates summed.\n"
-      "Example:\n  wirebench merge gen-1.json gen-2.json -o all.json");
-  cmd->add_option("files", o->inputs, "Results files written by `wirebench run -o` (two or more)")
-      ->required()
-      ->check(CLI::ExistingFile);
+      "latency histograms and outcomes added, percentiles recomputed, rates summed.",
+      {"wirebench merge gen-1.json gen-2.json -o all.json"});
+  add_input_files_option(*cmd, o->inputs, "Results files written by `wirebench run -o` (two or more)");
   cmd->add_option("-o,--out", o->out_json, "Write the merged results as JSON here (and CSV beside it)");
   cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
 
-  return [o]() -> int {
+  return [o = o]() -> int {
     if (!o->out_json.empty() && o->out_csv.empty()) o->out_csv = csv_path_for(o->out_json);
     for (const auto* path : {&o->out_json, &o->out_csv})
       if (!path->empty())

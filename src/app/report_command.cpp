@@ -37,23 +37,20 @@ std::string page_path_for(const std::string& results) {
 }  // namespace
 
 command_runner add_report_command(CLI::App& app) {
-  auto o = std::make_shared<report_options>();
-  auto* cmd = app.add_subcommand(
-      "report",
+  auto [cmd, o] = add_command<report_options>(
+      app, "report",
       "Results files as one HTML page that opens offline: a summary of every point, each "
       "point's latency percentile spectrum and timeline, outcomes, knee searches and sweeps; "
       "given two results files, the first compared with the second. Google Benchmark JSON "
-      "files (scripts/bench's) are drawn too.\n"
-      "Example:\n  wirebench report results.json -o report.html");
-  cmd->add_option("files", o->inputs,
-                  "Results files written by `wirebench run -o` or `merge -o`; Google Benchmark "
-                  "--benchmark_out files")
-      ->required()
-      ->check(CLI::ExistingFile);
+      "files (scripts/bench's) are drawn too.",
+      {"wirebench report results.json -o report.html"});
+  add_input_files_option(*cmd, o->inputs,
+                         "Results files written by `wirebench run -o` or `merge -o`; Google "
+                         "Benchmark --benchmark_out files");
   cmd->add_option("-o,--out", o->out, "Write the page here (default: the first file's, .html)");
   cmd->add_option("--title", o->title, "The page's title (default: the files' names)");
 
-  return [o]() -> int {
+  return [o = o]() -> int {
     if (o->out.empty()) o->out = page_path_for(o->inputs.front());
     if (auto problem = prepare_output(o->out); !problem.empty()) return usage_error(problem);
     std::vector<std::string> results;

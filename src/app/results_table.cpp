@@ -176,15 +176,15 @@ void print_table(std::ostream& out, const run_record& run) {
       if (!r.load.watchdog.empty())
         warnings.push_back(label + ": the watchdog ended a repeat with calls in flight (" +
                            r.load.watchdog + "): they are counted as unfinished");
-    if (s.late_replies + s.unknown_replies > 0)
+    if (s.client.late_replies + s.client.unknown_replies > 0)
       warnings.push_back(label + ": " +
-                         std::to_string(s.late_replies) + " late and " +
-                         std::to_string(s.unknown_replies) +
+                         std::to_string(s.client.late_replies) + " late and " +
+                         std::to_string(s.client.unknown_replies) +
                          " unknown replies (after their call had ended, or for no call)");
-    if (s.reconnects + s.connect_failures > 0)
-      warnings.push_back(label + ": " + std::to_string(s.reconnects) + " reconnects (the server closed or sent "
-                         "away a connection; " + std::to_string(s.resent) +
-                         " unprocessed calls sent again), " + std::to_string(s.connect_failures) +
+    if (s.client.reconnects + s.client.connect_failures > 0)
+      warnings.push_back(label + ": " + std::to_string(s.client.reconnects) + " reconnects (the server closed or sent "
+                         "away a connection; " + std::to_string(s.client.resent) +
+                         " unprocessed calls sent again), " + std::to_string(s.client.connect_failures) +
                          " failed dials");
     const std::string placement =
         "server threads " + std::to_string(p.server_threads) + " on cpus " + p.server_cpus +

@@ -224,8 +224,6 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (user.server && user.server->tls) plan.tls.enabled = true;  // an https:// URL
     if (auto problem = user_call_mismatch(p.name, p.can.user_calls, first.form()); !problem.empty())
       return problem;
-    if (calls.size() > 1 && !p.can.user_call_mixes)
-      return "protocol '" + p.name + "' sends one user call per run, not a mix";
     plan.requests[name] = calls;
     // The codec factory checks the calls against their protocol (headers HTTP/2 forbids), and
     // a gRPC client its .proto and JSON, without connecting anywhere (gRPC dials at the first
@@ -299,20 +297,18 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
 }  // namespace
 
 command_runner add_run_command(CLI::App& app, int argc, char** argv) {
-  auto o = std::make_shared<run_options>();
-  for (int i = 0; i < argc; ++i) o->plan.command_line += (i ? " " : "") + std::string(argv[i]);
-  run_plan& plan = o->plan;
-  auto* cmd = app.add_subcommand(
-      "run",
+  auto [cmd, o] = add_command<run_options>(
+      app, "run",
       "Load-test protocols with one generator: closed loop (workers) or open loop (a rate), "
       "a table on stdout, results as JSON and CSV.\n"
-      "Each protocol's server is started on loopback by the run (or give --connect).\n"
-      "Examples:\n"
-      "  wirebench run --protocol http1,http2 --workers 1,4,16,64 --out results.json\n"
-      "  wirebench run --protocol line --rate 50000 --load poisson --duration 5\n"
-      "  wirebench run --scenario comparison --quick\n"
-      "  wirebench run -p http1 --url http://127.0.0.1:8080/index.html --workers 1,16\n"
-      "  wirebench run -p resp --connect tcp://127.0.0.1:6379 --command 'SET k:__rand_int__ v'");
+      "Each protocol's server is started on loopback by the run (or give --connect).",
+      {"wirebench run --protocol http1,http2 --workers 1,4,16,64 --out results.json",
+       "wirebench run --protocol line --rate 50000 --load poisson --duration 5",
+       "wirebench run --scenario comparison --quick",
+       "wirebench run -p http1 --url http://127.0.0.1:8080/index.html --workers 1,16",
+       "wirebench run -p resp --connect tcp://127.0.0.1:6379 --command 'SET k:__rand_int__ v'"});
+  for (int i = 0; i < argc; ++i) o->plan.command_line += (i ? " " : "") + std::string(argv[i]);
+  run_plan& plan = o->plan;
   cmd->add_option("-p,--protocol", o->protocols, "Protocols, comma-separated, or all")
       ->delimiter(',')
       ->capture_default_str();
@@ -407,7 +403,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
   add_user_call_options(*cmd, o->user);
   add_workload_options(*cmd, o->workload);
 
-  return [o, cmd]() -> int {
+  return [o = o, cmd = cmd]() -> int {
     if (const auto problem = finish_plan(*o, *cmd); !problem.empty()) return usage_error(problem);
     o->plan.interrupted = &interrupted_by;
     watch_for_interruption();

@@ -139,11 +139,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   if (result.load.gave_up == "interrupted") throw interrupted("interrupted");
   client->close();
   const client_counters c = client->counters();
-  result.late_replies = c.late_replies;
-  result.unknown_replies = c.unknown_replies;
-  result.reconnects = c.reconnects;
-  result.resent = c.resent;
-  result.connect_failures = c.connect_failures;
+  result.client = client_counts::of(c);
   // Not one connection made: the endpoint is wrong or down, and no figure here means anything.
   // (Clients that cannot count connections, gRPC's, tell it by their calls' outcomes.)
   const auto& outcomes = result.load.outcomes;

@@ -86,8 +86,7 @@ command_runner add_serve_command(CLI::App& app) {
     // and writes --help; from_args gives them their meaning, as it does for a parent's to_args.
     std::vector<std::pair<const server_flag*, CLI::Option*>> server_options;
   };
-  auto o = std::make_shared<options>();
-  auto* cmd = app.add_subcommand("serve", "Run a protocol's server until SIGINT/SIGTERM");
+  auto [cmd, o] = add_command<options>(app, "serve", "Run a protocol's server until SIGINT/SIGTERM");
   add_protocol_option(*cmd, o->protocol);
   const server_config defaults = serve_defaults();
   for (const server_flag& flag : server_flags()) {
@@ -110,7 +109,7 @@ command_runner add_serve_command(CLI::App& app) {
                   "With --tls and no --tls-cert: write the self-signed certificate made at start-up "
                   "here (PEM), for clients to verify it with --tls-ca FILE");
 
-  return [o]() -> int {
+  return [o = o]() -> int {
     // A server started by a program (--ready-fd) must not outlive it: were `wirebench run` or a
     // benchmark killed, its server would otherwise go on listening. SIGTERM is the graceful stop
     // below. A parent that died before this line is caught when the ready line cannot be written.

@@ -166,7 +166,7 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   if (runs(nullptr)) {
     std::string mixes;
     for (const protocol& p : protocol_registry::builtin().all())
-      if (p.can.user_call_mixes) mixes += (mixes.empty() ? "" : ", ") + p.name;
+      if (p.can.user_calls) mixes += (mixes.empty() ? "" : ", ") + p.name;
     refuse(std::string(from_file ? "--workload" : "--request") +
            ": the protocol sends only its greet call; a mix goes to " + mixes);
   }

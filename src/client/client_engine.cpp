@@ -121,39 +121,26 @@ inline bool client_engine::on_thread_of(const engine_lane& lane) const {
   return pool_.external() && lane.context().get_executor().running_in_this_thread();
 }
 
-void client_engine::submit(engine_lane& lane, std::string_view request, clock::time_point deadline,
-                           call_completion&& done) {
+inline engine_lane& client_engine::lane_for(std::size_t lane) {
+  return lane == any_lane ? lane_for_this_thread() : lane_at(lane);
+}
+
+inline void client_engine::submit(engine_lane& lane, std::string_view request,
+                                  clock::time_point deadline, call_completion&& done) {
   if (on_thread_of(lane)) return lane.issue(request, deadline, std::move(done), nullptr);
   route(lane, call(std::string(request), deadline, std::move(done), nullptr));
 }
 
-// A timeout counts from the loop's turn when the call is made inside one (from a completion).
-inline void client_engine::submit(engine_lane& lane, std::string_view request,
-                                  clock::duration timeout,
-                           call_completion&& done) {
-  if (on_thread_of(lane))
-    return lane.issue(request, loop_clock::now() + timeout, std::move(done), nullptr);
-  route(lane, call(std::string(request), clock::now() + timeout, std::move(done), nullptr));
-}
-
 void client_engine::async_call(std::string_view request, clock::time_point deadline,
-                               call_completion&& done) {
-  submit(lane_for_this_thread(), request, deadline, std::move(done));
+                               call_completion&& done, std::size_t lane) {
+  submit(lane_for(lane), request, deadline, std::move(done));
 }
 
-void client_engine::async_call_on(std::size_t index, std::string_view request,
-                                  clock::time_point deadline, call_completion&& done) {
-  submit(lane_at(index), request, deadline, std::move(done));
-}
-
+// A timeout counts from the loop's turn when the call is made inside one (from a completion).
 void client_engine::async_call(std::string_view request, clock::duration timeout,
-                               call_completion&& done) {
-  submit(lane_for_this_thread(), request, timeout, std::move(done));
-}
-
-void client_engine::async_call_on(std::size_t index, std::string_view request,
-                                  clock::duration timeout, call_completion&& done) {
-  submit(lane_at(index), request, timeout, std::move(done));
+                               call_completion&& done, std::size_t lane) {
+  engine_lane& to = lane_for(lane);
+  submit(to, request, (on_thread_of(to) ? loop_clock::now() : clock::now()) + timeout, std::move(done));
 }
 
 client_engine::call_handle client_engine::async_call_cancelable(std::string_view request,

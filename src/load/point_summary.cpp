@@ -106,11 +106,7 @@ point_summary summarize(const std::vector<repeat_result>& repeats, const cpu_bud
     s.late += r.load.late;
     s.planned += r.load.planned;
     s.issued += r.load.issued;
-    s.late_replies += r.late_replies;
-    s.unknown_replies += r.unknown_replies;
-    s.reconnects += r.reconnects;
-    s.resent += r.resent;
-    s.connect_failures += r.connect_failures;
+    s.client += r.client;
   }
   s.requests = summarize_requests(repeats);
   s.rps_median = median(rps);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "wirebench/protocols/user_call_form.hpp"
+#include "point_parameters_fields.hpp"
 
 namespace wirebench {
 namespace {
@@ -138,28 +139,20 @@ json request_summaries_json(const std::vector<request_summary>& requests) {
 }
 
 json parameters_json(const point_parameters& p) {
-  return {{"protocol", p.protocol},
-          {"requests", requests_json(p.requests)},
-          {"load", p.load},
-          {"workers", p.workers},
-          {"depth", p.depth},
-          {"connections", p.connections},
-          {"rate", p.rate},
-          {"stages", p.stages.empty() ? json(nullptr) : json(p.stages)},
-          {"warmup_seconds", p.warmup_seconds},
-          {"duration_seconds", p.duration_seconds},
-          {"calls", p.calls > 0 ? json(p.calls) : json(nullptr)},
-          {"payload_bytes", p.payload_bytes},
-          {"late_after_ms", p.late_after_ms},
-          {"transport", p.transport},
-          {"endpoint", p.endpoint},
-          {"server_threads", p.server_threads},
-          {"server_engine", p.server_engine},
-          {"client_threads", p.client_threads},
-          {"server_cpus", p.server_cpus},
-          {"client_cpus", p.client_cpus},
-          {"server_local", p.server_local},
-          {"generators", p.generators}};
+  json j = {{"requests", requests_json(p.requests)},
+            {"stages", p.stages.empty() ? json(nullptr) : json(p.stages)},
+            {"calls", p.calls > 0 ? json(p.calls) : json(nullptr)}};
+  each_plain_parameter(p, [&j](const char* name, const auto& value) { j[name] = value; });
+  return j;
+}
+
+// A repeat's or a summary's client counts, beside its other fields.
+void add_client_counts(json& j, const client_counts& c) {
+  j["late_replies"] = c.late_replies;
+  j["unknown_replies"] = c.unknown_replies;
+  j["reconnects"] = c.reconnects;
+  j["resent"] = c.resent;
+  j["connect_failures"] = c.connect_failures;
 }
 
 json summary_json(const point_summary& s) {
@@ -173,11 +166,6 @@ json summary_json(const point_summary& s) {
             {"late", s.late},
             {"planned", s.planned},
             {"issued", s.issued},
-            {"late_replies", s.late_replies},
-            {"unknown_replies", s.unknown_replies},
-            {"reconnects", s.reconnects},
-            {"resent", s.resent},
-            {"connect_failures", s.connect_failures},
             {"client_cores_used", s.client_cores_used},
             {"client_cpu_us_per_call", s.client_cpu_us_per_call},
             {"server_cores_used", nullptr},
@@ -187,6 +175,7 @@ json summary_json(const point_summary& s) {
             {"requests", request_summaries_json(s.requests)}};
   if (s.server_cores_used) j["server_cores_used"] = *s.server_cores_used;
   if (s.server_cpu_us_per_call) j["server_cpu_us_per_call"] = *s.server_cpu_us_per_call;
+  add_client_counts(j, s.client);
   return j;
 }
 
@@ -207,11 +196,6 @@ json repeat_json(const repeat_result& r) {
             {"issued", r.load.issued},
             {"watchdog", r.load.watchdog},
             {"gave_up", r.load.gave_up},
-            {"late_replies", r.late_replies},
-            {"unknown_replies", r.unknown_replies},
-            {"reconnects", r.reconnects},
-            {"resent", r.resent},
-            {"connect_failures", r.connect_failures},
             {"client_cpu", cpu_json(r.client_cpu)},
             {"server_cpu", nullptr},
             {"timeline", timeline_json(r.load.calls_over_time, r.load.start_unix)}};
@@ -224,6 +208,7 @@ json repeat_json(const repeat_result& r) {
                         {"late", q.late}});
   j["requests"] = std::move(requests);
   if (r.server_cpu) j["server_cpu"] = cpu_json(*r.server_cpu);
+  add_client_counts(j, r.client);
   return j;
 }
 
@@ -334,8 +319,9 @@ std::string results_csv(const run_record& run) {
     latencies(s.latency);
     out << ',' << s.actual_latency.p50 << ',' << s.actual_latency.p99;
     outcomes(s.outcomes);
-    out << ',' << s.late << ',' << s.planned << ',' << s.issued << ',' << s.late_replies << ',' << s.unknown_replies
-        << ',' << s.reconnects << ',' << s.resent << ',' << s.connect_failures
+    out << ',' << s.late << ',' << s.planned << ',' << s.issued << ',' << s.client.late_replies << ','
+        << s.client.unknown_replies << ',' << s.client.reconnects << ',' << s.client.resent << ','
+        << s.client.connect_failures
         << ',' << s.client_cores_used << ','
         << optional(s.server_cores_used) << ',' << s.client_cpu_us_per_call << ','
         << optional(s.server_cpu_us_per_call) << ',' << (s.client_bound ? 1 : 0) << ','

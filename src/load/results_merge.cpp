@@ -88,11 +88,7 @@ repeat_result merge_repeat(const std::vector<const point_result*>& points,
       out.load.watchdog += (out.load.watchdog.empty() ? "" : "; ") + inputs[i].file + ": " +
                            r.load.watchdog;
     out.load.merged_rate += r.load.requests_per_second();
-    out.late_replies += r.late_replies;
-    out.unknown_replies += r.unknown_replies;
-    out.reconnects += r.reconnects;
-    out.resent += r.resent;
-    out.connect_failures += r.connect_failures;
+    out.client += r.client;
     out.client_cpu.user_seconds += r.client_cpu.user_seconds;
     out.client_cpu.system_seconds += r.client_cpu.system_seconds;
     if (r.server_cpu) {

@@ -2,10 +2,12 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
 #include "wirebench/protocols/registry.hpp"
+#include "point_parameters_fields.hpp"
 
 namespace wirebench {
 namespace {
@@ -37,6 +39,14 @@ class reader {
     } catch (const json::exception&) {
       fail("has the wrong type (" + std::string(j_.type_name()) + ")");
     }
+  }
+  // A field of the type of `value`: text, a flag, a number, or a count (a whole number >= 0).
+  template <class T>
+  void into(T& value) const {
+    if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, bool> || std::is_floating_point_v<T>)
+      value = as<T>();
+    else
+      value = whole();
   }
   std::string text(const char* key) const { return at(key).as<std::string>(); }
   double number(const char* key) const { return at(key).as<double>(); }
@@ -144,6 +154,12 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
   return o;
 }
 
+// A repeat's or a summary's client counts, among its other fields.
+client_counts client_counts_of(const reader& r) {
+  return {r.count("late_replies"), r.count("unknown_replies"), r.count("reconnects"), r.count("resent"),
+          r.count("connect_failures")};
+}
+
 cpu_time cpu(const reader& r) { return {r.number("user_seconds"), r.number("system_seconds")}; }
 
 user_call request(const reader& r) {
@@ -170,33 +186,15 @@ user_call request(const reader& r) {
 
 point_parameters parameters(const reader& r) {
   point_parameters p;
-  p.protocol = r.text("protocol");
+  each_plain_parameter(p, [&r](const char* name, auto& value) { r.at(name).into(value); });
   if (r.has("requests")) {
     const reader list = r.at("requests");
     for (std::size_t i = 0; i < list.size(); ++i) p.requests.push_back(request(list.at(i)));
   } else if (r.has("request")) {  // format 2: one request, or null for the greet call
     p.requests.push_back(request(r.at("request")));
   }
-  p.load = r.text("load");
-  p.workers = r.count("workers");
-  p.depth = r.count("depth");
-  p.connections = r.count("connections");
-  p.rate = r.number("rate");
   if (r.has("stages")) p.stages = r.text("stages");  // null, or absent before ramps: none
-  p.warmup_seconds = r.number("warmup_seconds");
-  p.duration_seconds = r.number("duration_seconds");
   p.calls = r.has("calls") ? r.count("calls") : 0;  // null or absent (files before -n): by duration
-  p.payload_bytes = r.count("payload_bytes");
-  p.late_after_ms = r.number("late_after_ms");
-  p.transport = r.text("transport");
-  p.endpoint = r.text("endpoint");
-  p.server_threads = r.count("server_threads");
-  p.server_engine = r.text("server_engine");
-  p.client_threads = r.count("client_threads");
-  p.server_cpus = r.text("server_cpus");
-  p.client_cpus = r.text("client_cpus");
-  p.server_local = r.at("server_local").as<bool>();
-  p.generators = r.count("generators");
   return p;
 }
 
@@ -217,11 +215,7 @@ repeat_result repeat(const reader& r) {
   if (r.has("issued")) out.load.issued = r.count("issued");
   if (r.has("watchdog")) out.load.watchdog = r.text("watchdog");
   if (r.has("gave_up")) out.load.gave_up = r.text("gave_up");
-  out.late_replies = r.count("late_replies");
-  out.unknown_replies = r.count("unknown_replies");
-  out.reconnects = r.count("reconnects");
-  out.resent = r.count("resent");
-  out.connect_failures = r.count("connect_failures");
+  out.client = client_counts_of(r);
   out.client_cpu = cpu(r.at("client_cpu"));
   if (r.has("server_cpu")) out.server_cpu = cpu(r.at("server_cpu"));
   // Files written before runs had a timeline have none.
@@ -259,11 +253,7 @@ point_summary summary(const reader& r, const std::vector<repeat_result>& repeats
   s.late = r.count("late");
   s.planned = r.count("planned");
   if (r.has("issued")) s.issued = r.count("issued");
-  s.late_replies = r.count("late_replies");
-  s.unknown_replies = r.count("unknown_replies");
-  s.reconnects = r.count("reconnects");
-  s.resent = r.count("resent");
-  s.connect_failures = r.count("connect_failures");
+  s.client = client_counts_of(r);
   s.client_cores_used = r.number("client_cores_used");
   s.client_cpu_us_per_call = r.number("client_cpu_us_per_call");
   if (r.has("server_cores_used")) s.server_cores_used = r.number("server_cores_used");

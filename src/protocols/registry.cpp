@@ -31,8 +31,6 @@ void protocol_registry::add(protocol p) {
     if (const user_call_form* same = find_form(p.can.user_calls->name); same && same != p.can.user_calls)
       throw std::invalid_argument("protocol '" + p.name + "': another user-call form is named '" +
                                   same->name + "'");
-  if (p.can.user_call_mixes && !p.can.user_calls)
-    throw std::invalid_argument("protocol '" + p.name + "' takes mixes of user calls it does not send");
   // Multiplexed is what its client codec says, where it has one: a codec that matches replies
   // by id shares a connection among calls (a codec made for a default config, never dialed).
   // Entries without codecs (grpc++, resp-sync) declare it.
@@ -114,12 +112,9 @@ void protocol_registry::add(protocol p) {
     };
   }
   // One check for every tool too: a user call is never silently replaced by the greet call.
-  auto check_call = [name = p.name, accepts = p.can.user_calls, mixes = p.can.user_call_mixes](const client_config& c) {
+  auto check_call = [name = p.name, accepts = p.can.user_calls](const client_config& c) {
     for (const user_call& call : c.calls)
       if (call.form() != accepts) throw user_call_refused(name, accepts, call.form());
-    if (c.calls.size() > 1 && !mixes)
-      throw setting_error("user_call", "protocol '" + name + "' sends one user call per run, not a mix of " +
-                                           std::to_string(c.calls.size()));
     if (c.calls.size() > max_mix_requests)
       throw setting_error("user_call", "a mix of " + std::to_string(c.calls.size()) +
                                            " requests: at most " + std::to_string(max_mix_requests));

@@ -115,15 +115,21 @@ certificate_pem make_self_signed_certificate(std::string_view common_name) {
   return {bio_text(cert_out.get()), bio_text(key_out.get())};
 }
 
+// The certificate chain and private key files `options` names, on `ctx`; `whose` words the errors
+// ("client " for a client's).
+static void use_certificate_files(SSL_CTX* ctx, const tls_options& options, const std::string& whose) {
+  if (SSL_CTX_use_certificate_chain_file(ctx, options.certificate_file.c_str()) != 1)
+    throw_openssl("cannot use " + whose + "certificate " + options.certificate_file);
+  if (SSL_CTX_use_PrivateKey_file(ctx, options.private_key_file.c_str(), SSL_FILETYPE_PEM) != 1)
+    throw_openssl("cannot use " + whose + "private key " + options.private_key_file);
+}
+
 context_ptr make_server_context(const tls_options& options, alpn_choice alpn) {
   context_ptr ctx = new_context(TLS_server_method());
   if (options.certificate_file.empty() != options.private_key_file.empty())
     throw std::runtime_error("TLS needs both a certificate file and a private key file, or neither");
   if (!options.certificate_file.empty()) {
-    if (SSL_CTX_use_certificate_chain_file(ctx.get(), options.certificate_file.c_str()) != 1)
-      throw_openssl("cannot use certificate " + options.certificate_file);
-    if (SSL_CTX_use_PrivateKey_file(ctx.get(), options.private_key_file.c_str(), SSL_FILETYPE_PEM) != 1)
-      throw_openssl("cannot use private key " + options.private_key_file);
+    use_certificate_files(ctx.get(), options, "");
   } else {
     const certificate_pem pem = make_self_signed_certificate();
     bio_ptr cert_in(BIO_new_mem_buf(pem.certificate.data(), static_cast<int>(pem.certificate.size())));
@@ -163,10 +169,7 @@ context_ptr make_client_context(const tls_options& options, std::string_view alp
     throw std::runtime_error("a client certificate needs its private key, and a key its certificate (certificate_file and private_key_file go together)");
   if (!options.certificate_file.empty()) {
     // A client certificate (mutual TLS): sent when the server asks for one.
-    if (SSL_CTX_use_certificate_chain_file(ctx.get(), options.certificate_file.c_str()) != 1)
-      throw_openssl("cannot use client certificate " + options.certificate_file);
-    if (SSL_CTX_use_PrivateKey_file(ctx.get(), options.private_key_file.c_str(), SSL_FILETYPE_PEM) != 1)
-      throw_openssl("cannot use client private key " + options.private_key_file);
+    use_certificate_files(ctx.get(), options, "client ");
     if (SSL_CTX_check_private_key(ctx.get()) != 1)
       throw_openssl("the client private key does not match the client certificate");
   }

@@ -22,6 +22,7 @@
 #include "../../src/app/serve_command_line.hpp"
 #include "support/child_process.hpp"
 #include "support/port_had_a_connection.hpp"
+#include "support/port_listeners.hpp"
 #include "support/loopback_listen.hpp"
 #include "support/read_file.hpp"
 #include "support/temp_dir.hpp"
@@ -85,7 +86,7 @@ std::string shape_name(shape s) {
 // A mix of two requests our server (and redis-server) answer, in the protocol's words, weighted
 // 1:2; empty for a protocol that sends no mix.
 std::vector<std::string> mix_flags(const protocol& p) {
-  if (!p.can.user_call_mixes) return {};
+  if (!p.can.user_calls) return {};
   const std::string kind = p.can.user_calls->name;
   if (kind == "http")
     return {"--request", "/greet?name=a", "--request", "GET /greet?name=b", "--weights", "1,2"};
@@ -160,6 +161,8 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   }
   const int status = run.wait_for_exit(bound + 5s);
   const auto took = std::chrono::steady_clock::now() - started;
+  // Who listened on the server's port when the run ended: nobody, once it was killed or stopped.
+  const std::string listeners = server ? test::port_listeners(server->local_endpoint().port) : "";
   if (deaf >= 0) ::close(deaf);
   const std::string err = read_file(dir.path("stderr"));
   ASSERT_NE(status, -1) << "still running after " << (bound + 5s).count() << " ms\n" << err;
@@ -224,7 +227,10 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
     for (const auto& [outcome, column] : t["failed"].items())
       for (std::size_t k = 0; k < column.size(); ++k)
         if (column[k].get<std::uint64_t>() > 0) first_failed = std::min(first_failed, k);
-    ASSERT_LT(first_failed, t["ok"].size()) << t["failed"];
+    ASSERT_LT(first_failed, t["ok"].size())
+        << t["failed"] << "\nkilled at " << std::fixed << fault_unix << ", interval " << killed_in
+        << " of the window's " << t["ok"].size() << "; listening on its port at the end: " << listeners
+        << "\n" << repeat["outcomes"] << "\n" << err;
     EXPECT_GE(first_failed, killed_in) << "a call failed before the server was killed: " << t["failed"];
     std::uint64_t ok_before = 0;
     for (std::size_t k = 0; k < first_failed; ++k) ok_before += t["ok"][k].get<std::uint64_t>();

@@ -52,12 +52,12 @@ TEST(PointSummary, MediansAndSpreadOverRepeats) {
 TEST(PointSummary, SumsRepliesThatMatchedNoCall) {
   auto a = repeat(10, 100, 0, 0.0);
   auto b = repeat(10, 100, 0, 0.0);
-  a.late_replies = 2;
-  b.late_replies = 3;
-  b.unknown_replies = 1;
+  a.client.late_replies = 2;
+  b.client.late_replies = 3;
+  b.client.unknown_replies = 1;
   const auto s = summarize({a, b}, {2, 2});
-  EXPECT_EQ(s.late_replies, 5u);
-  EXPECT_EQ(s.unknown_replies, 1u);
+  EXPECT_EQ(s.client.late_replies, 5u);
+  EXPECT_EQ(s.client.unknown_replies, 1u);
 }
 
 TEST(PointSummary, EvenRepeatsTakeTheMiddlePairsMean) {

@@ -35,7 +35,7 @@ run_record sample_run() {
     rep.load.planned = 101;
     rep.load.window_seconds = 0.1;
     rep.client_cpu = {0.01, 0.02};
-    rep.late_replies = 1;
+    rep.client.late_replies = 1;
     if (r == 0) rep.server_cpu = cpu_time{0.03, 0.01};
     point.repeats.push_back(rep);
   }

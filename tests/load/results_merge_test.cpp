@@ -44,7 +44,7 @@ run_record generator(const std::string& host, const std::vector<std::uint64_t>& 
     rep.load.calls_over_time = over_time.result();
     rep.load.start_unix = rep.load.window_start_unix;
     rep.client_cpu = {1.0, 0.5};
-    rep.reconnects = 1;
+    rep.client.reconnects = 1;
     point.repeats.push_back(rep);
   }
   point.summary = summarize(point.repeats, {1, 2});
@@ -87,7 +87,7 @@ TEST(results_merge, adds_histograms_outcomes_and_rates_of_generators_that_ran_to
   EXPECT_EQ(r.load.outcomes.count(outcome::ok), all.size());
   EXPECT_EQ(r.load.outcomes.count(outcome::timeout), 2u);
   EXPECT_EQ(r.load.outcomes.errors().at("timeout"), 2u);
-  EXPECT_EQ(r.reconnects, 2u);
+  EXPECT_EQ(r.client.reconnects, 2u);
   // Each rate over its own 2 s window, summed; the common window is the 1.5 s both ran.
   EXPECT_DOUBLE_EQ(r.load.requests_per_second(), (a.size() + b.size()) / 2.0);
   EXPECT_DOUBLE_EQ(r.load.window_seconds, 1.5);

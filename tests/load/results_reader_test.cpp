@@ -53,7 +53,7 @@ run_record run_to_read() {
       rep.load.window_start_unix = 1'795'000'000.5 + r;
       rep.client_cpu = {0.5, 0.25};
       if (p == 0) rep.server_cpu = cpu_time{0.125, 0.0625};
-      rep.reconnects = 3;
+      rep.client.reconnects = 3;
       // A timeline: calls over three intervals, a failure, a re-dial; an open loop's arrivals.
       timeline_recorder over_time(std::chrono::milliseconds(100));
       for (std::uint64_t i = 0; i < 30; ++i)

@@ -72,10 +72,6 @@ TEST(user_call_forms, a_second_form_under_a_taken_name_is_refused) {
       .name = "two",
  .summary = "",
       .can = {.user_calls = &impostor}}), std::invalid_argument);
-  EXPECT_THROW(registry.add({
-      .name = "three",
- .summary = "",
-      .can = {.user_call_mixes = true}}), std::invalid_argument);
   EXPECT_NO_THROW(registry.add({
       .name = "four",
  .summary = "",

@@ -151,7 +151,7 @@ TEST(user_call_mix, http1_refuses_a_mix_of_head_and_other_methods) {
 TEST(user_call_mix, protocols_without_mixes_refuse_one) {
   const client_config two = with_calls({user_call{resp_call{{"PING"}}}, user_call{resp_call{{"PING"}}}});
   for (const protocol& p : protocol_registry::builtin().all()) {
-    if (p.can.user_call_mixes) continue;
+    if (p.can.user_calls) continue;
     EXPECT_THROW(p.make_client(two), setting_error) << p.name;
   }
 }

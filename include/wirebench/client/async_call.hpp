@@ -149,27 +149,24 @@ struct initiate_call {
 
 }  // namespace detail
 
+/// The token of a call given none: the engine's executor's default, as for Asio's own operations.
+using default_call_token = asio::default_completion_token_t<client_engine::executor_type>;
+
 /// A call that completes by `deadline` at the latest (errc::timeout). `engine` must outlive it.
 /// The request is copied before this returns (a token that defers the start, such as
 /// asio::deferred, copies it into the deferred operation).
-template <class CompletionToken =
-              asio::default_completion_token_t<client_engine::executor_type>>
+template <class CompletionToken = default_call_token>
 auto async_call(client_engine& engine, std::string_view request,
-                client_engine::clock::time_point deadline,
-                CompletionToken&& token =
-                    asio::default_completion_token_t<client_engine::executor_type>()) {
+                client_engine::clock::time_point deadline, CompletionToken&& token = default_call_token()) {
   return asio::async_initiate<CompletionToken, void(std::error_code, std::string)>(
       detail::initiate_call{}, token, &engine, std::string(request), deadline);
 }
 
-/// The same with a timeout from now. (Without a token: the engine's executor's default, as for
-/// Asio's own operations; none for a plain io_context on Asio 1.22.)
-template <class CompletionToken =
-              asio::default_completion_token_t<client_engine::executor_type>>
-auto async_call(client_engine& engine, std::string_view request,
-                client_engine::clock::duration timeout,
-                CompletionToken&& token =
-                    asio::default_completion_token_t<client_engine::executor_type>()) {
+/// The same with a timeout from now. (Without a token, default_call_token: none for a plain
+/// io_context on Asio 1.22.)
+template <class CompletionToken = default_call_token>
+auto async_call(client_engine& engine, std::string_view request, client_engine::clock::duration timeout,
+                CompletionToken&& token = default_call_token()) {
   return async_call(engine, request, client_engine::clock::now() + timeout,
                     std::forward<CompletionToken>(token));
 }

@@ -145,19 +145,17 @@ class WIREBENCH_API client_engine {
   /// Not copyable.
   client_engine& operator=(const client_engine&) = delete;
 
-  /// A call on lane `lane % connections`, or (without a lane) on a lane of the calling thread when
-  /// that is one of the engine's, else round robin. Any thread. After close(), the call completes
-  /// at once, on the caller's thread, with connection_closed (no engine thread is left to run it).
-  void async_call(std::string_view request, clock::time_point deadline, call_completion&& done);
-  /// As async_call(), on lane `lane % connections`.
-  void async_call_on(std::size_t lane, std::string_view request, clock::time_point deadline,
-                     call_completion&& done);
+  /// What async_call's `lane` is without one.
+  static constexpr std::size_t any_lane = static_cast<std::size_t>(-1);
+  /// A call on lane `lane % connections`, or (any_lane) on a lane of the calling thread when that
+  /// is one of the engine's, else round robin. Any thread. After close(), the call completes at
+  /// once, on the caller's thread, with connection_closed (no engine thread is left to run it).
+  void async_call(std::string_view request, clock::time_point deadline, call_completion&& done,
+                  std::size_t lane = any_lane);
   /// The same with a timeout: the deadline is taken from the loop's turn (loop_clock) when the
   /// call is made inside one (from a completion), which spares a clock read per call.
-  void async_call(std::string_view request, clock::duration timeout, call_completion&& done);
-  /// As async_call() with a timeout, on lane `lane % connections`.
-  void async_call_on(std::size_t lane, std::string_view request, clock::duration timeout,
-                     call_completion&& done);
+  void async_call(std::string_view request, clock::duration timeout, call_completion&& done,
+                  std::size_t lane = any_lane);
   /// As async_call() with a deadline, returning a handle that can cancel the call.
   call_handle async_call_cancelable(std::string_view request, clock::time_point deadline,
                                     call_completion done);
@@ -185,9 +183,8 @@ class WIREBENCH_API client_engine {
   // Inline, defined in client_engine.cpp (the only place they are called): the per-call path.
   inline engine_lane& lane_at(std::size_t index);
   inline bool on_thread_of(const engine_lane& lane) const;
-  void submit(engine_lane& lane, std::string_view request, clock::time_point deadline,
-              call_completion&& done);
-  inline void submit(engine_lane& lane, std::string_view request, clock::duration timeout,
+  inline engine_lane& lane_for(std::size_t lane);
+  inline void submit(engine_lane& lane, std::string_view request, clock::time_point deadline,
                      call_completion&& done);
   void route(engine_lane& lane, call c);
 

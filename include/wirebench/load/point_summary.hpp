@@ -7,6 +7,7 @@
 
 #include "wirebench/load/cpu_usage.hpp"
 #include "wirebench/load/load_spec.hpp"
+#include "wirebench/protocols/protocol_client.hpp"
 #include "wirebench/protocols/user_call.hpp"
 
 namespace wirebench {
@@ -42,20 +43,36 @@ struct point_parameters {
 // "line uniform@50000/s workers=64": a point as messages name it.
 std::string describe_point(const point_parameters& p);
 
+// The part of protocol_client::counters a results file keeps, over a repeat or summed over a
+// point's repeats. Replies that answered no pending call: a late one came for a call that had
+// already timed out; an unknown one for no call at all. The client's connections: re-dials after
+// a server closed a connection or sent it away, calls sent again because the server had not
+// processed them, and failed dials.
+struct client_counts {
+  std::uint64_t late_replies = 0;
+  std::uint64_t unknown_replies = 0;
+  std::uint64_t reconnects = 0;
+  std::uint64_t resent = 0;
+  std::uint64_t connect_failures = 0;
+
+  static client_counts of(const client_counters& c) {
+    return {c.late_replies, c.unknown_replies, c.reconnects, c.resent, c.connect_failures};
+  }
+  client_counts& operator+=(const client_counts& o) {
+    late_replies += o.late_replies;
+    unknown_replies += o.unknown_replies;
+    reconnects += o.reconnects;
+    resent += o.resent;
+    connect_failures += o.connect_failures;
+    return *this;
+  }
+};
+
 struct repeat_result {
   load_result load;
   cpu_time client_cpu;                 // over the measured window
   std::optional<cpu_time> server_cpu;  // over the measured window; nullopt for a remote server
-  // Replies that answered no pending call (protocol_client::counters over the repeat): a late one
-  // came for a call that had already timed out; an unknown one for no call at all.
-  std::uint64_t late_replies = 0;
-  std::uint64_t unknown_replies = 0;
-  // The client's connections over the repeat (protocol_client::counters): re-dials after a
-  // server closed a connection or sent it away, calls sent again because the server had not
-  // processed them, and failed dials.
-  std::uint64_t reconnects = 0;
-  std::uint64_t resent = 0;
-  std::uint64_t connect_failures = 0;
+  client_counts client;                // protocol_client::counters over the repeat
 };
 
 struct latency_quantiles {  // microseconds
@@ -87,11 +104,7 @@ struct point_summary {
   std::uint64_t late = 0;            // summed over repeats
   std::uint64_t planned = 0;         // summed over repeats
   std::uint64_t issued = 0;          // summed over repeats
-  std::uint64_t late_replies = 0;    // summed over repeats
-  std::uint64_t unknown_replies = 0; // summed over repeats
-  std::uint64_t reconnects = 0;      // summed over repeats
-  std::uint64_t resent = 0;          // summed over repeats
-  std::uint64_t connect_failures = 0;  // summed over repeats
+  client_counts client;              // summed over repeats
   double client_cores_used = 0;      // median CPU seconds per second of window
   std::optional<double> server_cores_used;
   double client_cpu_us_per_call = 0;  // median client CPU per completed call

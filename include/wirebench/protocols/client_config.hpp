@@ -33,8 +33,8 @@ struct client_config {
   // The user's calls, sent instead of the greet call: empty, the greet call; one, that call on
   // every call (the name each call is made with then only tells calls apart); several, a mix,
   // each call sending the one its payload names (user_call.hpp's request_payload). All of one
-  // kind, which the protocol's entry accepts (protocol_capabilities::user_calls), and several only where it
-  // takes mixes (protocol_capabilities::user_call_mixes): the registry refuses others (setting_error).
+  // kind, which the protocol's entry accepts (protocol_capabilities::user_calls): the registry
+  // refuses others (setting_error).
   std::vector<user_call> calls;
   // What a call does while its connection cannot be had: true waits in its connection's queue for
   // the next dial (failing with connect_failed if that dial fails, or at its deadline); false

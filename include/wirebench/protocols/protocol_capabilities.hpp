@@ -45,12 +45,10 @@ struct protocol_capabilities {
   alpn_choice tls_alpn = {};
   // Clients on the client engine: calls in flight per connection when client_config::depth is 0.
   std::size_t engine_depth = 1;
-  // The user call its client sends instead of the greet call (client_config::calls), by its
-  // family's form (user_call_form.hpp: HTTP requests, RESP commands, ...); none (then the
-  // registry refuses a config with a call).
+  // The user calls its client sends instead of the greet call (client_config::calls), one or a
+  // mix of several, by its family's form (user_call_form.hpp: HTTP requests, RESP commands, ...);
+  // none (then the registry refuses a config with a call).
   const user_call_form* user_calls = nullptr;
-  // Its client sends a mix of several user calls (client_config::calls).
-  bool user_call_mixes = false;
   // Settings of its server's own, each with its flag (protocol_option.hpp); none for most.
   std::vector<protocol_option> server_options = {};
   // A load run is about to keep up to `calls` calls in flight on each connection: sets what the

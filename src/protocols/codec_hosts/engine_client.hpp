@@ -46,11 +46,9 @@ class engine_greet_client final : public protocol_client {
   // Without a deadline, the engine's timeout overloads: a call made inside a loop's turn takes
   // its deadline from the turn's time, sparing a clock read.
   void async_greet(std::string_view name, call_options o, call_completion done) override {
-    if (o.has_deadline() && o.has_lane())
-      return engine_.async_call_on(o.lane, name, o.deadline, std::move(done));
-    if (o.has_deadline()) return engine_.async_call(name, o.deadline, std::move(done));
-    if (o.has_lane()) return engine_.async_call_on(o.lane, name, timeout_, std::move(done));
-    engine_.async_call(name, timeout_, std::move(done));
+    static_assert(call_options::any_lane == client_engine::any_lane);
+    if (o.has_deadline()) return engine_.async_call(name, o.deadline, std::move(done), o.lane);
+    engine_.async_call(name, timeout_, std::move(done), o.lane);
   }
   void close() override { engine_.close(); }
   client_counters counters() const override {

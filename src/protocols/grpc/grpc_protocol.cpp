@@ -93,7 +93,6 @@ void register_grpc_protocol(protocol_registry& registry) {
                               "one connection; --proto/--reflect user calls",
                               grpc_client_codecs);
   unary.can.user_calls = &grpc_call_form();  // any method of a .proto, every shape
-  unary.can.user_call_mixes = true;
   registry.add(std::move(unary));
   registry.add(stream_entry("grpc-stream",
                             "gRPC bidi stream on our HTTP/2, Echo.GreetStream: one request per "

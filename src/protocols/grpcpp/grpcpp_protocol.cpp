@@ -53,7 +53,6 @@ void register_grpc_protocols(protocol_registry& registry) {
       "grpcpp", "gRPC unary through grpc++: Echo.Greet(GreetRequest) -> GreetReply, calls over C channels",
       grpc_backend::make_call_client);
   unary.can.user_calls = &grpc_call_form();  // any method, from its .proto
-  unary.can.user_call_mixes = true;
   registry.add(std::move(unary));
   protocol stream = grpcpp_entry(
       "grpcpp-stream", "gRPC bidi stream through grpc++, Echo.GreetStream: one request per message, matched by id",

@@ -15,10 +15,9 @@
 
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
-#include "../user_call/requests_in_order.hpp"
+#include "../user_call/in_order_requests.hpp"
 #include "../http_common/greet_api.hpp"
 #include "../http_common/user_request.hpp"
-#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 
@@ -33,12 +32,13 @@ class http1_client_codec final : public client_codec {
       : host_(std::move(host)),
         keep_alive_(keep_alive),
         calls_(std::move(calls)),
+        user_requests_(*calls_,
+                       [this](const http_call& h) {
+                         return http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
+                       }),
         parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {
     for (const user_call& call : *calls_) {
       const http_call& h = *call.as<http_call>();
-      std::string bytes = http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
-      placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
-      templates_.push_back({&h, std::move(bytes), std::move(filler)});
       // client_codecs() refuses a mix of HEAD and other methods: the parser is told once.
       parser_.expect_bodiless_responses(h.method == "HEAD");
       // RFC 9110 §9.2.2: the methods whose requests may be repeated with the same effect.
@@ -51,14 +51,7 @@ class http1_client_codec final : public client_codec {
   bool may_refuse() const override { return true; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
-    if (!templates_.empty()) {  // a user request: built once, its placeholders filled in place
-      const auto index = request_index(name, templates_.size());
-      if (!index) return make_error_code(errc::invalid_argument);
-      request_template& t = templates_[*index];
-      t.filler.append_filled(t.bytes, out);
-      if (templates_.size() > 1) order_.sent(*index);  // responses come in this order
-      return {};
-    }
+    if (!user_requests_.empty()) return user_requests_.append(name, out);  // a user request
     request_.clear();
     append_greet_request(request_, name, host_, keep_alive_);
     out.append_bytes(as_bytes(request_));
@@ -102,9 +95,8 @@ class http1_client_codec final : public client_codec {
   void take_responses(decoded& into, std::error_code& error) {
     while (message* m_at = parser_.next(error)) {
       message& m = *m_at;
-      if (!templates_.empty()) {
-        const http_call& call = *templates_[order_.answered()].call;
-        const auto [ec, text] = http::judge_response(call, m.status, m.body, next_text());
+      if (!user_requests_.empty()) {
+        const auto [ec, text] = http::judge_response(user_requests_.answered(), m.status, m.body, next_text());
         into.replies.push_back({0, ec, text});
       } else {
         into.replies.push_back(greet_reply(m));
@@ -133,20 +125,13 @@ class http1_client_codec final : public client_codec {
     if (texts_used_ == texts_.size()) texts_.emplace_back();
     return texts_[texts_used_++];
   }
-  // One user request of a mix: its bytes, built once per connection, and their placeholders.
-  struct request_template {
-    const http_call* call;
-    std::string bytes;
-    placeholder_filler filler;
-  };
 
   std::string host_;
   bool keep_alive_;
   std::shared_ptr<const std::vector<user_call>> calls_;  // empty: the greet call
+  in_order_requests<http_call> user_requests_;           // theirs, in order
   parser parser_;
   std::string request_;  // the greet request's bytes, capacity reused
-  std::vector<request_template> templates_;  // one per user request
-  requests_in_order order_;                  // a mix: which request each unanswered call sent
   std::deque<std::string> storage_;  // greetings that needed unescaping, error texts
   std::deque<std::string> texts_;    // a user call's reply texts (deque: stable addresses)
   std::size_t texts_used_ = 0;

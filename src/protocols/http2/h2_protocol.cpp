@@ -26,8 +26,7 @@ void register_http2_protocol(protocol_registry& registry) {
               // bounds memory.
               .engine_depth = 1024,
               .user_calls = &http_call_form(),
-              .user_call_mixes = true,
-              .server_options = http2::server_options(),
+                            .server_options = http2::server_options(),
               .fit_server_to_load = http2::fit_server_to_load},
       .client_codecs = http2::client_codecs,
       .server_codecs = http2::server_codecs,

@@ -14,9 +14,8 @@
 #include "resp_backend.hpp"
 #include "resp_call.hpp"
 #include "resp_reply_reader.hpp"
-#include "../user_call/requests_in_order.hpp"
+#include "../user_call/in_order_requests.hpp"
 #include "wirebench/codec/bytes.hpp"
-#include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/core/error.hpp"
 
 namespace wirebench::resp {
@@ -45,38 +44,22 @@ codec_reply judge_reply(const resp_call& call, const reply_view& r) {
   return {0, {}, text};
 }
 
-// One user command of a mix: its bytes, made once per connection, and their placeholders.
-struct command_template {
-  const resp_call* call;
-  std::string bytes;
-  placeholder_filler filler;
-};
-
 class resp_client_codec final : public client_codec {
  public:
   // `calls`: the user's commands (several: a mix), or empty for the greet call.
   resp_client_codec(greet_command how, std::size_t max_reply,
                     std::shared_ptr<const std::vector<user_call>> calls)
-      : how_(how), max_reply_(max_reply), reader_(max_reply), calls_(std::move(calls)) {
-    for (const user_call& call : *calls_) {
-      std::string bytes = "*" + std::to_string(call.as<resp_call>()->args.size()) + "\r\n";
-      for (const std::string& arg : call.as<resp_call>()->args) append_bulk_arg(bytes, {}, arg);
-      placeholder_filler filler(bytes, call.keyspace, next_placeholder_seed());
-      templates_.push_back({call.as<resp_call>(), std::move(bytes), std::move(filler)});
-    }
-  }
+      : how_(how), max_reply_(max_reply), reader_(max_reply), calls_(std::move(calls)),
+        commands_(*calls_, [](const resp_call& c) {
+          std::string bytes = "*" + std::to_string(c.args.size()) + "\r\n";
+          for (const std::string& arg : c.args) append_bulk_arg(bytes, {}, arg);
+          return bytes;
+        }) {}
 
   reply_order order() const override { return reply_order::in_order; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
-    if (!templates_.empty()) {  // a user command: made once, its placeholders filled in place
-      const auto index = request_index(name, templates_.size());
-      if (!index) return make_error_code(errc::invalid_argument);
-      command_template& t = templates_[*index];
-      t.filler.append_filled(t.bytes, out);
-      if (templates_.size() > 1) order_.sent(*index);  // replies come in this order
-      return {};
-    }
+    if (!commands_.empty()) return commands_.append(name, out);  // a user command
     command_.clear();
     if (how_ == greet_command::echo) {  // a real Redis has no GREET: ECHO "hello, name"
       command_.append("*2\r\n$4\r\nECHO\r\n");
@@ -95,8 +78,8 @@ class resp_client_codec final : public client_codec {
     reader_.feed(data);
     while (const auto got = reader_.next(error)) {
       const reply_view& r = *got;
-      if (!templates_.empty())
-        into.replies.push_back(judge_reply(*templates_[order_.answered()].call, r));
+      if (!commands_.empty())
+        into.replies.push_back(judge_reply(commands_.answered(), r));
       else if (r.kind == reply_kind::string)
         into.replies.push_back({0, {}, r.text});
       else if (r.kind == reply_kind::error)
@@ -116,8 +99,7 @@ class resp_client_codec final : public client_codec {
   reply_reader reader_;
   std::string command_;  // the greet command's bytes, capacity reused
   std::shared_ptr<const std::vector<user_call>> calls_;  // empty: the greet call
-  std::vector<command_template> templates_;              // one per user call
-  requests_in_order order_;  // a mix: which command each unanswered call sent
+  in_order_requests<resp_call> commands_;                // theirs, in order
 };
 
 }  // namespace

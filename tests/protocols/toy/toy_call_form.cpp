@@ -14,17 +14,14 @@ struct toy_form {
     if (d.has("--expect-netstring")) n.expect_reply = d.last("--expect-netstring");
     return n;
   }
-  static user_request from_flags(const given_flags& g) {
-    netstring_call n = with_defaults(g);
-    n.payload = g.last("--netstring");
-    return n;
-  }
   static user_request from_line(std::string_view line, const given_flags& d, const std::string& where) {
     if (line.empty()) throw std::invalid_argument(where + ": an empty payload");
     netstring_call n = with_defaults(d);
     n.payload = std::string(line);
     return n;
   }
+  // --netstring is one request's line.
+  static user_request from_flags(const given_flags& g) { return from_line(g.last("--netstring"), g, "--netstring"); }
   static user_request from_entry(const json_fields& e, const given_flags& d) {
     netstring_call n = with_defaults(d);
     n.payload = e.text("payload");

@@ -155,8 +155,7 @@ void add_toy(protocol_registry& r) {
          .summary = "test only: netstrings, \"5:alice,\" -> \"12:hello, alice,\", in order",
          .can = {.tls = true,  // the registry and the skeleton put it under TLS when asked
                  .engine_depth = 1024,
-                 .user_calls = &netstring_call_form(),  // toy_call.hpp
-                 .user_call_mixes = true},
+                 .user_calls = &netstring_call_form()},  // toy_call.hpp
          .test = {.wire = {netstring, netstring}},
          .client_codecs =
              [](const client_config& c) -> client_codec_factory {
