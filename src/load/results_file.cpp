@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "wirebench/protocols/user_call_form.hpp"
-#include "point_parameters_fields.hpp"
+#include "results_fields.hpp"
 
 namespace wirebench {
 namespace {
@@ -148,11 +148,7 @@ json parameters_json(const point_parameters& p) {
 
 // A repeat's or a summary's client counts, beside its other fields.
 void add_client_counts(json& j, const client_counts& c) {
-  j["late_replies"] = c.late_replies;
-  j["unknown_replies"] = c.unknown_replies;
-  j["reconnects"] = c.reconnects;
-  j["resent"] = c.resent;
-  j["connect_failures"] = c.connect_failures;
+  each_client_count(c, [&j](const char* name, std::uint64_t n) { j[name] = n; });
 }
 
 json summary_json(const point_summary& s) {

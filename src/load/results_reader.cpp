@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "wirebench/protocols/registry.hpp"
-#include "point_parameters_fields.hpp"
+#include "results_fields.hpp"
 
 namespace wirebench {
 namespace {
@@ -156,8 +156,9 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
 
 // A repeat's or a summary's client counts, among its other fields.
 client_counts client_counts_of(const reader& r) {
-  return {r.count("late_replies"), r.count("unknown_replies"), r.count("reconnects"), r.count("resent"),
-          r.count("connect_failures")};
+  client_counts c;
+  each_client_count(c, [&r](const char* name, std::uint64_t& n) { n = r.count(name); });
+  return c;
 }
 
 cpu_time cpu(const reader& r) { return {r.number("user_seconds"), r.number("system_seconds")}; }

@@ -161,8 +161,6 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   }
   const int status = run.wait_for_exit(bound + 5s);
   const auto took = std::chrono::steady_clock::now() - started;
-  // Who listened on the server's port when the run ended: nobody, once it was killed or stopped.
-  const std::string listeners = server ? test::port_listeners(server->local_endpoint().port) : "";
   if (deaf >= 0) ::close(deaf);
   const std::string err = read_file(dir.path("stderr"));
   ASSERT_NE(status, -1) << "still running after " << (bound + 5s).count() << " ms\n" << err;
@@ -219,6 +217,14 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
   // timeline shows when: calls succeed in the intervals before the kill, and the first failure
   // comes in the kill's interval or after it.
   if (what == fault::killed) {
+    // The kill is timed from the client's first connection as this test saw it; on a loaded
+    // machine the test can see it so late that the kill comes after the run stopped calling (CI:
+    // grpc-batch killed in the timeline's 12th interval of 13, after the 1 s window, every call
+    // ok). Then there is nothing to judge, and the case says so instead of passing or failing.
+    const double window_end = repeat["window_start_unix"].get<double>() + repeat["window_seconds"].get<double>();
+    if (fault_unix >= window_end)
+      GTEST_SKIP() << "the kill came " << fault_unix - window_end << " s after the window ended: the "
+                   << "test saw the client's connection late (a loaded machine); nothing to judge";
     EXPECT_GT(counted, repeat["outcomes"]["ok"].get<std::uint64_t>()) << repeat["outcomes"];
     const json& t = repeat["timeline"];
     const double interval_s = t["interval_ns"].get<double>() / 1e9;
@@ -227,9 +233,11 @@ TEST_P(run_faults, the_run_ends_in_time_and_counts_every_call_once) {
     for (const auto& [outcome, column] : t["failed"].items())
       for (std::size_t k = 0; k < column.size(); ++k)
         if (column[k].get<std::uint64_t>() > 0) first_failed = std::min(first_failed, k);
+    // (gtest builds the message only on failure: /proc is scanned for who listens then only.)
     ASSERT_LT(first_failed, t["ok"].size())
         << t["failed"] << "\nkilled at " << std::fixed << fault_unix << ", interval " << killed_in
-        << " of the window's " << t["ok"].size() << "; listening on its port at the end: " << listeners
+        << " of the window's " << t["ok"].size() << "; listening on its port after the run: "
+        << test::port_listeners(server->local_endpoint().port)
         << "\n" << repeat["outcomes"] << "\n" << err;
     EXPECT_GE(first_failed, killed_in) << "a call failed before the server was killed: " << t["failed"];
     std::uint64_t ok_before = 0;

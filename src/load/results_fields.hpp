@@ -1,12 +1,12 @@
 #pragma once
-// A point's parameters as a results file names them: one list, which results_file.cpp writes and
-// results_reader.cpp reads, so that the two cannot disagree on a field. The fields with a rule of
-// their own (requests, stages and calls: null when not used) are not in it.
+// Fields as a results file names them: lists that results_file.cpp writes and results_reader.cpp
+// reads, so that the two cannot disagree on a field.
 #include "wirebench/load/point_summary.hpp"
 
 namespace wirebench {
 
-// Calls `field(name, member)` for each plain field of `p` (a point_parameters, const or not).
+// Calls `field(name, member)` for each plain field of `p` (a point_parameters, const or not). The
+// fields with a rule of their own (requests, stages and calls: null when not used) are not here.
 template <class Parameters, class Field>
 void each_plain_parameter(Parameters& p, Field&& field) {
   field("protocol", p.protocol);
@@ -28,6 +28,16 @@ void each_plain_parameter(Parameters& p, Field&& field) {
   field("client_cpus", p.client_cpus);
   field("server_local", p.server_local);
   field("generators", p.generators);
+}
+
+// The same for the counts of `c` (a client_counts), beside a repeat's or a summary's other fields.
+template <class Counts, class Field>
+void each_client_count(Counts& c, Field&& field) {
+  field("late_replies", c.late_replies);
+  field("unknown_replies", c.unknown_replies);
+  field("reconnects", c.reconnects);
+  field("resent", c.resent);
+  field("connect_failures", c.connect_failures);
 }
 
 }  // namespace wirebench
