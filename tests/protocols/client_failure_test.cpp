@@ -85,6 +85,21 @@ TEST_P(client_failure, silent_server_fails_pending_calls_with_timeout) {
   EXPECT_EQ(t.errors["timeout"], 50);
 }
 
+// A call's own deadline (an open loop's, for a call that waited to be sent) ends it, not the
+// client's reply timeout: grpcpp-stream gave every call a new 10 s from the moment it was made.
+TEST_P(client_failure, a_call_ends_at_its_own_deadline_not_at_the_reply_timeout) {
+  test::silent_server server;
+  auto c = client(server.where(), 10s);
+  tally t(20);
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 20; ++i)
+    c->async_greet("slow", {.deadline = start + 300ms},
+                   [&t, i](std::error_code ec, std::string_view) { t.complete(i, ec); });
+  ASSERT_TRUE(t.wait_all(8s)) << t.done.load() << " of 20 completed";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s) << "the reply timeout ended them";
+  EXPECT_EQ(t.errors["timeout"], 20);
+}
+
 TEST_P(client_failure, nobody_listening_is_connect_failed) {
   // A socket path that does not exist: unlike a just-freed TCP port, no parallel test can take it.
   const auto nowhere = endpoint::parse_or_throw("unix:/tmp/wirebench-nobody-" +

@@ -4,6 +4,7 @@
 // call timed out; the server now accepts on our listener, which waits and retries. And a
 // connection that never speaks is closed after the idle timeout.
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,16 @@ namespace {
 using namespace std::chrono_literals;
 
 class grpc_descriptor_flood : public ::testing::TestWithParam<std::string> {};
+
+// How many descriptors a process holds (its /proc/<pid>/fd entries); -1 when it cannot be read.
+long open_descriptors(pid_t pid) {
+  std::error_code ec;
+  long n = 0;
+  for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid) + "/fd", ec), end;
+       !ec && it != end; it.increment(ec))
+    ++n;
+  return ec ? -1 : n;
+}
 
 TEST_P(grpc_descriptor_flood, the_server_accepts_again_once_descriptors_are_free) {
   WIREBENCH_REQUIRE_PEER("prlimit", "util-linux");
@@ -64,8 +75,11 @@ TEST_P(grpc_descriptor_flood, the_server_accepts_again_once_descriptors_are_free
     if (result.ec != errc::connect_failed || std::chrono::steady_clock::now() > give_up) break;
     std::this_thread::sleep_for(200ms);
   }
-  EXPECT_TRUE(result.completed);
-  EXPECT_FALSE(result.ec) << result.ec.message();
+  // (Built only on failure: whether the server let go of the flood's descriptors tells a server
+  // that never freed them from one that freed them and still did not serve.)
+  EXPECT_TRUE(result.completed) << "server holds " << open_descriptors(server.pid()) << " descriptors";
+  EXPECT_FALSE(result.ec) << error_name(result.ec) << ": " << result.ec.message() << "; server holds "
+                          << open_descriptors(server.pid()) << " descriptors of 256";
   EXPECT_EQ(result.reply, "hello, after the flood");
 }
 

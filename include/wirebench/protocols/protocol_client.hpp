@@ -38,8 +38,7 @@ struct call_options {
   static constexpr std::size_t any_lane = static_cast<std::size_t>(-1);
   // Fail with errc::timeout at this time rather than at the reply timeout from now: an open loop
   // gives a call that waited to be sent only the time it has left of its timeout from its
-  // intended start. The clock's epoch: none. A client that cannot give a call a deadline of its
-  // own (gRPC's streams) keeps its reply timeout.
+  // intended start. The clock's epoch: none.
   std::chrono::steady_clock::time_point deadline = {};
   // On connection `lane % connections`: a load driver keeps each caller on one connection, so
   // that `depth` callers share each. gRPC's streams take the lane as their stream; clients

@@ -272,12 +272,15 @@ class stream_client final : public protocol_client {
 
   // A load driver's caller stays on stream `lane % streams`: with --depth, `depth` callers share
   // each stream, which then holds all their calls (round robin alone put a caller's next call on
-  // a stream still full of others', and it was rejected). A call on a stream keeps the reply
-  // timeout: a deadline of its own would end the stream.
+  // a stream still full of others', and it was rejected). A call's deadline is its own, kept by
+  // the stream's table (gRPC's deadline is the stream's: it would end them all): an open loop's
+  // call that waited for room has only what is left of its timeout, not a new one.
   void async_greet(std::string_view name, call_options options, call_completion done) override {
     const std::size_t lane =
         options.has_lane() ? options.lane : next_.fetch_add(1, std::memory_order_relaxed);
-    place(lane, name, std::move(done));
+    const auto deadline = options.has_deadline() ? options.deadline : clock::now() + timeout_;
+    place(lane, name, deadline, std::move(done));
+    if (options.has_deadline()) expire_by(deadline);
   }
 
   void close() override {
@@ -305,25 +308,37 @@ class stream_client final : public protocol_client {
 
  private:
   // On stream `first % streams`, or the next one with room; rejected when every one is full.
-  void place(std::size_t first, std::string_view name, call_completion done) {
+  void place(std::size_t first, std::string_view name, clock::time_point deadline,
+             call_completion done) {
     if (stopped_.load(std::memory_order_acquire)) return done(errc::connection_closed, {});
-    const auto deadline = clock::now() + timeout_;
     for (std::size_t k = 0; k < streams_.size(); ++k)
       if (streams_[(first + k) % streams_.size()]->call(name, deadline, done)) return;
     queues_.complete_later(std::move(done), errc::rejected);
   }
 
-  // One thread for every stream's deadlines. All calls share one timeout, so a call made after
-  // this thread went to sleep is due after it wakes: it never needs waking early.
+  // Wakes the timer thread early for a call due before it would wake. Called after the call is
+  // in its stream's table: a timer that looked before then sees the lowered wake_at_.
+  void expire_by(clock::time_point deadline) {
+    std::lock_guard lock(timer_mutex_);
+    if (deadline >= wake_at_) return;
+    wake_at_ = deadline;
+    timer_wake_.notify_one();
+  }
+
+  // One thread for every stream's deadlines. A call with the reply timeout is due after the
+  // thread's wake (set at most one timeout from an earlier now); one with an earlier deadline of
+  // its own lowers the wake (expire_by).
   void run_timer() {
     std::unique_lock lock(timer_mutex_);
     while (!closed_) {
-      auto wake = clock::now() + timeout_;
+      wake_at_ = clock::time_point::max();  // calls made from here on lower it
       lock.unlock();
+      auto wake = clock::now() + timeout_;
       for (auto& s : streams_)
         if (auto next = s->expire(clock::now())) wake = std::min(wake, *next);
       lock.lock();
-      timer_wake_.wait_until(lock, wake, [this] { return closed_; });
+      wake_at_ = std::min(wake_at_, wake);
+      while (!closed_ && clock::now() < wake_at_) timer_wake_.wait_until(lock, wake_at_);
     }
   }
 
@@ -335,6 +350,7 @@ class stream_client final : public protocol_client {
   std::atomic<bool> stopped_{false};
   std::mutex timer_mutex_;
   std::condition_variable timer_wake_;
+  clock::time_point wake_at_ = clock::time_point::max();  // under timer_mutex_
   bool closed_ = false;
   std::thread timer_;
 };
