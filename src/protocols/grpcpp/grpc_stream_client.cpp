@@ -10,6 +10,7 @@
 // under it and run after it is released, so a completion may make the next call at once. When the
 // stream ends for any reason (server gone, stream reset, close()), every call on it fails with
 // connection_closed.
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -317,11 +318,14 @@ class stream_client final : public protocol_client {
   }
 
   // Wakes the timer thread early for a call due before it would wake. Called after the call is
-  // in its stream's table: a timer that looked before then sees the lowered wake_at_.
+  // in its stream's table: a timer that looked before then sees the lowered wake_at_. Most calls
+  // are due after the wake (an open loop's run late by less than a timeout) and take no lock: a
+  // stale, earlier wake only makes the timer look again sooner, and find this call then.
   void expire_by(clock::time_point deadline) {
+    if (deadline >= wake_at_.load(std::memory_order_relaxed)) return;
     std::lock_guard lock(timer_mutex_);
-    if (deadline >= wake_at_) return;
-    wake_at_ = deadline;
+    if (deadline >= wake_at_.load(std::memory_order_relaxed)) return;
+    wake_at_.store(deadline, std::memory_order_relaxed);
     timer_wake_.notify_one();
   }
 
@@ -331,14 +335,16 @@ class stream_client final : public protocol_client {
   void run_timer() {
     std::unique_lock lock(timer_mutex_);
     while (!closed_) {
-      wake_at_ = clock::time_point::max();  // calls made from here on lower it
+      wake_at_.store(clock::time_point::max(), std::memory_order_relaxed);  // calls from here on lower it
       lock.unlock();
       auto wake = clock::now() + timeout_;
       for (auto& s : streams_)
         if (auto next = s->expire(clock::now())) wake = std::min(wake, *next);
       lock.lock();
-      wake_at_ = std::min(wake_at_, wake);
-      while (!closed_ && clock::now() < wake_at_) timer_wake_.wait_until(lock, wake_at_);
+      wake = std::min(wake_at_.load(std::memory_order_relaxed), wake);
+      wake_at_.store(wake, std::memory_order_relaxed);
+      while (!closed_ && clock::now() < (wake = wake_at_.load(std::memory_order_relaxed)))
+        timer_wake_.wait_until(lock, wake);
     }
   }
 
@@ -350,7 +356,8 @@ class stream_client final : public protocol_client {
   std::atomic<bool> stopped_{false};
   std::mutex timer_mutex_;
   std::condition_variable timer_wake_;
-  clock::time_point wake_at_ = clock::time_point::max();  // under timer_mutex_
+  // When the timer thread wakes next: written under timer_mutex_, read without it first.
+  std::atomic<clock::time_point> wake_at_{clock::time_point::max()};
   bool closed_ = false;
   std::thread timer_;
 };
