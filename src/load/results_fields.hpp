@@ -1,6 +1,7 @@
 #pragma once
-// Fields as a results file names them: lists that results_file.cpp writes and results_reader.cpp
-// reads, so that the two cannot disagree on a field.
+// Fields as a results file names them: a list that results_file.cpp writes and results_reader.cpp
+// reads, so that the two cannot disagree on a field (the client counts' list is
+// client_counts::fields).
 #include "wirebench/load/point_summary.hpp"
 
 namespace wirebench {
@@ -28,16 +29,6 @@ void each_plain_parameter(Parameters& p, Field&& field) {
   field("client_cpus", p.client_cpus);
   field("server_local", p.server_local);
   field("generators", p.generators);
-}
-
-// The same for the counts of `c` (a client_counts), beside a repeat's or a summary's other fields.
-template <class Counts, class Field>
-void each_client_count(Counts& c, Field&& field) {
-  field("late_replies", c.late_replies);
-  field("unknown_replies", c.unknown_replies);
-  field("reconnects", c.reconnects);
-  field("resent", c.resent);
-  field("connect_failures", c.connect_failures);
 }
 
 }  // namespace wirebench

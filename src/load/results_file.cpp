@@ -148,7 +148,7 @@ json parameters_json(const point_parameters& p) {
 
 // A repeat's or a summary's client counts, beside its other fields.
 void add_client_counts(json& j, const client_counts& c) {
-  each_client_count(c, [&j](const char* name, std::uint64_t n) { j[name] = n; });
+  for (const auto& [name, count] : client_counts::fields) j[name] = c.*count;
 }
 
 json summary_json(const point_summary& s) {

@@ -157,7 +157,7 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
 // A repeat's or a summary's client counts, among its other fields.
 client_counts client_counts_of(const reader& r) {
   client_counts c;
-  each_client_count(c, [&r](const char* name, std::uint64_t& n) { n = r.count(name); });
+  for (const auto& [name, count] : client_counts::fields) c.*count = r.count(name);
   return c;
 }
 

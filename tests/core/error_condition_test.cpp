@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <string_view>
+#include <utility>
 #include <system_error>
 
 #include <asio/error.hpp>
@@ -70,19 +72,14 @@ TEST(error_condition, system_errno_reads_asios_codes_as_the_standards) {
 }
 
 TEST(error_condition, error_name_names_asios_codes) {
-  EXPECT_EQ(error_name(asio::error::operation_aborted), "operation_canceled");
-  EXPECT_EQ(error_name(asio::error::connection_reset), "connection_reset");
-  EXPECT_EQ(error_name(asio::error::connection_refused), "connection_refused");
-  EXPECT_EQ(error_name(asio::error::timed_out), "timed_out");
-  EXPECT_EQ(error_name(asio::error::broken_pipe), "broken_pipe");
-  EXPECT_EQ(error_name(asio::error::no_descriptors), "too_many_files_open");
-  EXPECT_EQ(error_name(asio::error::address_in_use), "address_in_use");
-  EXPECT_EQ(error_name(asio::error::network_unreachable), "network_unreachable");
-  EXPECT_EQ(error_name(asio::error::eof), "eof");
-  EXPECT_EQ(error_name(asio::error::not_found), "not_found");
-  EXPECT_EQ(error_name(asio::error::host_not_found), "host_not_found");
-  EXPECT_EQ(error_name(asio::error::service_not_found), "address_lookup_failed");
-  EXPECT_EQ(error_name(asio::ssl::error::stream_truncated), "tls_error");
+  const std::pair<std::error_code, std::string_view> names[] = {
+      {asio::error::operation_aborted, "operation_canceled"}, {asio::error::connection_reset, "connection_reset"},
+      {asio::error::connection_refused, "connection_refused"}, {asio::error::timed_out, "timed_out"},
+      {asio::error::broken_pipe, "broken_pipe"}, {asio::error::no_descriptors, "too_many_files_open"},
+      {asio::error::address_in_use, "address_in_use"}, {asio::error::network_unreachable, "network_unreachable"},
+      {asio::error::eof, "eof"}, {asio::error::not_found, "not_found"}, {asio::error::host_not_found, "host_not_found"},
+      {asio::error::service_not_found, "address_lookup_failed"}, {asio::ssl::error::stream_truncated, "tls_error"}};
+  for (const auto& [code, name] : names) EXPECT_EQ(error_name(code), name) << code.message();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "codec/split_feeder.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/encoded_frame.hpp"
+#include "wirebench/core/feed_decoder.hpp"
 #include "wirebench/core/frame_decoder.hpp"
 
 namespace wirebench::fuzz {
@@ -41,6 +42,14 @@ class input {
 inline std::size_t frame_limit(std::uint8_t setting) {
   return (setting & 0x80) ? std::size_t{setting & 0x7fu} * 61 : setting;
 }
+
+// A stream decoder target's input: [limit][flags][pattern][seed] then the stream (check_decoder
+// cuts it where pattern and seed say).
+struct decoder_input : input {
+  decoder_input(const std::uint8_t* data, std::size_t size) : input(data, size, 4) {}
+  std::size_t limit() const { return frame_limit(setting(0)); }
+  std::uint8_t flags() const { return setting(1); }
+};
 
 // The stream as reads: whole (one piece), or cut where `pattern` and `seed` say.
 inline std::vector<std::string_view> whole(std::string_view stream) { return {stream}; }
@@ -112,14 +121,20 @@ std::string check_decoder(const Decoder& decoder, std::size_t max_frame, const i
   return problem;
 }
 
-// The contract every target checks: `run(reads)` makes the same transcript whether the stream
-// comes whole or cut where `pattern` and `seed` say; aborts naming the first difference.
-template <class Run>
-void expect_same_whole_and_cut(const char* target, std::string_view stream, std::uint8_t pattern,
-                               std::uint8_t seed, Run&& run) {
-  const auto reads = cut(stream, pattern, seed);
-  expect_same(target, run(whole(stream)), run(reads), reads.size());
-}
+// A stream target's input: [settings][pattern][seed] then the stream, and the contract every
+// such target checks: `run(reads)` makes the same transcript whether the stream comes whole or cut
+// where pattern and seed say; aborts naming the first difference.
+struct stream_input : input {
+  stream_input(const std::uint8_t* data, std::size_t size) : input(data, size, 3) {}
+  std::uint8_t settings() const { return setting(0); }
+  std::vector<std::string_view> cut_reads() const { return cut(stream(), setting(1), setting(2)); }
+  template <class Run>
+  int expect_same_whole_and_cut(const char* target, Run&& run) const {
+    const auto reads = cut_reads();
+    expect_same(target, run(whole(stream())), run(reads), reads.size());
+    return 0;
+  }
+};
 
 // A frame_decoder over `reads` as a stream's reader drives it: each read appended to the
 // unconsumed bytes, decoded until more are needed. `describe(frame, bytes)` checks each frame
@@ -154,6 +169,32 @@ std::vector<std::string> decode_reads(const char* target, Decoder& decoder,
   return transcript;
 }
 
+// A feed_decoder (core/feed_decoder.hpp) over `reads` as a stream's reader drives it: each read
+// fed, every item next() hands out given to `describe(item)` (which checks it and returns its
+// transcript line), then released. The last line is `on_error(error)` for the error that ends the
+// stream, or `end()`.
+template <feed_decoder Decoder, class Describe, class OnError, class End>
+std::vector<std::string> feed_reads(Decoder& decoder, const std::vector<std::string_view>& reads,
+                                    Describe&& describe, OnError&& on_error, End&& end) {
+  std::vector<std::string> transcript;
+  for (std::string_view read : reads) {
+    decoder.feed(as_bytes(read));
+    std::error_code error;
+    for (;;) {
+      auto item = decoder.next(error);
+      if (!item) break;
+      transcript.push_back(describe(*item));
+    }
+    decoder.release();
+    if (error) {
+      transcript.push_back(on_error(error));
+      return transcript;
+    }
+  }
+  transcript.push_back(end());
+  return transcript;
+}
+
 // An encoded frame's bytes, gathered (to compare with what a frame was read from).
 inline std::string gathered(const encoded_frame& frame) {
   std::string bytes;
@@ -165,11 +206,9 @@ inline std::string gathered(const encoded_frame& frame) {
 // `run(limit, reads)` over the stream whole and cut, the two transcripts the same.
 template <class Run>
 int run_limited_stream(const char* target, const std::uint8_t* data, std::size_t size, Run&& run) {
-  const input in(data, size, 3);
-  const std::size_t limit = frame_limit(in.setting(0));
-  expect_same_whole_and_cut(target, in.stream(), in.setting(1), in.setting(2),
-                            [&](const auto& reads) { return run(limit, reads); });
-  return 0;
+  const stream_input in(data, size);
+  const std::size_t limit = frame_limit(in.settings());
+  return in.expect_same_whole_and_cut(target, [&](const auto& reads) { return run(limit, reads); });
 }
 
 }  // namespace wirebench::fuzz

@@ -62,8 +62,8 @@ std::vector<std::string> run(const http2::server_session_config& config,
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const fuzz::input in(data, size, 3);
-  const std::uint8_t flags = in.setting(0);
+  const fuzz::stream_input in(data, size);
+  const std::uint8_t flags = in.settings();
   http2::server_session_config config;
   config.max_concurrent_streams = 1u << (2 * ((flags >> 1) & 7u));
   config.max_body_bytes = std::size_t{16} << (2 * ((flags >> 4) & 3u));

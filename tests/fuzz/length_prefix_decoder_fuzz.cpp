@@ -18,30 +18,29 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace wirebench;
-  const fuzz::input in(data, size, 4);
-  const std::uint8_t flags = in.setting(1);
-  const std::string_view stream = in.stream();
+  const fuzz::decoder_input in(data, size);
+  const std::uint8_t flags = in.flags();
   const length_prefix_config config{
       .header_bytes = std::size_t{1} << (flags & 3),
-      .max_frame_bytes = fuzz::frame_limit(in.setting(0)),
+      .max_frame_bytes = in.limit(),
       .on_oversize = (flags & 4) ? oversize_policy::resync : oversize_policy::fail,
       .lead_bytes = (flags & 8) ? 1u : 0u};
 
   const std::string problem = fuzz::check_decoder(
       length_prefix_decoder(config), config.max_frame_bytes, in,
-      test::length_prefix_model(config, stream), [&](const test::outcome& whole) -> std::string {
+      test::length_prefix_model(config, in.stream()), [&](const test::outcome& whole) -> std::string {
         std::size_t framed = whole.unconsumed.size();
         for (const auto& e : whole.events)
           if (e.status == decode_status::frame)
             framed += config.lead_bytes + config.header_bytes + e.bytes.size();
-        if (framed <= stream.size()) return {};
+        if (framed <= in.stream().size()) return {};
         return "frames + headers + unconsumed = " + std::to_string(framed) + " > " +
-               std::to_string(stream.size());
+               std::to_string(in.stream().size());
       });
   if (problem.empty()) return 0;
   std::fprintf(stderr,
                "length_prefix_decoder fuzz (lead=%zu width=%zu max=%zu resync=%d, %zu bytes): %s\n",
                config.lead_bytes, config.header_bytes, config.max_frame_bytes, (flags & 4) ? 1 : 0,
-               stream.size(), problem.c_str());
+               in.stream().size(), problem.c_str());
   std::abort();
 }

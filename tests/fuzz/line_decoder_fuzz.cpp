@@ -16,16 +16,15 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace wirebench;
-  const fuzz::input in(data, size, 4);
-  const std::uint8_t flags = in.setting(1);
-  const std::string_view stream = in.stream();
+  const fuzz::decoder_input in(data, size);
+  const std::uint8_t flags = in.flags();
   const line_decoder_config config{
-      .max_line_bytes = fuzz::frame_limit(in.setting(0)),
+      .max_line_bytes = in.limit(),
       .strip_cr = (flags & 1) != 0,
       .on_oversize = (flags & 2) ? oversize_policy::resync : oversize_policy::fail};
 
   const std::string problem = fuzz::check_decoder(
-      line_decoder(config), config.max_line_bytes, in, test::line_model(config, stream),
+      line_decoder(config), config.max_line_bytes, in, test::line_model(config, in.stream()),
       [](const test::outcome& whole) -> std::string {
         for (const auto& e : whole.events)
           if (e.bytes.find('\n') != std::string::npos) return "a frame holds a '\\n'";
@@ -33,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       });
   if (problem.empty()) return 0;
   std::fprintf(stderr, "line_decoder fuzz (max=%zu strip_cr=%d resync=%d, %zu bytes): %s\n",
-               config.max_line_bytes, config.strip_cr ? 1 : 0, (flags & 2) ? 1 : 0, stream.size(),
+               config.max_line_bytes, config.strip_cr ? 1 : 0, (flags & 2) ? 1 : 0, in.stream().size(),
                problem.c_str());
   std::abort();
 }

@@ -67,52 +67,39 @@ std::string describe(const msgpack::object& o) {
 
 std::vector<std::string> run(const msgpack_rpc::limits& limits,
                              const std::vector<std::string_view>& reads) {
-  std::vector<std::string> transcript;
   msgpack_rpc::stream_decoder decoder(limits);
   msgpack_rpc::stream_decoder again;  // decodes each message packed again
-  for (std::string_view read : reads) {
-    decoder.feed(as_bytes(read));
-    std::error_code error;
-    while (!error) {
-      auto handle = decoder.next(error);
-      if (!handle) break;
-      const std::string bytes = packed(handle->get());
-      // Packed again it is no longer than it arrived (msgpack packs each value as small as it
-      // can), so no longer than the bound either; and every count, length and depth is in limits.
-      if (bytes.size() > limits.max_buffered || !within(handle->get(), limits))
-        fuzz::fail(target, "a message over the limits was accepted: " + fuzz::printable(bytes));
-      // Packed again, it decodes to the same bytes, and to nothing more (msgpack may pick other
-      // widths than the input did, so the input itself is not compared). One decoder for the
-      // run: a decoder per message made the ASan build's run of this target 20 times slower.
-      again.feed(as_bytes(bytes));
-      std::error_code again_error;
-      auto copy = again.next(again_error);
-      if (!copy || packed(copy->get()) != bytes || again.mid_message())
-        fuzz::fail(target, "a message does not survive packing again: " + fuzz::printable(bytes));
-      transcript.push_back(describe(handle->get()));
-    }
-    if (error) {
-      transcript.push_back("error " + error.message());
-      return transcript;
-    }
-  }
-  transcript.push_back("end, mid_message=" + std::to_string(decoder.mid_message()));
-  return transcript;
+  const auto check = [&](const msgpack::object_handle& handle) {
+    const std::string bytes = packed(handle.get());
+    // Packed again it is no longer than it arrived (msgpack packs each value as small as it
+    // can), so no longer than the bound either; and every count, length and depth is in limits.
+    if (bytes.size() > limits.max_buffered || !within(handle.get(), limits))
+      fuzz::fail(target, "a message over the limits was accepted: " + fuzz::printable(bytes));
+    // Packed again, it decodes to the same bytes, and to nothing more (msgpack may pick other
+    // widths than the input did, so the input itself is not compared). One decoder for the
+    // run: a decoder per message made the ASan build's run of this target 20 times slower.
+    again.feed(as_bytes(bytes));
+    std::error_code again_error;
+    auto copy = again.next(again_error);
+    if (!copy || packed(copy->get()) != bytes || again.mid_message())
+      fuzz::fail(target, "a message does not survive packing again: " + fuzz::printable(bytes));
+    return describe(handle.get());
+  };
+  return fuzz::feed_reads(
+      decoder, reads, check, [](std::error_code error) { return "error " + error.message(); },
+      [&] { return "end, mid_message=" + std::to_string(decoder.mid_message()); });
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const fuzz::input in(data, size, 3);
-  const std::size_t s = (in.setting(0) & 15u) + 1;
+  const fuzz::stream_input in(data, size);
+  const std::size_t s = (in.settings() & 15u) + 1;
   msgpack_rpc::limits limits;
   limits.max_array = limits.max_map = 2 * s;
   limits.max_str = limits.max_bin = 32 * s;
   limits.max_ext = 8 * s;
-  limits.max_depth = (in.setting(0) >> 4) % 8u + 1;
+  limits.max_depth = (in.settings() >> 4) % 8u + 1;
   limits.max_buffered = 128 * s;
-
-  fuzz::expect_same_whole_and_cut(target, in.stream(), in.setting(1), in.setting(2),
-                                  [&](const auto& reads) { return run(limits, reads); });
-  return 0;
+  return in.expect_same_whole_and_cut(target, [&](const auto& reads) { return run(limits, reads); });
 }

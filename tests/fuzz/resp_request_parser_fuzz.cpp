@@ -72,13 +72,11 @@ std::vector<std::string> run(const resp::request_limits& limits,
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const fuzz::input in(data, size, 3);
-  const std::size_t scale = (in.setting(0) & 15u) + 1;
+  const fuzz::stream_input in(data, size);
+  const std::size_t scale = (in.settings() & 15u) + 1;
   const resp::request_limits limits{.max_bulk_bytes = 16 * scale,
-                                    .max_multibulk_elements = (in.setting(0) >> 4) + 1u,
+                                    .max_multibulk_elements = (in.settings() >> 4) + 1u,
                                     .max_inline_bytes = 16 * scale,
                                     .max_query_bytes = 64 * scale};
-  fuzz::expect_same_whole_and_cut(target, in.stream(), in.setting(1), in.setting(2),
-                                  [&](const auto& reads) { return run(limits, reads); });
-  return 0;
+  return in.expect_same_whole_and_cut(target, [&](const auto& reads) { return run(limits, reads); });
 }

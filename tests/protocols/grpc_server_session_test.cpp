@@ -9,26 +9,13 @@
 #include <gtest/gtest.h>
 
 #include "../../src/protocols/grpc/grpc_gzip.hpp"
-#include "../../src/protocols/grpc/grpc_server_session.hpp"
-#include "proto/echo.pb.h"
-#include "support/grpc_frames.hpp"
-#include "support/h2_frames.hpp"
-#include "support/h2_greet_session.hpp"
+#include "grpc_server_session_testing.hpp"
 #include "wirebench/codec/bytes.hpp"
 
 namespace wirebench::grpc_wire {
 namespace {
 
-using namespace test::h2;
-using namespace test::grpc_frames;
-using session = test::answering_session<grpc_server_session>;
-namespace pb = ::wirebench::echo;
-
-grpc_server_config config() {
-  grpc_server_config c;
-  c.max_message_bytes = 1024;
-  return c;
-}
+using namespace server_session_testing;
 
 // The one HEADERS frame of a Trailers-Only response on stream 1, decoded.
 header_list trailers_only(session& s, const std::string& input) {
@@ -48,7 +35,7 @@ header_list grpc_error(std::string_view status, std::string_view message, std::s
 }
 
 TEST(grpc_server_session, a_greet_call_is_headers_one_message_then_trailers) {
-  session s(config());
+  session s(small_messages_config());
   const auto mine = on_stream(respond_to(s, call(1, {}, greet_message("ann"))), 1);
   ASSERT_EQ(mine.size(), 3u);
   EXPECT_EQ(mine[0].type, type_headers);
@@ -67,7 +54,7 @@ TEST(grpc_server_session, a_greet_call_is_headers_one_message_then_trailers) {
 }
 
 TEST(grpc_server_session, calls_on_many_streams_are_each_answered) {
-  session s(config());
+  session s(small_messages_config());
   const auto frames = respond_to(s, call(1, {}, greet_message("a")) + call(3, {}, greet_message("b")) +
                                       call(5, {}, greet_message("c")));
   for (std::uint32_t id : {1u, 3u, 5u}) EXPECT_EQ(on_stream(frames, id).size(), 3u) << id;
@@ -91,19 +78,19 @@ TEST(grpc_server_session, echo_get_expand_and_collect_are_answered_by_the_sessio
     return out;
   };
   {
-    session s(config());
+    session s(small_messages_config());
     const auto mine = on_stream(respond_to(s, call(1, {.path = "/wirebench.echo.Echo/Get"}, echo_message("hi"))), 1);
     EXPECT_EQ(texts(mine), (std::vector<std::string>{"hi"}));
     EXPECT_EQ(decode_headers(mine.back().payload), (header_list{{"grpc-status", "0"}}));
   }
   {
-    session s(config());
+    session s(small_messages_config());
     const auto mine = on_stream(
         respond_to(s, call(1, {.path = "/wirebench.echo.Echo/Expand"}, echo_message("a bb  c"))), 1);
     EXPECT_EQ(texts(mine), (std::vector<std::string>{"a", "bb", "c"}));
   }
   {
-    session s(config());
+    session s(small_messages_config());
     const auto mine = on_stream(respond_to(s, call(1, {.path = "/wirebench.echo.Echo/Collect"},
                                                  echo_message("x") + echo_message("y") + echo_message("z"))),
                                 1);
@@ -112,17 +99,17 @@ TEST(grpc_server_session, echo_get_expand_and_collect_are_answered_by_the_sessio
 }
 
 TEST(grpc_server_session, an_unknown_method_is_unimplemented_percent_encoded) {
-  session s(config());
+  session s(small_messages_config());
   EXPECT_EQ(trailers_only(s, call(1, {.path = "/wirebench.echo.Echo/N\xc3\xb6"}, greet_message("a"))),
             grpc_error("12", "unknown method N%C3%B6"));
-  session other(config());
+  session other(small_messages_config());
   EXPECT_EQ(trailers_only(other, call(1, {.path = "/other.Svc/Greet"}, greet_message("a"))),
             grpc_error("12", "unknown service"));
   EXPECT_EQ(s.take_answered(), 1u);
 }
 
 TEST(grpc_server_session, a_content_type_that_is_not_grpc_is_http_415_with_a_text_body) {
-  session s(config());
+  session s(small_messages_config());
   const auto mine = on_stream(respond_to(s, call(1, {.content_type = "application/json"}, greet_message("a"))), 1);
   ASSERT_EQ(mine.size(), 2u);
   EXPECT_EQ(decode_headers(mine[0].payload),
@@ -131,39 +118,39 @@ TEST(grpc_server_session, a_content_type_that_is_not_grpc_is_http_415_with_a_tex
   EXPECT_EQ(mine[1].type, type_data);
   EXPECT_EQ(mine[1].flags & end_stream, end_stream);
   EXPECT_EQ(mine[1].payload, "content-type is not application/grpc\n");
-  session proto(config());  // +proto and parameters are gRPC's
+  session proto(small_messages_config());  // +proto and parameters are gRPC's
   EXPECT_EQ(on_stream(respond_to(proto, call(1, {.content_type = "application/grpc+proto"}, greet_message("a"))), 1).size(), 3u);
 }
 
 TEST(grpc_server_session, a_get_is_http_405) {
-  session s(config());
+  session s(small_messages_config());
   EXPECT_EQ(trailers_only(s, call(1, {.post = false}, greet_message("a"))),
             grpc_error("12", "gRPC is POST only", "405"));
 }
 
 TEST(grpc_server_session, a_bad_flag_a_compressed_message_and_a_bad_message_are_internal) {
-  session flag(config());
+  session flag(small_messages_config());
   EXPECT_EQ(trailers_only(flag, call(1, {}, message("\x0a\x01x", 2))),
             grpc_error("13", "malformed message prefix"));
-  session compressed(config());
+  session compressed(small_messages_config());
   EXPECT_EQ(trailers_only(compressed, call(1, {}, message("\x12\x01x", 1))),
             grpc_error("13", "compressed message without grpc-encoding"));
-  session garbage(config());
+  session garbage(small_messages_config());
   EXPECT_EQ(trailers_only(garbage, call(1, {}, message("\xff\xff\xff"))),
             grpc_error("13", "cannot parse GreetRequest"));
-  session two(config());
+  session two(small_messages_config());
   EXPECT_EQ(trailers_only(two, call(1, {}, greet_message("a") + greet_message("b"))),
             grpc_error("13", "a unary call takes exactly one message"));
-  session cut(config());
+  session cut(small_messages_config());
   EXPECT_EQ(trailers_only(cut, call(1, {}, greet_message("abc").substr(0, 6))),
             grpc_error("13", "the request ends inside a message"));
-  session none(config());
+  session none(small_messages_config());
   EXPECT_EQ(trailers_only(none, call(1, {}, "")),
             grpc_error("13", "a unary call takes exactly one message"));
 }
 
 TEST(grpc_server_session, a_name_that_is_not_utf8_is_internal_and_logs_nothing) {
-  session s(config());
+  session s(small_messages_config());
   pb::GreetRequest r;
   r.set_name("ok");
   std::string bytes = r.SerializeAsString();
@@ -175,7 +162,7 @@ TEST(grpc_server_session, a_name_that_is_not_utf8_is_internal_and_logs_nothing) 
 }
 
 TEST(grpc_server_session, an_encoding_it_lacks_is_unimplemented_naming_those_it_has) {
-  session s(config());
+  session s(small_messages_config());
   header_list expected = grpc_error("12", "grpc-encoding not supported: snappy");
   expected.emplace_back("grpc-accept-encoding", "identity,gzip");
   EXPECT_EQ(trailers_only(s, call(1, {.extra_name = "grpc-encoding", .extra_value = "snappy"},
@@ -194,7 +181,7 @@ TEST(grpc_server_session, a_gzip_message_is_inflated_and_a_bad_one_refused) {
   pb::GreetRequest r;
   r.set_name("zip");
   {
-    session s(config());
+    session s(small_messages_config());
     const auto mine = on_stream(respond_to(s, call(1, gzip_encoded, message(gzipped(r.SerializeAsString()), 1))), 1);
     ASSERT_EQ(mine.size(), 3u);
     pb::GreetReply reply;
@@ -202,19 +189,19 @@ TEST(grpc_server_session, a_gzip_message_is_inflated_and_a_bad_one_refused) {
     EXPECT_EQ(mine[1].payload, message(reply.SerializeAsString())) << "replies are not compressed";
   }
   {
-    session s(config());  // flag 0 under grpc-encoding gzip: a message sent as it is
+    session s(small_messages_config());  // flag 0 under grpc-encoding gzip: a message sent as it is
     EXPECT_EQ(on_stream(respond_to(s, call(1, gzip_encoded, greet_message("plain"))), 1).size(), 3u);
   }
-  session garbage(config());
+  session garbage(small_messages_config());
   EXPECT_EQ(trailers_only(garbage, call(1, gzip_encoded, message("not gzip", 1))),
             grpc_error("13", "cannot inflate the gzip message"));
-  session bomb(config());  // 64 KiB of zeros inflate past the 1 KiB limit from a few dozen bytes
+  session bomb(small_messages_config());  // 64 KiB of zeros inflate past the 1 KiB limit from a few dozen bytes
   EXPECT_EQ(trailers_only(bomb, call(1, gzip_encoded, message(gzipped(std::string(65536, '\0')), 1))),
             grpc_error("8", "message larger than the receive limit once inflated"));
 }
 
 TEST(grpc_server_session, a_message_over_the_limit_is_resource_exhausted_then_reset) {
-  session s(config());
+  session s(small_messages_config());
   const auto mine = on_stream(respond_to(s, call(1, {}, greet_message(std::string(2000, 'x')))), 1);
   ASSERT_GE(mine.size(), 1u);
   EXPECT_EQ(decode_headers(mine[0].payload), grpc_error("8", "message larger than the receive limit"));
@@ -222,13 +209,13 @@ TEST(grpc_server_session, a_message_over_the_limit_is_resource_exhausted_then_re
 }
 
 TEST(grpc_server_session, a_malformed_timeout_is_internal) {
-  session s(config());
+  session s(small_messages_config());
   EXPECT_EQ(trailers_only(s, call(1, {.extra_name = "grpc-timeout", .extra_value = "5x"}, greet_message("a"))),
             grpc_error("13", "malformed grpc-timeout"));
 }
 
 TEST(grpc_server_session, a_reply_after_the_deadline_is_deadline_exceeded) {
-  session s(config());
+  session s(small_messages_config());
   s.hold_calls();
   EXPECT_FALSE(s.read(opening() + call(1, {.extra_name = "grpc-timeout", .extra_value = "1u"},
                                        greet_message("late"))));
@@ -244,7 +231,7 @@ TEST(grpc_server_session, a_reply_after_the_deadline_is_deadline_exceeded) {
 // The host asks for the next deadline and expires what is past it: the call is answered
 // DEADLINE_EXCEEDED then, and its reply, when it comes, is dropped.
 TEST(grpc_server_session, an_expired_call_is_answered_at_its_deadline_and_its_reply_dropped) {
-  session s(config());
+  session s(small_messages_config());
   s.hold_calls();
   EXPECT_EQ(s.next_deadline(), std::chrono::steady_clock::time_point::max());
   EXPECT_FALSE(s.read(opening() + call(1, {.extra_name = "grpc-timeout", .extra_value = "5S"},
@@ -272,7 +259,7 @@ TEST(grpc_server_session, an_expired_call_is_answered_at_its_deadline_and_its_re
 TEST(grpc_server_session, a_reply_within_the_deadline_is_ok) {
   // The longest timeout the spec allows (about 11 400 years) is past the clock: no deadline.
   for (const std::string_view timeout : {"10S", "99999999H"}) {
-    session s(config());
+    session s(small_messages_config());
     const auto mine = on_stream(
         respond_to(s, call(1, {.extra_name = "grpc-timeout", .extra_value = timeout}, greet_message("a"))), 1);
     ASSERT_EQ(mine.size(), 3u) << timeout;

@@ -8,27 +8,14 @@
 
 #include <gtest/gtest.h>
 
-#include "../../src/protocols/grpc/grpc_server_session.hpp"
-#include "proto/echo.pb.h"
-#include "support/grpc_frames.hpp"
-#include "support/h2_frames.hpp"
-#include "support/h2_greet_session.hpp"
+#include "grpc_server_session_testing.hpp"
 
 namespace wirebench::grpc_wire {
 namespace {
 
-using namespace test::h2;
-using namespace test::grpc_frames;
-using session = test::answering_session<grpc_server_session>;
-namespace pb = ::wirebench::echo;
+using namespace server_session_testing;
 
 constexpr std::string_view greet_stream = "/wirebench.echo.Echo/GreetStream";
-
-grpc_server_config streams_config() {
-  grpc_server_config c;
-  c.max_message_bytes = 1024;
-  return c;
-}
 
 std::string data(std::uint32_t stream_id, std::string_view bytes, bool last = false) {
   return frame(type_data, last ? end_stream : 0, stream_id, bytes);
@@ -51,7 +38,7 @@ std::vector<std::pair<std::uint64_t, std::string>> greetings(const std::vector<p
 }
 
 TEST(grpc_server_streams, each_greet_stream_message_is_a_call_answered_by_id_in_any_order) {
-  session s(streams_config());
+  session s(small_messages_config());
   s.hold_calls();
   auto mine = on_stream(respond_to(s, request(1, {.path = greet_stream}) +
                                           data(1, greet_message("a", 7) + greet_message("b", 9))),
@@ -82,7 +69,7 @@ TEST(grpc_server_streams, each_greet_stream_message_is_a_call_answered_by_id_in_
 }
 
 TEST(grpc_server_streams, a_message_split_across_frames_is_one_call) {
-  session s(streams_config());
+  session s(small_messages_config());
   const std::string m = greet_message("split", 3);
   const auto mine = on_stream(respond_to(s, request(1, {.path = greet_stream}) + data(1, m.substr(0, 3)) +
                                                 data(1, m.substr(3, 4)) + data(1, m.substr(7), true)),
@@ -92,7 +79,7 @@ TEST(grpc_server_streams, a_message_split_across_frames_is_one_call) {
 }
 
 TEST(grpc_server_streams, a_batch_stream_answers_one_turns_replies_in_one_message) {
-  session s(streams_config());
+  session s(small_messages_config());
   pb::GreetBatch batch;
   for (const auto& [id, name] : {std::pair{1, "x"}, {2, "y"}, {3, "z"}}) {
     auto* r = batch.add_requests();
@@ -118,7 +105,7 @@ TEST(grpc_server_streams, a_batch_stream_answers_one_turns_replies_in_one_messag
 }
 
 TEST(grpc_server_streams, update_echoes_each_message_as_it_comes) {
-  session s(streams_config());
+  session s(small_messages_config());
   const auto mine = on_stream(respond_to(s, request(1, {.path = "/wirebench.echo.Echo/Update"}) +
                                                 data(1, echo_message("one") + echo_message("two"))),
                               1);
@@ -134,7 +121,7 @@ TEST(grpc_server_streams, update_echoes_each_message_as_it_comes) {
 }
 
 TEST(grpc_server_streams, a_bad_message_ends_the_stream_with_its_status_and_a_reset) {
-  session s(streams_config());
+  session s(small_messages_config());
   const auto mine = on_stream(respond_to(s, request(1, {.path = greet_stream}) +
                                                 data(1, greet_message("ok", 1) + message("x", 2))),
                               1);
@@ -150,7 +137,7 @@ TEST(grpc_server_streams, a_bad_message_ends_the_stream_with_its_status_and_a_re
 }
 
 TEST(grpc_server_streams, a_stream_ending_inside_a_message_is_internal) {
-  session s(streams_config());
+  session s(small_messages_config());
   const auto mine = on_stream(respond_to(s, request(1, {.path = greet_stream}) +
                                                 data(1, greet_message("cut").substr(0, 4), true)),
                               1);
@@ -160,7 +147,7 @@ TEST(grpc_server_streams, a_stream_ending_inside_a_message_is_internal) {
 }
 
 TEST(grpc_server_streams, a_reply_that_fails_ends_the_stream_and_later_replies_are_dropped) {
-  session s(streams_config());
+  session s(small_messages_config());
   s.hold_calls();
   ASSERT_FALSE(s.read(opening() + request(1, {.path = greet_stream}) +
                       data(1, greet_message("a", 1) + greet_message("b", 2))));
@@ -180,7 +167,7 @@ TEST(grpc_server_streams, a_reply_that_fails_ends_the_stream_and_later_replies_a
 // as its calls are answered (grpc-status 0, then RST_STREAM(NO_ERROR) to a client still sending),
 // not when the grace runs out.
 TEST(grpc_server_streams, a_graceful_stop_ends_open_streams_once_their_calls_are_answered) {
-  session s(streams_config());
+  session s(small_messages_config());
   s.hold_calls();
   ASSERT_FALSE(s.read(opening() + request(1, {.path = greet_stream}) + data(1, greet_message("a", 4))));
   gather_queue unused;
@@ -204,7 +191,7 @@ TEST(grpc_server_streams, a_graceful_stop_ends_open_streams_once_their_calls_are
 // The client grants no window for replies (SETTINGS_INITIAL_WINDOW_SIZE 0) and keeps sending: the
 // connection's window comes back, the stream's does not, until the client reads.
 TEST(grpc_server_streams, a_client_that_does_not_read_has_its_stream_window_withheld) {
-  grpc_server_config c = streams_config();
+  grpc_server_config c = small_messages_config();
   c.http2.max_unsent_stream_bytes = 4096;
   session s(c);
   std::string settings("\x00\x04", 2);  // SETTINGS_INITIAL_WINDOW_SIZE = 0

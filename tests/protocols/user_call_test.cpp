@@ -4,6 +4,8 @@
 #include <fstream>
 #include <set>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -98,14 +100,22 @@ TEST(call_placeholder, every_placeholder_gets_twelve_digits_in_the_keyspace) {
   EXPECT_EQ(bytes, "k:000000000000 f:000000000000");
 }
 
-TEST(call_placeholder, numbers_vary_per_call_and_per_placeholder_and_stay_below_the_keyspace) {
-  const std::string layout = "__rand_int__|__rand_int__";
-  placeholder_filler filler(layout, 1000, 42);
-  std::set<std::string> seen;
+// `layout` filled `calls` times by one filler (one connection's), each fill the same length.
+std::vector<std::string> fills(const std::string& layout, std::uint64_t keyspace, std::uint64_t seed, int calls) {
+  placeholder_filler filler(layout, keyspace, seed);
+  std::vector<std::string> out;
   std::string bytes = layout;
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < calls; ++i) {
     filler.fill(bytes);
-    ASSERT_EQ(bytes.size(), layout.size());
+    EXPECT_EQ(bytes.size(), layout.size());
+    out.push_back(bytes);
+  }
+  return out;
+}
+
+TEST(call_placeholder, numbers_vary_per_call_and_per_placeholder_and_stay_below_the_keyspace) {
+  std::set<std::string> seen;
+  for (const std::string& bytes : fills("__rand_int__|__rand_int__", 1000, 42, 200)) {
     ASSERT_EQ(bytes[12], '|');
     for (const std::size_t at : {0u, 13u}) {
       const std::string digits = bytes.substr(at, 12);
@@ -143,13 +153,8 @@ TEST(call_placeholder, a_sequence_number_is_the_calls_own_and_counts_up) {
 }
 
 TEST(call_placeholder, a_random_string_is_twelve_fresh_characters_each_time) {
-  const std::string layout = "k:__rand_str____rand_str__";  // twice: 24 characters
-  placeholder_filler filler(layout, 1, 9);
   std::set<std::string> seen;
-  std::string bytes = layout;
-  for (int i = 0; i < 100; ++i) {
-    filler.fill(bytes);
-    ASSERT_EQ(bytes.size(), layout.size());
+  for (const std::string& bytes : fills("k:__rand_str____rand_str__", 1, 9, 100)) {  // twice: 24 characters
     ASSERT_EQ(bytes.substr(0, 2), "k:");
     ASSERT_EQ(bytes.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz", 2), std::string::npos) << bytes;
     ASSERT_NE(bytes.substr(2, 12), bytes.substr(14, 12));

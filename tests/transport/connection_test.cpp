@@ -110,6 +110,8 @@ struct server_fixture {
     });
     server->start();
   }
+  // A client of the server: the test's peer.
+  test::raw_socket connect() const { return test::raw_socket(server->local_endpoint()); }
   // The first connection's observations, once it has closed.
   observed& wait_closed() {
     EXPECT_EQ(seen->closed.get_future().wait_for(10s), std::future_status::ready);
@@ -159,20 +161,16 @@ TEST(connection, read_buffer_stops_at_its_limit) {
 }
 
 TEST(connection, idle_peer_is_closed_with_idle_timeout) {
-  connection_config cc;
-  cc.idle_timeout = 150ms;
-  server_fixture f(cc);
-  test::raw_socket peer(f.server->local_endpoint());
+  server_fixture f({.idle_timeout = 150ms});
+  test::raw_socket peer = f.connect();
   EXPECT_TRUE(peer.closed_by_peer_within(5s));
   EXPECT_EQ(f.wait_closed().reason, errc::idle_timeout);
   EXPECT_EQ(f.server->stats().close_reasons.at("idle_timeout"), 1u);
 }
 
 TEST(connection, a_peer_that_answers_no_keepalive_ping_is_closed_with_keepalive_timeout) {
-  connection_config cc;
-  cc.keepalive = {.interval = 100ms, .timeout = 150ms, .without_calls = true};
-  server_fixture f(cc);
-  test::raw_socket peer(f.server->local_endpoint());
+  server_fixture f({.keepalive = {.interval = 100ms, .timeout = 150ms, .without_calls = true}});
+  test::raw_socket peer = f.connect();
   EXPECT_EQ(peer.read_for(5s, 5), "ping\n");  // after 100 ms of silence
   EXPECT_TRUE(peer.closed_by_peer_within(5s));
   EXPECT_EQ(f.wait_closed().reason, errc::keepalive_timeout);
@@ -181,10 +179,8 @@ TEST(connection, a_peer_that_answers_no_keepalive_ping_is_closed_with_keepalive_
 }
 
 TEST(connection, a_peer_that_answers_every_keepalive_ping_stays_connected) {
-  connection_config cc;
-  cc.keepalive = {.interval = 50ms, .timeout = 100ms, .without_calls = true};
-  server_fixture f(cc);
-  test::raw_socket peer(f.server->local_endpoint());
+  server_fixture f({.keepalive = {.interval = 50ms, .timeout = 100ms, .without_calls = true}});
+  test::raw_socket peer = f.connect();
   for (int i = 0; i < 5; ++i) {
     ASSERT_EQ(peer.read_for(5s, 5), "ping\n") << "ping " << i;
     peer.send_all("pong\n");  // any byte answers; the echo comes back before the next ping

@@ -31,6 +31,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "support/cancel_waiting_operation.hpp"
 #include "support/counting_allocator.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
@@ -227,16 +228,7 @@ TEST(async_read_frame, a_cancellation_slot_cancels_the_read_and_the_stream_goes_
     p.peer_writes("par");  // part of a frame: the canceled read keeps it
     async_read_frame(p.ours, buffer, decoder,
                      asio::bind_cancellation_slot(cancel.slot(), [&](std::error_code ec, auto) { got = ec; }));
-    p.ctx.poll();  // the read is waiting for more
-    EXPECT_FALSE(got.has_value());
-    cancel.emit(type);
-    p.ctx.run();
-    ASSERT_TRUE(got.has_value());
-    // Every cancellation of the library: errc::canceled, which the standard's condition and
-    // ours recognise (Asio 1.22's operation_aborted compares equal to no std::errc).
-    EXPECT_EQ(*got, errc::canceled);
-    EXPECT_EQ(*got, std::errc::operation_canceled);
-    EXPECT_EQ(*got, condition::canceled);
+    test::expect_canceled_while_waiting(p.ctx, cancel, type, got);
     p.peer_writes("t\n");
     EXPECT_EQ(read_one(p, buffer, decoder).frame, "part");
   }
@@ -551,14 +543,7 @@ TEST(async_write_frame, a_canceled_write_reports_canceled) {
   async_write_frame(p.ours, encoder, as_bytes(big), frame,
                     asio::bind_cancellation_slot(cancel.slot(),
                                                  [&](std::error_code ec, std::size_t) { got = ec; }));
-  p.ctx.poll();  // the write fills the socket and waits
-  EXPECT_FALSE(got.has_value());
-  cancel.emit(asio::cancellation_type::terminal);
-  p.ctx.run();
-  ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(*got, errc::canceled);
-  EXPECT_EQ(*got, std::errc::operation_canceled);
-  EXPECT_EQ(*got, condition::canceled);
+  test::expect_canceled_while_waiting(p.ctx, cancel, asio::cancellation_type::terminal, got);
 }
 
 // Without a token, the stream's default: a socket made with use_awaitable_t::as_default_on reads

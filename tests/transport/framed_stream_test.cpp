@@ -19,6 +19,7 @@
 #include <asio/write.hpp>
 #include <gtest/gtest.h>
 
+#include "support/cancel_waiting_operation.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
@@ -120,13 +121,7 @@ TEST(framed_stream, the_callers_cancellation_reaches_the_read) {
   std::optional<std::error_code> got;
   ours.async_read_frame(asio::bind_cancellation_slot(
       cancel.slot(), [&](std::error_code ec, std::span<const std::byte>) { got = ec; }));
-  p.ctx.poll();
-  EXPECT_FALSE(got.has_value());
-  cancel.emit(asio::cancellation_type::partial);
-  p.ctx.run();
-  ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(*got, errc::canceled);
-  EXPECT_EQ(*got, std::errc::operation_canceled);
+  test::expect_canceled_while_waiting(p.ctx, cancel, asio::cancellation_type::partial, got);
 }
 
 // A stream whose executor's default token is use_awaitable: no token needed, as with Asio's own.

@@ -3,6 +3,7 @@
 // medians over the repeats, with the spread, because on a small noisy machine one run proves little.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wirebench/load/cpu_usage.hpp"
@@ -59,13 +60,18 @@ struct client_counts {
     return {c.late_replies, c.unknown_replies, c.reconnects, c.resent, c.connect_failures};
   }
   client_counts& operator+=(const client_counts& o) {
-    late_replies += o.late_replies;
-    unknown_replies += o.unknown_replies;
-    reconnects += o.reconnects;
-    resent += o.resent;
-    connect_failures += o.connect_failures;
+    for (const auto& [name, count] : fields) this->*count += o.*count;
     return *this;
   }
+
+  /// Every count with the name a results file gives it: one list that the sum, the writer and
+  /// the reader all walk, so that none of them can miss a count.
+  static constexpr std::pair<const char*, std::uint64_t client_counts::*> fields[] = {
+      {"late_replies", &client_counts::late_replies},
+      {"unknown_replies", &client_counts::unknown_replies},
+      {"reconnects", &client_counts::reconnects},
+      {"resent", &client_counts::resent},
+      {"connect_failures", &client_counts::connect_failures}};
 };
 
 struct repeat_result {

@@ -72,7 +72,7 @@ struct user_call_form {
   std::string line_help = {};  // a line of a mix, for --help: "[METHOD] URL-or-/path (http1, http2)"
   std::vector<std::string> entry_fields = {};  // a workload file's request's, besides name, weight
 
-  // How it reads and writes one (user_call_form_of below fills these from a struct's statics).
+  // How it reads and writes one (the_form below fills these from a struct's statics).
   // A request from the flags given (one of its `asks` flags among them). Every flag given that
   // the form does not read was refused before.
   std::function<user_request(const given_flags&)> from_flags = {};
@@ -103,23 +103,28 @@ struct user_call_form {
   std::string phrase() const { return article + " " + what; }
 };
 
-// `form` (its data: names, flags, fields) with the functions `Functions` has as static members,
-// by the names above: from_flags, from_line, from_entry, text, fields, to_results and
-// from_results, and server, defined_by_server and examples where it has them. Each family's
-// folder writes one such struct, so that no form wires its functions by hand.
+// A family's form, made once on first use: its data (name, words, flags, fields) from
+// `Functions::make_form()`, and the functions `Functions` has as static members, by the names
+// above: from_flags, from_line, from_entry, text, fields, to_results and from_results, and server,
+// defined_by_server and examples where it has them. Each family's folder writes one such struct
+// and returns the_form<it>() from its form_of, so that no form wires its functions by hand.
 template <class Functions>
-user_call_form user_call_form_of(user_call_form form) {
-  form.from_flags = Functions::from_flags;
-  form.from_line = Functions::from_line;
-  form.from_entry = Functions::from_entry;
-  form.text = Functions::text;
-  form.fields = Functions::fields;
-  form.to_results = Functions::to_results;
-  form.from_results = Functions::from_results;
-  if constexpr (requires { &Functions::server; }) form.server = Functions::server;
-  if constexpr (requires { &Functions::defined_by_server; })
-    form.defined_by_server = Functions::defined_by_server;
-  if constexpr (requires { &Functions::examples; }) form.examples = Functions::examples;
+const user_call_form& the_form() {
+  static const user_call_form form = [] {
+    user_call_form f = Functions::make_form();
+    f.from_flags = Functions::from_flags;
+    f.from_line = Functions::from_line;
+    f.from_entry = Functions::from_entry;
+    f.text = Functions::text;
+    f.fields = Functions::fields;
+    f.to_results = Functions::to_results;
+    f.from_results = Functions::from_results;
+    if constexpr (requires { &Functions::server; }) f.server = Functions::server;
+    if constexpr (requires { &Functions::defined_by_server; })
+      f.defined_by_server = Functions::defined_by_server;
+    if constexpr (requires { &Functions::examples; }) f.examples = Functions::examples;
+    return f;
+  }();
   return form;
 }
 

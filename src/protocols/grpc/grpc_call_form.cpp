@@ -8,7 +8,7 @@
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 namespace wirebench {
-// Its functions, as user_call_form_of takes them; a struct, not an anonymous namespace: a unity
+// Its functions and data, as the_form takes them; a struct, not an anonymous namespace: a unity
 // build compiles several forms as one file.
 struct grpc_form {
 
@@ -106,19 +106,21 @@ static json to_results(const user_request& r) {
           {"proto_file", g.proto_file},
           {"reflect", g.reflect},
           {"import_paths", g.import_paths},
-          {"request_json", g.request_json}};
+          {"request_json", g.request_json},
+          {"metadata", g.metadata}};
 }
 
 static bool defined_by_server(const user_request& r) { return r.as<grpc_call>()->reflect; }
 
+// Files written before the metadata was recorded have none.
 static user_request from_results(const json_fields& f) {
-  grpc_call g;
-  g.method = f.text("method");
-  g.proto_file = f.text("proto_file");
-  g.reflect = f.flag("reflect");
-  g.import_paths = f.texts("import_paths");
-  g.request_json = f.text("request_json");
-  return g;
+  return grpc_call{.method = f.text("method"),
+                   .proto_file = f.text("proto_file"),
+                   .reflect = f.flag("reflect"),
+                   .import_paths = f.texts("import_paths"),
+                   .request_json = f.text("request_json"),
+                   .metadata = f.has_value("metadata") ? f.headers("metadata")
+                                                       : std::vector<std::pair<std::string, std::string>>{}};
 }
 
 using flag = user_call_flag;
@@ -127,42 +129,39 @@ static std::vector<std::string> examples(const std::string& proto) {
   const json p = proto;
   return std::vector<std::string>{
       R"({"method": "wirebench.echo.Echo/Get", "message": {"text": "a b"}, "proto": )" + p.dump() + "}",
-      R"({"method": "wirebench.echo.Echo/Expand", "message": {"text": "a b"}, "proto": )" + p.dump() + "}"};
+      R"({"method": "wirebench.echo.Echo/Expand", "message": {"text": "a b"}, "metadata": {"x-run": "r"}, "proto": )" +
+          p.dump() + "}"};
 }
 
 static user_call_form make_form() {
-  return user_call_form_of<grpc_form>(
-      {.name = "grpc", .what = "gRPC call", .article = "a", .asked_with = "--call", .rank = 30,
-       .heading = "User call (grpc)",
-       .flags = {
-           {.names = "--call",
-            .help = "Call this method instead of the greet call: package.Service/Method, defined in "
-                    "--proto; -d is its request in JSON (a streaming method: a stream per call). -d as "
-                    "a JSON array: a client stream's messages, or for other methods one per call, in turn",
-            .asks = true},
-           {.names = "--proto", .help = "The .proto file that defines --call's method", .in_mix = true,
-            .existing_file = true},
-           {.names = "--reflect",
-            .help = "Instead of --proto: ask the server what --call's method is (gRPC server reflection)",
-            .takes = flag::arity::none,
-            .in_mix = true},
-           {.names = "--import-path",
-            .help = "Where the .proto's imports are found (repeatable; default: its own folder)",
-            .takes = flag::arity::repeated,
-            .in_mix = true},
-           {.names = "-H,--header", .help = "with --call, gRPC metadata", .takes = flag::arity::repeated,
-            .owned = false, .in_mix = true},
-           {.names = "-d,--data", .help = "", .owned = false, .in_mix = true},
-       },
-       .line_help = "package.Service/Method [MESSAGE-JSON] (grpc, with --proto or --reflect)",
-       .entry_fields = {"method", "message", "metadata", "proto"}});
+  return {.name = "grpc", .what = "gRPC call", .article = "a", .asked_with = "--call", .rank = 30,
+          .heading = "User call (grpc)",
+          .flags = {
+              {.names = "--call",
+               .help = "Call this method instead of the greet call: package.Service/Method, defined in "
+                       "--proto; -d is its request in JSON (a streaming method: a stream per call). -d as "
+                       "a JSON array: a client stream's messages, or for other methods one per call, in turn",
+               .asks = true},
+              {.names = "--proto", .help = "The .proto file that defines --call's method", .in_mix = true,
+               .existing_file = true},
+              {.names = "--reflect",
+               .help = "Instead of --proto: ask the server what --call's method is (gRPC server reflection)",
+               .takes = flag::arity::none,
+               .in_mix = true},
+              {.names = "--import-path",
+               .help = "Where the .proto's imports are found (repeatable; default: its own folder)",
+               .takes = flag::arity::repeated,
+               .in_mix = true},
+              {.names = "-H,--header", .help = "with --call, gRPC metadata", .takes = flag::arity::repeated,
+               .owned = false, .in_mix = true},
+              {.names = "-d,--data", .help = "", .owned = false, .in_mix = true},
+          },
+          .line_help = "package.Service/Method [MESSAGE-JSON] (grpc, with --proto or --reflect)",
+          .entry_fields = {"method", "message", "metadata", "proto"}};
 }
 
 };
 
-const user_call_form& form_of(const grpc_call*) {
-  static const user_call_form form = grpc_form::make_form();
-  return form;
-}
+const user_call_form& form_of(const grpc_call*) { return the_form<grpc_form>(); }
 
 }  // namespace wirebench

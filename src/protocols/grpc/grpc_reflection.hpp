@@ -25,9 +25,7 @@ inline constexpr std::string_view reflection_v1alpha_path =
 class reflection_service {
  public:
   reflection_service();
-  ~reflection_service();
-  reflection_service(const reflection_service&) = delete;
-  reflection_service& operator=(const reflection_service&) = delete;
+  ~reflection_service();  // not copyable: it owns its messages
 
   // The ServerReflectionResponse to one ServerReflectionRequest (`request`, serialized), into
   // `response` (replaced); false when the request is not one (the stream then fails INTERNAL).

@@ -13,7 +13,7 @@
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 namespace wirebench {
-// Its functions, as user_call_form_of takes them; a struct, not an anonymous namespace: a unity
+// Its functions and data, as the_form takes them; a struct, not an anonymous namespace: a unity
 // build compiles several forms as one file.
 struct http_form {
 
@@ -187,41 +187,37 @@ static std::vector<std::string> examples(const std::string& /*proto_file*/) {
 }
 
 static user_call_form make_form() {
-  return user_call_form_of<http_form>(
-      {.name = "http", .what = "HTTP request", .article = "an", .asked_with = "--url or --path", .rank = 10,
-       .heading = "User call (http1, http2)",
-       .flags = {
-           {.names = "--url",
-            .help = "Send this request instead of the greet call: http://host:port/path?query "
-                    "(its host:port, a name resolved, is dialed unless --connect is given)",
-            .asks = true},
-           {.names = "--path",
-            .help = "The same with a path only: /path?query, on the --connect server (or the one run starts)",
-            .asks = true},
-           {.names = "-X,--method", .help = "Request method (default GET, or POST with -d)"},
-           {.names = "-H,--header",
-            .help = "Request header 'name: value' (repeatable)",
-            .takes = flag::arity::repeated,
-            .in_mix = true},
-           {.names = "-d,--data",
-            .help = "Request body, or @FILE for a file's bytes (sent with Content-Length)",
-            .in_mix = true},
-           {.names = "--expect-status",
-            .help = "The status of a successful call",
-            .in_mix = true,
-            .default_text = "200",
-            .range = std::pair<std::uint64_t, std::uint64_t>{100, 999}},
-           {.names = "--expect-body", .help = "A successful call's whole body, byte for byte", .in_mix = true},
-       },
-       .line_help = "[METHOD] URL-or-/path (http1, http2)",
-       .entry_fields = {"method", "url", "path", "headers", "body", "body_file", "expect_status", "expect_body"}});
+  return {.name = "http", .what = "HTTP request", .article = "an", .asked_with = "--url or --path", .rank = 10,
+          .heading = "User call (http1, http2)",
+          .flags = {
+              {.names = "--url",
+               .help = "Send this request instead of the greet call: http://host:port/path?query "
+                       "(its host:port, a name resolved, is dialed unless --connect is given)",
+               .asks = true},
+              {.names = "--path",
+               .help = "The same with a path only: /path?query, on the --connect server (or the one run starts)",
+               .asks = true},
+              {.names = "-X,--method", .help = "Request method (default GET, or POST with -d)"},
+              {.names = "-H,--header",
+               .help = "Request header 'name: value' (repeatable)",
+               .takes = flag::arity::repeated,
+               .in_mix = true},
+              {.names = "-d,--data",
+               .help = "Request body, or @FILE for a file's bytes (sent with Content-Length)",
+               .in_mix = true},
+              {.names = "--expect-status",
+               .help = "The status of a successful call",
+               .in_mix = true,
+               .default_text = "200",
+               .range = std::pair<std::uint64_t, std::uint64_t>{100, 999}},
+              {.names = "--expect-body", .help = "A successful call's whole body, byte for byte", .in_mix = true},
+          },
+          .line_help = "[METHOD] URL-or-/path (http1, http2)",
+          .entry_fields = {"method", "url", "path", "headers", "body", "body_file", "expect_status", "expect_body"}};
 }
 
 };
 
-const user_call_form& form_of(const http_call*) {
-  static const user_call_form form = http_form::make_form();
-  return form;
-}
+const user_call_form& form_of(const http_call*) { return the_form<http_form>(); }
 
 }  // namespace wirebench

@@ -7,7 +7,7 @@
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 namespace wirebench {
-// Its functions, as user_call_form_of takes them; a struct, not an anonymous namespace: a unity
+// Its functions and data, as the_form takes them; a struct, not an anonymous namespace: a unity
 // build compiles several forms as one file.
 struct msgpack_form {
 
@@ -79,28 +79,24 @@ static std::vector<std::string> examples(const std::string& /*proto_file*/) {
 }
 
 static user_call_form make_form() {
-  return user_call_form_of<msgpack_form>(
-      {.name = "msgpack", .what = "MessagePack-RPC call", .article = "a",
-       .asked_with = "--method without --url or --path", .rank = 40,
-       .heading = "User call (msgpack-rpc)",
-       .flags = {
-           // HTTP's -X; alone, it asks for this call: a call is only HTTP's with its --url or --path.
-           {.names = "-X,--method",
-            .help = "without --url or --path, a MessagePack-RPC method (msgpack-rpc), -d its params "
-                    "as a JSON array",
-            .owned = false,
-            .asks = true},
-           {.names = "-d,--data", .help = "", .owned = false},
-       },
-       .line_help = "METHOD [PARAMS-JSON] (msgpack-rpc)",
-       .entry_fields = {"method", "params"}});
+  return {.name = "msgpack", .what = "MessagePack-RPC call", .article = "a",
+          .asked_with = "--method without --url or --path", .rank = 40,
+          .heading = "User call (msgpack-rpc)",
+          .flags = {
+              // HTTP's -X; alone, it asks for this call: a call is only HTTP's with its --url or --path.
+              {.names = "-X,--method",
+               .help = "without --url or --path, a MessagePack-RPC method (msgpack-rpc), -d its params "
+                       "as a JSON array",
+               .owned = false,
+               .asks = true},
+              {.names = "-d,--data", .help = "", .owned = false},
+          },
+          .line_help = "METHOD [PARAMS-JSON] (msgpack-rpc)",
+          .entry_fields = {"method", "params"}};
 }
 
 };
 
-const user_call_form& form_of(const msgpack_call*) {
-  static const user_call_form form = msgpack_form::make_form();
-  return form;
-}
+const user_call_form& form_of(const msgpack_call*) { return the_form<msgpack_form>(); }
 
 }  // namespace wirebench

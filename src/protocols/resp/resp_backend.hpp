@@ -24,6 +24,11 @@ enum class greet_command { greet, echo };
 
 // Pipelined asynchronous client: hiredis formats and parses, our transport moves the bytes.
 client_codec_factory client_codecs(const client_config& config, greet_command how);
+// The same as a registry entry's client_codecs, greeting one way.
+template <greet_command How>
+client_codec_factory client_codecs_greeting(const client_config& config) {
+  return client_codecs(config, How);
+}
 // Blocking hiredis contexts, one connection and one thread each.
 std::unique_ptr<protocol_client> make_sync_client(const client_config& config);
 

@@ -27,7 +27,7 @@ std::vector<std::string> split_command(std::string_view line) {
   return args;
 }
 
-// Its functions, as user_call_form_of takes them; a struct, not an anonymous namespace: a unity
+// Its functions and data, as the_form takes them; a struct, not an anonymous namespace: a unity
 // build compiles several forms as one file.
 struct resp_form {
 
@@ -128,28 +128,24 @@ static std::vector<std::string> examples(const std::string& /*proto_file*/) {
 }
 
 static user_call_form make_form() {
-  return user_call_form_of<resp_form>(
-      {.name = "resp", .what = "RESP command", .article = "a", .asked_with = "--command", .rank = 20,
-       .heading = "User call (resp, redis-server)",
-       .flags = {
-           {.names = "--command",
-            .help = "Send this command instead of the greet call, words split as redis-cli does "
-                    "(\"double quoted\" words may hold blanks and \\n, \\xHH escapes)",
-            .asks = true},
-           {.names = "--expect-reply",
-            .help = "A successful call's reply (a string's text or an integer's digits); without it "
-                    "any reply but an error succeeds",
-            .in_mix = true},
-       },
-       .line_help = "a command (resp, redis-server)",
-       .entry_fields = {"command", "expect_reply"}});
+  return {.name = "resp", .what = "RESP command", .article = "a", .asked_with = "--command", .rank = 20,
+          .heading = "User call (resp, redis-server)",
+          .flags = {
+              {.names = "--command",
+               .help = "Send this command instead of the greet call, words split as redis-cli does "
+                       "(\"double quoted\" words may hold blanks and \\n, \\xHH escapes)",
+               .asks = true},
+              {.names = "--expect-reply",
+               .help = "A successful call's reply (a string's text or an integer's digits); without it "
+                       "any reply but an error succeeds",
+               .in_mix = true},
+          },
+          .line_help = "a command (resp, redis-server)",
+          .entry_fields = {"command", "expect_reply"}};
 }
 
 };
 
-const user_call_form& form_of(const resp_call*) {
-  static const user_call_form form = resp_form::make_form();
-  return form;
-}
+const user_call_form& form_of(const resp_call*) { return the_form<resp_form>(); }
 
 }  // namespace wirebench

@@ -38,7 +38,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .can = {.tls = true,
               .user_calls = &resp_call_form()},
       .test = {.wire = resp_wire(resp::greet_command::greet)},
-      .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::greet); },
+      .client_codecs = resp::client_codecs_greeting<resp::greet_command::greet>,
       .server_codecs = resp::server_codecs,
   });
   registry.add({
@@ -59,7 +59,7 @@ void register_resp_protocols(protocol_registry& registry) {
       .reference = {.server_program = "redis-server"},
       .test = {.wire = resp_wire(resp::greet_command::echo)},
       .make_server = resp::make_redis_server,
-      .client_codecs = [](const client_config& c) { return resp::client_codecs(c, resp::greet_command::echo); },
+      .client_codecs = resp::client_codecs_greeting<resp::greet_command::echo>,
   });
 }
 

@@ -7,7 +7,7 @@
 
 namespace wirebench::test {
 
-// Its functions, as user_call_form_of takes them.
+// Its functions, as the_form (user_call_form.hpp) takes them.
 struct toy_form {
   static netstring_call with_defaults(const given_flags& d) {
     netstring_call n;
@@ -51,17 +51,17 @@ struct toy_form {
   static std::vector<std::string> examples(const std::string& /*proto_file*/) {
     return {R"({"payload": "k:__rand_int__"})", R"({"payload": "__pick(a|b)__", "expect_reply": "hello, a"})"};
   }
+  // Its name, words and flags.
+  static user_call_form make_form() {
+    return {.name = "netstring", .what = "netstring", .article = "a", .asked_with = "--netstring", .rank = 1000,
+            .heading = "User call (toy-netstring)",
+            .flags = {{.names = "--netstring", .help = "Send this payload instead of the greet call", .asks = true},
+                      {.names = "--expect-netstring", .help = "A successful call's whole reply", .in_mix = true}},
+            .line_help = "a payload (toy-netstring)",
+            .entry_fields = {"payload", "expect_reply"}};
+  }
 };
 
-const user_call_form& form_of(const netstring_call*) {
-  static const user_call_form form = user_call_form_of<toy_form>(
-      {.name = "netstring", .what = "netstring", .article = "a", .asked_with = "--netstring", .rank = 1000,
-       .heading = "User call (toy-netstring)",
-       .flags = {{.names = "--netstring", .help = "Send this payload instead of the greet call", .asks = true},
-                 {.names = "--expect-netstring", .help = "A successful call's whole reply", .in_mix = true}},
-       .line_help = "a payload (toy-netstring)",
-       .entry_fields = {"payload", "expect_reply"}});
-  return form;
-}
+const user_call_form& form_of(const netstring_call*) { return the_form<toy_form>(); }
 
 }  // namespace wirebench::test
