@@ -36,7 +36,7 @@ asio::awaitable<bool> one_call(wb::client_engine& engine, int i) {
 }
 
 int main() {
-  wb::server_skeleton_config server_config;
+  wb::session_server_config server_config;
   server_config.transport.listen = wb::endpoint::parse_or_throw("tcp://127.0.0.1:0");
   wb::mux_rpc_server server(server_config, {.handler = greet});  // listening from here
 

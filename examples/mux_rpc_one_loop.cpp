@@ -20,7 +20,7 @@ asio::awaitable<wb::rpc_reply> greet(std::string name) { co_return "hello, " + n
 
 int main() {
   asio::io_context io;
-  wb::server_skeleton_config server_config;
+  wb::session_server_config server_config;
   server_config.transport.listen = wb::endpoint::parse_or_throw("tcp://127.0.0.1:0");
   wb::mux_rpc_server server(io.get_executor(), server_config, {.handler = greet});
 

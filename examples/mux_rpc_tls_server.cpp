@@ -1,5 +1,5 @@
 // (f) The other way round from mux_rpc_tls.cpp: the library's mux RPC server over TLS (its
-// sessions wrapped by tls_server_handler through server_skeleton_config::layer), and a client
+// sessions wrapped by tls_server_handler through session_server_config::layer), and a client
 // written with Asio alone: a framed_stream over asio::ssl::stream that sends mux request frames
 // by hand, verifying the server's certificate, and reads each reply.
 #include <chrono>
@@ -70,7 +70,7 @@ int main() {
   server_tls.certificate_file = (dir / "cert.pem").string();
   server_tls.private_key_file = (dir / "key.pem").string();
 
-  wb::server_skeleton_config config;
+  wb::session_server_config config;
   config.transport.listen = wb::endpoint::parse_or_throw("tcp://127.0.0.1:0");
   // Every session under TLS: the mux protocol itself does not change.
   config.layer = [context = wb::tls::make_server_context(server_tls, {})](

@@ -42,7 +42,7 @@ constexpr model models[] = {{"none", "none"},
 
 void mux_depth(benchmark::State& state, bool ordered, const model& m, std::size_t depth) {
   const placement where = placement::from_env();
-  server_skeleton_config sc;
+  session_server_config sc;
   sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   sc.transport.pool = {.threads = 1, .cpus = where.server_cpus, .name = "mux-srv"};
   sc.workers = 0;  // replies computed on the event-loop thread; the service time is a timer

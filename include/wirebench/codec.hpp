@@ -4,7 +4,7 @@
 // (tests/consumer/check_install.sh checks that none is missing.)
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/client_codec.hpp"
-#include "wirebench/codec/frame_stream.hpp"
+#include "wirebench/codec/text_frames.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
 #include "wirebench/codec/line_decoder.hpp"

@@ -14,4 +14,4 @@
 #include "wirebench/transport/keepalive.hpp"
 #include "wirebench/transport/listener.hpp"
 #include "wirebench/transport/read_wait_path.hpp"
-#include "wirebench/transport/stream_server.hpp"
+#include "wirebench/transport/connection_server.hpp"

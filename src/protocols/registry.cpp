@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "codec_hosts/engine_client.hpp"
-#include "codec_hosts/codec_server.hpp"
+#include "from_codecs/client_from_codecs.hpp"
+#include "from_codecs/server_from_codecs.hpp"
 #include "user_call/picking_client.hpp"
 #include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/call_picks.hpp"
@@ -55,12 +55,12 @@ void protocol_registry::add(protocol p) {
     p.make_server = [codecs = p.server_codecs, alpn = p.can.tls_alpn,
                      threads = p.name.substr(0, p.name.find('-')).substr(0, 7) + "-srv"](
                         const server_config& c) {
-      return make_codec_server(c, codecs(c), alpn, threads);
+      return make_server_from_codecs(c, codecs(c), alpn, threads);
     };
   }
   if (!p.make_client && p.client_codecs) {
     p.make_client = [codecs = p.client_codecs, depth = p.can.engine_depth](const client_config& c) {
-      return make_engine_client(c, depth, codecs(c));
+      return make_client_from_codecs(c, depth, codecs(c));
     };
   }
   // A setting the protocol does not have is refused, never ignored; a value it refuses, too.

@@ -44,7 +44,7 @@ std::optional<std::string> unless_empty(const std::string& s) {
   return s.empty() ? std::nullopt : std::optional(s);
 }
 
-// The protocols whose server is a codec on the skeleton, which honours --workers and
+// The protocols whose server is a codec on the session server, which honours --workers and
 // --service-time: "line, length-prefixed, ...".
 std::string servers_on_a_codec() {
   std::string names;

@@ -12,7 +12,7 @@
 
 #include "support/scripted_line_server.hpp"
 #include "wirebench/client/client_engine.hpp"
-#include "wirebench/codec/frame_stream.hpp"
+#include "wirebench/codec/text_frames.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
 #include "wirebench/core/error.hpp"

@@ -30,7 +30,7 @@ using test::mux_config;
 // A mux server of the tests' handler (mux_pair.hpp), on threads of its own.
 struct server_only {
   server_only() {
-    server_skeleton_config sc;
+    session_server_config sc;
     sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
     sc.workers = 4;
     mux_session::settings ms;

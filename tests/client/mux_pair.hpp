@@ -48,7 +48,7 @@ inline client_engine_config one_in_flight(std::size_t queued) {
 
 struct mux_pair {
   explicit mux_pair(client_engine_config cc = mux_config(), mux_session::settings ms = {}) {
-    server_skeleton_config sc;
+    session_server_config sc;
     sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
     sc.workers = 4;
     ms.dispatch.handler = test_handler;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "wirebench/codec/bytes.hpp"
-#include "wirebench/codec/frame_stream.hpp"
+#include "wirebench/codec/text_frames.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
 #include "wirebench/codec/line_decoder.hpp"

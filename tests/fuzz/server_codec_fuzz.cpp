@@ -1,5 +1,5 @@
 // libFuzzer target for every server codec (the registry's server_codecs: line, length-prefixed,
-// mux, msgpack-rpc, http1, http2, resp, and each protocol whose server runs on the skeleton as a codec), fed what a
+// mux, msgpack-rpc, http1, http2, resp, and each protocol whose server runs on the session server as a codec), fed what a
 // hostile client might send. Input: [protocol][flags][pattern][seed] then the client's bytes.
 //   protocol: which codec: "@name\n" (the seeds), or one byte, modulo how many there are
 //             (codec_fuzz_support.hpp's pick)

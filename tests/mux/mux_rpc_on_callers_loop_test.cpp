@@ -48,8 +48,8 @@ struct recording_handler {
   }
 };
 
-server_skeleton_config loopback(std::chrono::milliseconds grace = 5000ms) {
-  server_skeleton_config sc;
+session_server_config loopback(std::chrono::milliseconds grace = 5000ms) {
+  session_server_config sc;
   sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   sc.transport.grace = grace;
   return sc;
@@ -161,7 +161,7 @@ TEST(mux_rpc_on_callers_loop, destroyed_with_a_call_running_leaves_nothing_behin
 TEST(mux_rpc_on_callers_loop, a_worker_pool_is_refused) {
   asio::io_context io;
   std::vector<std::thread::id> threads;
-  server_skeleton_config sc = loopback();
+  session_server_config sc = loopback();
   sc.workers = 2;
   EXPECT_THROW(mux_rpc_server(io.get_executor(), sc, {.handler = recording_handler{&threads}}),
                std::invalid_argument);

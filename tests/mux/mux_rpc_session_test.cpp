@@ -36,7 +36,7 @@ using collector = test::call_collector;
 
 struct rpc_pair {
   rpc_pair(rpc_handler handler, std::size_t workers) {
-    server_skeleton_config sc;
+    session_server_config sc;
     sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
     sc.transport.grace = 2s;
     sc.workers = workers;

@@ -27,7 +27,7 @@ std::string frame(mux_frame_type type, std::uint32_t id, std::string_view payloa
 
 // A server whose calls named "slow" hold a worker for 300 ms; the others answer at once.
 std::unique_ptr<mux_server> slow_and_fast_server() {
-  server_skeleton_config sc;
+  session_server_config sc;
   sc.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   sc.workers = 2;
   mux_session::settings s;

@@ -1,4 +1,4 @@
-// Servers on a server codec (server/codec_session.hpp): the skeleton's worker pool and service time now
+// Servers on a server codec (server/codec_session.hpp): the session server's worker pool and service time now
 // serve every such protocol, and replies still go out in request order for an ordered codec,
 // including the answers the protocol gives itself between calls. A graceful stop finishes the
 // calls on the pool and counts them.

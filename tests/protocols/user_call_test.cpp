@@ -13,7 +13,7 @@
 #include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
-#include "../../src/protocols/http_common/http_url.hpp"
+#include "../../src/protocols/http/http_url.hpp"
 
 namespace wirebench {
 namespace {

@@ -1,4 +1,4 @@
-// The connection and stream_server, driven by small test handlers and raw peer sockets:
+// The connection and connection_server, driven by small test handlers and raw peer sockets:
 // gathered writes, the bounded read buffer, the three timeouts, close reasons, graceful stop.
 #include "wirebench/transport/connection.hpp"
 
@@ -12,7 +12,7 @@
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/core/error.hpp"
-#include "wirebench/transport/stream_server.hpp"
+#include "wirebench/transport/connection_server.hpp"
 
 namespace wirebench {
 namespace {
@@ -100,11 +100,11 @@ class hoarding_handler final : public connection_handler {
 struct server_fixture {
   explicit server_fixture(connection_config cc = {}, bool hoard = false,
                           std::string listen = "tcp://127.0.0.1:0") {
-    stream_server_config config;
+    connection_server_config config;
     config.listen = endpoint::parse_or_throw(listen);
     config.connection = cc;
     config.grace = 2s;
-    server = std::make_unique<stream_server>(config, [this, hoard]() -> std::unique_ptr<connection_handler> {
+    server = std::make_unique<connection_server>(config, [this, hoard]() -> std::unique_ptr<connection_handler> {
       if (hoard) return std::make_unique<hoarding_handler>(seen);
       return std::make_unique<echo_handler>(seen);
     });
@@ -118,7 +118,7 @@ struct server_fixture {
     return *seen;
   }
   std::shared_ptr<observed> seen = std::make_shared<observed>();
-  std::unique_ptr<stream_server> server;
+  std::unique_ptr<connection_server> server;
 };
 
 TEST(connection, replies_queued_in_one_turn_go_out_in_one_write) {
@@ -270,7 +270,7 @@ TEST(connection, graceful_stop_answers_what_the_peer_sent_before_it) {
   EXPECT_EQ(f.wait_closed().reason, errc::shutting_down);
 }
 
-TEST(stream_server, serves_unix_path_and_abstract_sockets) {
+TEST(connection_server, serves_unix_path_and_abstract_sockets) {
   const std::string path = "/tmp/wirebench-test-" + std::to_string(::getpid()) + ".sock";
   for (std::string where : {"unix:" + path, "unix:@wirebench-test-" + std::to_string(::getpid())}) {
     server_fixture f({}, false, where);
@@ -283,7 +283,7 @@ TEST(stream_server, serves_unix_path_and_abstract_sockets) {
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "the socket file is removed on stop";
 }
 
-TEST(stream_server, replaces_a_stale_unix_socket_but_not_a_live_one) {
+TEST(connection_server, replaces_a_stale_unix_socket_but_not_a_live_one) {
   const std::string where = "unix:/tmp/wirebench-stale-" + std::to_string(::getpid()) + ".sock";
   {
     server_fixture live({}, false, where);
@@ -299,7 +299,7 @@ TEST(stream_server, replaces_a_stale_unix_socket_but_not_a_live_one) {
   EXPECT_TRUE(peer.ok());
 }
 
-TEST(stream_server, bind_failure_names_the_endpoint) {
+TEST(connection_server, bind_failure_names_the_endpoint) {
   server_fixture first;
   const auto taken = first.server->local_endpoint().to_string();
   try {
@@ -327,22 +327,22 @@ class lazy_handler final : public connection_handler {
   std::size_t owed_ = 0;
 };
 
-TEST(stream_server, handlers_write_from_before_write) {
-  stream_server_config config;
+TEST(connection_server, handlers_write_from_before_write) {
+  connection_server_config config;
   config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-  stream_server server(config, [] { return std::make_unique<lazy_handler>(); });
+  connection_server server(config, [] { return std::make_unique<lazy_handler>(); });
   server.start();
   test::raw_socket peer(server.local_endpoint());
   peer.send_all("x");
   EXPECT_EQ(peer.read_for(5s, 3), "ok\n");
 }
 
-TEST(stream_server, connections_over_the_cap_are_closed_at_once) {
-  stream_server_config config;
+TEST(connection_server, connections_over_the_cap_are_closed_at_once) {
+  connection_server_config config;
   config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   config.max_connections = 2;
   auto seen = std::make_shared<observed>();
-  stream_server server(config, [seen] { return std::make_unique<echo_handler>(seen); });
+  connection_server server(config, [seen] { return std::make_unique<echo_handler>(seen); });
   server.start();
   test::raw_socket a(server.local_endpoint()), b(server.local_endpoint());
   a.send_all("a\n");

@@ -27,7 +27,7 @@ using rpc_handler = std::function<asio::awaitable<rpc_reply>(std::string request
 /// One connection's coroutine calls (see above).
 class WIREBENCH_API coroutine_runner final : public call_runner {
  public:
-  /// `handler` outlives the runner (the server's settings); `workers`: the skeleton's pool, or
+  /// `handler` outlives the runner (the server's settings); `workers`: the session server's pool, or
   /// null (the connection's thread runs every call).
   coroutine_runner(const rpc_handler& handler, asio::thread_pool* workers, reply_writer write)
       : handler_(handler), workers_(workers), write_(std::move(write)) {}

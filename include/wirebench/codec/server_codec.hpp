@@ -1,5 +1,5 @@
 #pragma once
-// What a protocol supplies to the server skeleton, the mirror of client_codec.hpp: a sans-IO codec
+// What a protocol supplies to the session server, the mirror of client_codec.hpp: a sans-IO codec
 // that turns bytes into requests and replies into bytes. It never sees a socket, a timer, a thread
 // or the application: the session that hosts it (server/codec_session.hpp) owns the
 // connection, hands each call to the application (inline or on the worker pool, with its service

@@ -1,6 +1,6 @@
 #pragma once
-// Counters of a running server, read at any time from any thread. The transport (stream_server)
-// keeps the connection counts; whoever owns the sessions (server_skeleton) adds `requests`.
+// Counters of a running server, read at any time from any thread. The transport (connection_server)
+// keeps the connection counts; whoever owns the sessions (session_server) adds `requests`.
 #include <cstdint>
 #include <map>
 #include <string>

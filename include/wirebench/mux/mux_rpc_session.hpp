@@ -12,9 +12,9 @@
 /// replies of the same loop turn into one write. Clients: client_engine with
 /// make_mux_client_codec(), or anything that speaks the mux frames (docs/PROTOCOLS.md).
 ///
-/// Where handlers run: without workers (server_skeleton_config::workers == 0), on the
+/// Where handlers run: without workers (session_server_config::workers == 0), on the
 /// connection's event-loop thread (the caller's, for a server on its io_context): handlers of one connection never run at once, and must not
-/// block (co_await instead). With workers, each call runs on its own strand of the skeleton's
+/// block (co_await instead). With workers, each call runs on its own strand of the session server's
 /// pool: calls run in parallel; one call's code never runs on two threads at once. Either way
 /// `co_await asio::this_coro::executor` is where the handler runs.
 ///
@@ -42,9 +42,9 @@ namespace wirebench {
 /// max_frame_bytes and max_in_flight as mux_session's.
 using mux_rpc_session = mux_session;
 
-/// Listening once constructed: mux_rpc_server server(skeleton_config, {.handler = h}), on threads
-/// of its own; or mux_rpc_server server(io.get_executor(), skeleton_config, {.handler = h}) on the
-/// caller's io_context (server_skeleton.hpp, stream_server.hpp).
+/// Listening once constructed: mux_rpc_server server(session_config, {.handler = h}), on threads
+/// of its own; or mux_rpc_server server(io.get_executor(), session_config, {.handler = h}) on the
+/// caller's io_context (session_server.hpp, connection_server.hpp).
 using mux_rpc_server = mux_server;
 
 }  // namespace wirebench

@@ -1,7 +1,7 @@
 #pragma once
-// The server side of one connection of the multiplexed protocol; mux_server is it on the server
-// skeleton. It is the mux server codec (mux_server_codec.hpp) on the generic codec host
-// (server/codec_session.hpp): each request is handed to the skeleton's worker pool (or computed on
+// The server side of one connection of the multiplexed protocol; mux_server is it on the
+// session server. It is the mux server codec (mux_server_codec.hpp) on the generic codec host
+// (server/codec_session.hpp): each request is handed to the session server's worker pool (or computed on
 // the event loop without one); its reply goes out when it is ready (completion order), gathered
 // with the other replies ready in the same loop turn into one write. With dispatch `ordered`,
 // replies are held back and sent in request order instead: the same server as an
@@ -18,11 +18,11 @@
 #include "wirebench/calls/coroutine_runner.hpp"
 #include "wirebench/mux/mux_server_codec.hpp"
 #include "wirebench/server/codec_session.hpp"
-#include "wirebench/server/server_skeleton.hpp"
+#include "wirebench/server/session_server.hpp"
 
 namespace wirebench {
 
-/// One connection's server side of the mux protocol (see above); mux_server is it on server_skeleton.
+/// One connection's server side of the mux protocol (see above); mux_server is it on session_server.
 class mux_session : public codec_session {
  public:
   /// What every connection reads: made once per server, read-only after.
@@ -43,7 +43,7 @@ class mux_session : public codec_session {
     return mux_server_codec(s.max_frame_bytes).max_read_bytes();
   }
 
-  /// On the connection's thread; `workers` is the skeleton's pool (null: none).
+  /// On the connection's thread; `workers` is the session server's pool (null: none).
   mux_session(const settings& s, asio::thread_pool* workers)
       : codec_session(std::make_unique<mux_server_codec>(s.max_frame_bytes), s.dispatch,
                       s.max_in_flight, workers, coroutine_calls(s, workers)) {}
@@ -57,7 +57,7 @@ class mux_session : public codec_session {
   }
 };
 
-/// Listening once constructed: mux_server server(skeleton_config, {.dispatch = {.handler = h}}).
-using mux_server = server_skeleton<mux_session>;
+/// Listening once constructed: mux_server server(session_config, {.dispatch = {.handler = h}}).
+using mux_server = session_server<mux_session>;
 
 }  // namespace wirebench

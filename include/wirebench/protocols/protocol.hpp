@@ -44,9 +44,9 @@ struct protocol {
   // codec can be driven alone (tests/fuzz). Empty for clients with a transport of their own
   // (gRPC, resp-sync).
   std::function<client_codec_factory(const client_config&)> client_codecs = {};
-  // Servers on the server skeleton: the codec factory its connections run (codec/server_codec.hpp),
+  // Servers on the session server: the codec factory its connections run (codec/server_codec.hpp),
   // so that the codec can be driven alone (tests, the server-codec fuzz target). A backend with
-  // server_codecs leaves make_server empty: the registry makes it, the codecs on the skeleton
+  // server_codecs leaves make_server empty: the registry makes it, the codecs on the session server
   // (server/codec_session.hpp). Empty for servers of their own (grpc++, redis-server).
   std::function<server_codec_factory(const server_config&)> server_codecs = {};
 };

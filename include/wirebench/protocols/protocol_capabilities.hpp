@@ -34,7 +34,7 @@ struct protocol_capabilities {
   // Its server and client speak TLS when the config asks (tls.enabled). For a protocol without,
   // the registry's make_server and make_client refuse such a config (setting_error "tls"),
   // rather than serve or connect in plaintext. A client on the client engine gets TLS from the
-  // registry (its codecs under tls_client_codec); a server on a codec from make_codec_server
+  // registry (its codecs under tls_client_codec); a server on a codec from make_server_from_codecs
   // (tls_server_handler under the codec host).
   bool tls = false;
   // Its client and server send keep-alive pings when the config asks (client_config::keepalive,

@@ -1,5 +1,5 @@
 #pragma once
-// A protocol's running server, whatever made it (our server skeleton, grpc++, a real
+// A protocol's running server, whatever made it (our session server, grpc++, a real
 // redis-server): where it listens, its graceful stop, its counts.
 #include "wirebench/core/server_stats.hpp"
 #include "wirebench/transport/endpoint.hpp"

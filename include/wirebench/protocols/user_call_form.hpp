@@ -2,7 +2,7 @@
 // How one family's user call (user_call.hpp) is written and kept: its flags on the command line,
 // one request of a mix on a line (--request) and in a workload file, its description, the fields
 // the placeholders go into, and its record in results. Each family's folder defines one (HTTP in
-// http_common/, RESP in resp/, gRPC in grpc/, MessagePack-RPC in msgpack_rpc/) and the protocols
+// http/, RESP in resp/, gRPC in grpc/, MessagePack-RPC in msgpack_rpc/) and the protocols
 // that send it name it (protocol_capabilities::user_calls); the registry lists every form its protocols name
 // (protocol_registry::forms), so app/ and load/ read and write user calls without knowing one.
 //

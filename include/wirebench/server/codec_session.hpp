@@ -1,13 +1,13 @@
 #pragma once
-// The host of every server_codec (codec/server_codec.hpp) on the server skeleton: one connection's
+// The host of every server_codec (codec/server_codec.hpp) on the session server: one connection's
 // session that feeds the codec the bytes read, hands each call to the application through a
-// request_dispatcher (inline, or on the skeleton's worker pool, with the configured service time;
+// request_dispatcher (inline, or on the session server's worker pool, with the configured service time;
 // replies in request order for an ordered codec or ordered dispatch settings) or another
 // call_runner (mux_rpc_session: a coroutine per call), writes what the
 // codec encodes, counts requests, bounds the calls in flight and relays a graceful stop. A
 // protocol's server is then its codec:
 //
-//   server_skeleton<codec_session> server(config, {.codecs = [] { return make_my_codec(); },
+//   session_server<codec_session> server(config, {.codecs = [] { return make_my_codec(); },
 //                                                  .dispatch = {.handler = h},
 //                                                  .max_read_bytes = 1 << 20});
 #include <chrono>
@@ -23,12 +23,12 @@
 #include "wirebench/calls/call_runner.hpp"
 #include "wirebench/calls/request_dispatcher.hpp"
 #include "wirebench/codec/server_codec.hpp"
-#include "wirebench/server/stream_session.hpp"
+#include "wirebench/server/server_session.hpp"
 
 namespace wirebench {
 
 /// One connection's server side: a server_codec and the application (see above).
-class WIREBENCH_API codec_session : public stream_session {
+class WIREBENCH_API codec_session : public server_session {
  public:
   /// What every connection reads: made once per server, read-only after.
   struct settings {
@@ -44,7 +44,7 @@ class WIREBENCH_API codec_session : public stream_session {
   };
   static std::size_t max_read_bytes(const settings& s) { return s.max_read_bytes; }
 
-  /// On the connection's thread. `workers`: the skeleton's pool, or null (replies computed inline).
+  /// On the connection's thread. `workers`: the session server's pool, or null (replies computed inline).
   codec_session(const settings& s, asio::thread_pool* workers)
       : codec_session(s.codecs(), s.dispatch, s.max_in_flight, workers) {}
   /// Makes the runner of a session's calls, given the writer that encodes a reply with the codec.

@@ -1,7 +1,7 @@
 // `grpc`, `grpc-stream`, `grpc-batch`: the greet call over gRPC (doc/PROTOCOL-HTTP2.md) on our
 // own HTTP/2 (nghttp2's sans-IO session, the http2 protocol's cores) and protobuf, as unary
 // Echo.Greet calls, as id-multiplexed messages on an Echo.GreetStream, and as the same 10 to a
-// message on an Echo.GreetBatchStream. Server and clients are codecs on the server skeleton and
+// message on an Echo.GreetBatchStream. Server and clients are codecs on the session server and
 // the client engine, h2c or TLS with ALPN h2; one server answers all three. grpc++ is the
 // reference implementation beside it (`grpcpp`, `grpcpp-stream`, `grpcpp-batch`, ../grpcpp).
 #include <google/protobuf/stubs/common.h>

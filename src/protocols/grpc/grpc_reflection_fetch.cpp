@@ -11,7 +11,7 @@
 #include "grpc_dynamic_method.hpp"
 #include "grpc_metadata.hpp"
 #include "grpc_reflection.hpp"
-#include "../codec_hosts/engine_client.hpp"
+#include "../from_codecs/client_from_codecs.hpp"
 #include "../http2/h2_backend.hpp"
 #include "proto/reflection.pb.h"
 #include "wirebench/core/error.hpp"
@@ -46,7 +46,7 @@ class reflection_asker {
     client_config plain = c;
     plain.calls.clear();
     plain.connections = 1;
-    client_ = make_engine_client(plain, 1, std::move(codecs));
+    client_ = make_client_from_codecs(plain, 1, std::move(codecs));
   }
   ~reflection_asker() { client_->close(); }
   reflection_asker(const reflection_asker&) = delete;

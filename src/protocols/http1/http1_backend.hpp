@@ -11,7 +11,7 @@ namespace wirebench::http1 {
 // needs none).
 inline constexpr alpn_choice tls_alpn{"http/1.1", false};
 
-// The server's codec (on the skeleton, made by the registry).
+// The server's codec (on the session server, made by the registry).
 server_codec_factory server_codecs(const server_config& config);
 // How the client uses its connections: kept open, calls pipelined up to the depth (http1), or a
 // new connection for every call, each request saying Connection: close (http1-close).

@@ -16,8 +16,8 @@
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
 #include "../user_call/in_order_requests.hpp"
-#include "../http_common/greet_api.hpp"
-#include "../http_common/user_request.hpp"
+#include "../http/greet_api.hpp"
+#include "../http/user_request.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 

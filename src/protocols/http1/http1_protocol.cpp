@@ -3,7 +3,7 @@
 #include <llhttp.h>
 
 #include "http1_backend.hpp"
-#include "../http_common/http_call.hpp"
+#include "../http/http_call.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 

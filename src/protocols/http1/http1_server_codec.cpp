@@ -8,8 +8,8 @@
 
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
-#include "../http_common/greet_api.hpp"
-#include "../http_common/http_date.hpp"
+#include "../http/greet_api.hpp"
+#include "../http/http_date.hpp"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
 

@@ -11,8 +11,8 @@
 
 #include "h2_backend.hpp"
 #include "h2_client_core.hpp"
-#include "../http_common/greet_api.hpp"
-#include "../http_common/user_request.hpp"
+#include "../http/greet_api.hpp"
+#include "../http/user_request.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/core/error.hpp"
 

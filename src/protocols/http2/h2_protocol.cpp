@@ -3,7 +3,7 @@
 #include <nghttp2/nghttp2.h>
 
 #include "h2_backend.hpp"
-#include "../http_common/http_call.hpp"
+#include "../http/http_call.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "../http_common/http_date.hpp"
+#include "../http/http_date.hpp"
 
 namespace wirebench::http2 {
 

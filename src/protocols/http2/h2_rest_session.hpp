@@ -1,5 +1,5 @@
 #pragma once
-// The `http2` protocol's server codec: the REST greet routes (HTTP/1.1's, http_common/greet_api)
+// The `http2` protocol's server codec: the REST greet routes (HTTP/1.1's, http/greet_api)
 // on the HTTP/2 server core (h2_server_core.hpp). GET /greet?name=NAME (or the JSON POST) is
 // handed out as a greet call once its stream has ended; what is no greet call (404, 405, 400, a
 // body over the limit: 413) is answered at once by the session and handed out as answered. Every
@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "h2_server_core.hpp"
-#include "../http_common/greet_api.hpp"
+#include "../http/greet_api.hpp"
 
 namespace wirebench::http2 {
 

@@ -1,6 +1,6 @@
 // `length-prefixed`: the greet call in frames of a 4-byte big-endian length + payload.
 // Ordered replies (FIFO).
-#include "../framed/framed_protocol.hpp"
+#include "../framing/framing_protocol.hpp"
 #include "wirebench/codec/length_prefix_decoder.hpp"
 #include "wirebench/codec/length_prefix_encoder.hpp"
 
@@ -34,7 +34,7 @@ greet_wire length_prefixed_wire() {
 }
 
 void register_length_prefixed_protocol(protocol_registry& registry) {
-  registry.add(framed_protocol<length_prefixed_framing>(
+  registry.add(framing_protocol<length_prefixed_framing>(
       "length-prefixed",
       "4-byte big-endian length + name -> length + \"hello, name\", replies in order",
       length_prefixed_wire()));

@@ -1,6 +1,6 @@
 // `line`: the plain TCP protocol of the comparisons this project grew from.
 // Request "name\n", reply "hello, name\n"; "\r\n" accepted on input. Ordered replies (FIFO).
-#include "../framed/framed_protocol.hpp"
+#include "../framing/framing_protocol.hpp"
 #include "wirebench/codec/line_decoder.hpp"
 #include "wirebench/codec/line_encoder.hpp"
 
@@ -26,7 +26,7 @@ greet_wire line_wire() {
 }
 
 void register_line_protocol(protocol_registry& registry) {
-  registry.add(framed_protocol<line_framing>(
+  registry.add(framing_protocol<line_framing>(
       "line", "newline-delimited: \"name\\n\" -> \"hello, name\\n\", replies in order", line_wire()));
 }
 

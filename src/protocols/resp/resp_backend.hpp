@@ -12,7 +12,7 @@ namespace wirebench::resp {
 // The parser limits of a server built from `config`: bulk = max_frame_bytes, Redis's others.
 request_limits server_limits(const server_config& config);
 
-// Our RESP2 server's codec (GREET, PING, ECHO, HELLO, CLIENT, CONFIG, QUIT), on the skeleton.
+// Our RESP2 server's codec (GREET, PING, ECHO, HELLO, CLIENT, CONFIG, QUIT), on the session server.
 server_codec_factory server_codecs(const server_config& config);
 // A real /usr/bin/redis-server on loopback, as the reference (throws std::runtime_error if it is
 // not installed).

@@ -18,7 +18,7 @@
 #include <wirebench/transport/async_read_frame.hpp>
 #include <wirebench/transport/async_write_frame.hpp>
 #include <wirebench/transport/listener.hpp>
-#include <wirebench/transport/stream_server.hpp>
+#include <wirebench/transport/connection_server.hpp>
 #include <wirebench/version.hpp>
 
 namespace wb = wirebench;
@@ -63,9 +63,9 @@ asio::awaitable<std::string> greet(wb::stream_socket socket, std::string name) {
 }
 
 int main() {
-  wb::stream_server_config config;
+  wb::connection_server_config config;
   config.listen = wb::endpoint::parse_or_throw("unix:@wirebench-consumer-" + std::to_string(getpid()));
-  wb::stream_server server(config, [] { return std::make_unique<greeter>(); });
+  wb::connection_server server(config, [] { return std::make_unique<greeter>(); });
   server.start();
 
   wb::io_pool client_pool;

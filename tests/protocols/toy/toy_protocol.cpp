@@ -153,7 +153,7 @@ void add_toy(protocol_registry& r) {
   };
   r.add({.name = "toy-netstring",
          .summary = "test only: netstrings, \"5:alice,\" -> \"12:hello, alice,\", in order",
-         .can = {.tls = true,  // the registry and the skeleton put it under TLS when asked
+         .can = {.tls = true,  // the registry and the session server put it under TLS when asked
                  .engine_depth = 1024,
                  .user_calls = &netstring_call_form()},  // toy_call.hpp
          .test = {.wire = {netstring, netstring}},

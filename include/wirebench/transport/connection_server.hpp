@@ -1,7 +1,7 @@
 #pragma once
-// A stream server: a listener, an io_pool, one handler per connection (from a factory), a
+// A connection server: a listener, an io_pool, one handler per connection (from a factory), a
 // connection cap, connection counters, and a graceful stop. Protocol servers own one through
-// server_skeleton, which adds the sessions' request count and a worker pool.
+// session_server, which adds the sessions' request count and a worker pool.
 //
 // Where it runs: threads of its own (config.pool), or the caller's io_context (the constructor
 // that takes its executor), which the caller runs on one thread at a time: the listener and
@@ -22,8 +22,8 @@
 
 namespace wirebench {
 
-/// Settings of a stream_server.
-struct stream_server_config {
+/// Settings of a connection_server.
+struct connection_server_config {
   /// Where to listen.
   endpoint listen;
   /// The transport threads.
@@ -36,24 +36,24 @@ struct stream_server_config {
   duration grace = std::chrono::seconds(5);
 };
 
-/// A stream server (see above).
-class WIREBENCH_API stream_server {
+/// A connection server (see above): it knows no protocol; session_server (server/) adds one.
+class WIREBENCH_API connection_server {
  public:
   /// Called on the new connection's thread, from start() on, on every pool thread at once;
   /// returns the protocol's handler for it, which the connection owns.
   using handler_factory = std::function<std::unique_ptr<connection_handler>()>;
 
   /// Starts the threads but does not listen: what `make_handler` uses may be set up until start().
-  stream_server(stream_server_config config, handler_factory make_handler);
+  connection_server(connection_server_config config, handler_factory make_handler);
   /// On `executor`'s io_context, which the caller runs (see above); config.pool is not used.
-  stream_server(const asio::io_context::executor_type& executor, stream_server_config config,
+  connection_server(const asio::io_context::executor_type& executor, connection_server_config config,
                 handler_factory make_handler);
   /// Stops the server (stop()).
-  ~stream_server();
+  ~connection_server();
   /// Not copyable.
-  stream_server(const stream_server&) = delete;
+  connection_server(const connection_server&) = delete;
   /// Not copyable.
-  stream_server& operator=(const stream_server&) = delete;
+  connection_server& operator=(const connection_server&) = delete;
 
   /// Binds and starts accepting; throws std::system_error naming the endpoint if it cannot bind.
   /// Once, before local_endpoint() and before other threads use the server.
@@ -67,11 +67,11 @@ class WIREBENCH_API stream_server {
   /// Ends the grace of a stop() under way (or of the next one) at once: what is still in flight
   /// is cut. Any thread.
   void end_grace();
-  /// `requests` is 0: handlers count their requests themselves (see server_skeleton).
+  /// `requests` is 0: handlers count their requests themselves (see session_server).
   server_stats stats() const;
 
  private:
-  struct state;  // what the connections share with the server (stream_server.cpp)
+  struct state;  // what the connections share with the server (connection_server.cpp)
   class counted_handler;
 
   io_pool pool_;

@@ -1,7 +1,7 @@
-// server_skeleton with small test sessions and raw peer sockets: the request count sessions keep,
+// session_server with small test sessions and raw peer sockets: the request count sessions keep,
 // the worker pool only for a session that takes one, the read buffer the session asks for, and a
-// graceful stop that waits for work on the pool. Also stream_server's start(): no listening before.
-#include "wirebench/server/server_skeleton.hpp"
+// graceful stop that waits for work on the pool. Also connection_server's start(): no listening before.
+#include "wirebench/server/session_server.hpp"
 
 #include <unistd.h>
 
@@ -21,8 +21,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-server_skeleton_config loopback(std::size_t workers = 0) {
-  server_skeleton_config c;
+session_server_config loopback(std::size_t workers = 0) {
+  session_server_config c;
   c.transport.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
   c.transport.grace = 5s;
   c.workers = workers;
@@ -31,7 +31,7 @@ server_skeleton_config loopback(std::size_t workers = 0) {
 
 // Echoes each line and counts it; a line "skip" is answered and not counted. Lines are limited
 // only by the read buffer the settings ask for.
-class echo_session : public stream_session {
+class echo_session : public server_session {
  public:
   struct settings {
     std::size_t read_bytes = 1024;
@@ -55,7 +55,7 @@ class echo_session : public stream_session {
 
 // Takes a worker pool: each line is answered from a worker after `delay`, and says whether the
 // session was given a pool at all.
-class worker_session : public stream_session {
+class worker_session : public server_session {
  public:
   struct settings {
     std::chrono::milliseconds delay{0};
@@ -92,11 +92,11 @@ class worker_session : public stream_session {
   std::size_t in_flight_ = 0;
 };
 
-static_assert(!server_skeleton<echo_session>::takes_workers);
-static_assert(server_skeleton<worker_session>::takes_workers);
+static_assert(!session_server<echo_session>::takes_workers);
+static_assert(session_server<worker_session>::takes_workers);
 
-TEST(server_skeleton, counts_what_sessions_count_over_many_reads_and_connections) {
-  server_skeleton<echo_session> server(loopback(), {});
+TEST(session_server, counts_what_sessions_count_over_many_reads_and_connections) {
+  session_server<echo_session> server(loopback(), {});
   test::raw_socket a(server.local_endpoint()), b(server.local_endpoint());
   a.send_all("one\ntwo\nskip\n");
   EXPECT_EQ(a.read_for(5s, 13), "one\ntwo\nskip\n");
@@ -110,8 +110,8 @@ TEST(server_skeleton, counts_what_sessions_count_over_many_reads_and_connections
   EXPECT_EQ(s.active, 2u);
 }
 
-TEST(server_skeleton, the_read_buffer_is_the_sessions) {
-  server_skeleton<echo_session> server(loopback(), {.read_bytes = 16});
+TEST(session_server, the_read_buffer_is_the_sessions) {
+  session_server<echo_session> server(loopback(), {.read_bytes = 16});
   test::raw_socket peer(server.local_endpoint());
   peer.send_all("123456789012345\n");
   EXPECT_EQ(peer.read_for(5s, 16), "123456789012345\n");
@@ -121,22 +121,22 @@ TEST(server_skeleton, the_read_buffer_is_the_sessions) {
   EXPECT_EQ(server.stats().close_reasons.at("frame_too_long"), 1u);
 }
 
-TEST(server_skeleton, a_session_that_takes_workers_gets_the_pool_only_when_there_is_one) {
+TEST(session_server, a_session_that_takes_workers_gets_the_pool_only_when_there_is_one) {
   {
-    server_skeleton<worker_session> server(loopback(0), {});
+    session_server<worker_session> server(loopback(0), {});
     test::raw_socket peer(server.local_endpoint());
     peer.send_all("x\n");
     EXPECT_EQ(peer.read_for(5s, 7), "inline\n");
   }
-  server_skeleton<worker_session> server(loopback(2), {});
+  session_server<worker_session> server(loopback(2), {});
   test::raw_socket peer(server.local_endpoint());
   peer.send_all("x\n");
   EXPECT_EQ(peer.read_for(5s, 7), "worker\n");
   EXPECT_EQ(server.stats().requests, 1u);
 }
 
-TEST(server_skeleton, stop_answers_work_still_on_the_pool_then_joins_it) {
-  server_skeleton<worker_session> server(loopback(1), {.delay = 200ms});
+TEST(session_server, stop_answers_work_still_on_the_pool_then_joins_it) {
+  session_server<worker_session> server(loopback(1), {.delay = 200ms});
   test::raw_socket peer(server.local_endpoint());
   peer.send_all("x\n");
   for (int i = 0; i < 500 && server.stats().requests == 0; ++i) std::this_thread::sleep_for(1ms);
@@ -149,13 +149,13 @@ TEST(server_skeleton, stop_answers_work_still_on_the_pool_then_joins_it) {
   server.stop();  // idempotent
 }
 
-class server_skeleton_grace : public ::testing::TestWithParam<std::chrono::milliseconds> {};
+class session_server_grace : public ::testing::TestWithParam<std::chrono::milliseconds> {};
 
 // A grace shorter than the work (0: none at all): the connection closes without the reply.
-TEST_P(server_skeleton_grace, a_grace_that_ends_first_cuts_the_work_and_counts_it) {
+TEST_P(session_server_grace, a_grace_that_ends_first_cuts_the_work_and_counts_it) {
   auto config = loopback(1);
   config.transport.grace = GetParam();
-  server_skeleton<worker_session> server(config, {.delay = 1s});
+  session_server<worker_session> server(config, {.delay = 1s});
   test::raw_socket peer(server.local_endpoint());
   peer.send_all("x\n");
   for (int i = 0; i < 500 && server.stats().requests == 0; ++i) std::this_thread::sleep_for(1ms);
@@ -165,14 +165,14 @@ TEST_P(server_skeleton_grace, a_grace_that_ends_first_cuts_the_work_and_counts_i
   EXPECT_EQ(server.stats().grace_cut, 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(grace, server_skeleton_grace, ::testing::Values(0ms, 100ms));
+INSTANTIATE_TEST_SUITE_P(grace, session_server_grace, ::testing::Values(0ms, 100ms));
 
 // A second signal to `serve`: the grace under way ends at once, and the work still in flight is
 // cut (without it, the reply would come after 2 s, within the 10 s grace).
-TEST(server_skeleton, end_grace_cuts_a_stop_under_way) {
+TEST(session_server, end_grace_cuts_a_stop_under_way) {
   auto config = loopback(1);
   config.transport.grace = 10s;
-  server_skeleton<worker_session> server(config, {.delay = 2s});
+  session_server<worker_session> server(config, {.delay = 2s});
   test::raw_socket peer(server.local_endpoint());
   peer.send_all("x\n");
   for (int i = 0; i < 500 && server.stats().requests == 0; ++i) std::this_thread::sleep_for(1ms);
@@ -184,12 +184,12 @@ TEST(server_skeleton, end_grace_cuts_a_stop_under_way) {
   EXPECT_EQ(server.stats().grace_cut, 1u);
 }
 
-TEST(stream_server, listens_only_from_start) {
+TEST(connection_server, listens_only_from_start) {
   const std::string path = "/tmp/wirebench-start-" + std::to_string(::getpid()) + ".sock";
-  stream_server_config config;
+  connection_server_config config;
   config.listen = endpoint::parse_or_throw("unix:" + path);
   std::atomic<int> made{0};
-  stream_server server(config, [&made] {
+  connection_server server(config, [&made] {
     ++made;
     return std::make_unique<echo_session>(echo_session::settings{});
   });
@@ -199,13 +199,13 @@ TEST(stream_server, listens_only_from_start) {
   peer.send_all("hi\n");
   EXPECT_EQ(peer.read_for(5s, 3), "hi\n");
   EXPECT_EQ(made.load(), 1);
-  EXPECT_EQ(server.stats().requests, 0u) << "a bare stream_server counts connections only";
+  EXPECT_EQ(server.stats().requests, 0u) << "a bare connection_server counts connections only";
 }
 
-TEST(stream_server, stops_without_having_started) {
-  stream_server_config config;
+TEST(connection_server, stops_without_having_started) {
+  connection_server_config config;
   config.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
-  stream_server server(config, [] {
+  connection_server server(config, [] {
     return std::make_unique<echo_session>(echo_session::settings{});
   });
   server.stop();

@@ -1,4 +1,4 @@
-#include "wirebench/transport/stream_server.hpp"
+#include "wirebench/transport/connection_server.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -18,11 +18,11 @@ namespace wirebench {
 // Held by the server and by every connection's handler (and the accept loop), so that on a
 // caller's io_context, where the server does not wait for its connections to end, none of them
 // reaches freed memory.
-struct stream_server::state : std::enable_shared_from_this<stream_server::state> {
-  state(stream_server_config c, handler_factory f)
+struct connection_server::state : std::enable_shared_from_this<connection_server::state> {
+  state(connection_server_config c, handler_factory f)
       : config(std::move(c)), make_handler(std::move(f)) {}
 
-  const stream_server_config config;
+  const connection_server_config config;
   const handler_factory make_handler;
   std::atomic<std::uint64_t> accepted{0};
   std::atomic<std::uint64_t> rejected{0};
@@ -41,7 +41,7 @@ struct stream_server::state : std::enable_shared_from_this<stream_server::state>
 };
 
 // Wraps the protocol's handler to keep the server's books when the connection closes.
-class stream_server::counted_handler final : public connection_handler {
+class connection_server::counted_handler final : public connection_handler {
  public:
   counted_handler(std::shared_ptr<state> server, std::unique_ptr<connection_handler> inner)
       : server_(std::move(server)), inner_(std::move(inner)) {}
@@ -70,22 +70,22 @@ class stream_server::counted_handler final : public connection_handler {
   std::unique_ptr<connection_handler> inner_;
 };
 
-stream_server::stream_server(stream_server_config config, handler_factory make_handler)
+connection_server::connection_server(connection_server_config config, handler_factory make_handler)
     : pool_(config.pool), state_(std::make_shared<state>(std::move(config), std::move(make_handler))) {}
 
-stream_server::stream_server(const asio::io_context::executor_type& executor,
-                             stream_server_config config, handler_factory make_handler)
+connection_server::connection_server(const asio::io_context::executor_type& executor,
+                             connection_server_config config, handler_factory make_handler)
     : pool_(asio::query(executor, asio::execution::context)),
       state_(std::make_shared<state>(std::move(config), std::move(make_handler))) {}
 
-void stream_server::start() {
+void connection_server::start() {
   listener_ = std::make_unique<listener>(pool_, state_->config.listen,
                                          [st = state_](stream_socket s) { st->on_accept(std::move(s)); });
 }
 
-stream_server::~stream_server() { stop(); }
+connection_server::~connection_server() { stop(); }
 
-void stream_server::state::on_accept(stream_socket socket) {
+void connection_server::state::on_accept(stream_socket socket) {
   accepted.fetch_add(1, std::memory_order_relaxed);
   auto c = std::make_shared<connection>(
       std::move(socket), config.connection,
@@ -102,7 +102,7 @@ void stream_server::state::on_accept(stream_socket socket) {
   c->start();
 }
 
-void stream_server::state::on_closed(connection* c, std::error_code reason) {
+void connection_server::state::on_closed(connection* c, std::error_code reason) {
   std::lock_guard lock(mutex);
   if (live.erase(c) == 0) return;
   ++close_reasons[std::string(error_name(reason))];
@@ -112,7 +112,7 @@ void stream_server::state::on_closed(connection* c, std::error_code reason) {
   }
 }
 
-std::vector<std::shared_ptr<connection>> stream_server::state::open_connections() const {
+std::vector<std::shared_ptr<connection>> connection_server::state::open_connections() const {
   std::vector<std::shared_ptr<connection>> open;
   std::lock_guard lock(mutex);
   for (auto& [ptr, weak] : live)
@@ -121,11 +121,11 @@ std::vector<std::shared_ptr<connection>> stream_server::state::open_connections(
 }
 
 // The grace is over: what has not drained is cut.
-void stream_server::state::close_the_rest() {
+void connection_server::state::close_the_rest() {
   for (auto& c : open_connections()) c->close(errc::shutting_down);
 }
 
-void stream_server::stop() {
+void connection_server::stop() {
   std::call_once(stopped_, [this] {
     if (listener_) listener_->close();  // null when never started
     std::vector<std::shared_ptr<connection>> open = state_->open_connections();
@@ -157,7 +157,7 @@ void stream_server::stop() {
   });
 }
 
-void stream_server::end_grace() {
+void connection_server::end_grace() {
   if (pool_.external()) {
     asio::post(pool_.context(0), [st = state_] { st->close_the_rest(); });
     return;
@@ -167,7 +167,7 @@ void stream_server::end_grace() {
   state_->all_closed.notify_all();
 }
 
-server_stats stream_server::stats() const {
+server_stats connection_server::stats() const {
   server_stats s;
   s.accepted = state_->accepted.load(std::memory_order_relaxed);
   s.rejected_connections = state_->rejected.load(std::memory_order_relaxed);

@@ -1,16 +1,16 @@
-#include "codec_server.hpp"
+#include "server_from_codecs.hpp"
 
 #include "wirebench/server/codec_session.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "wirebench/tls/tls_server_handler.hpp"
-#include "wirebench/server/server_skeleton.hpp"
+#include "wirebench/server/session_server.hpp"
 
 namespace wirebench {
 namespace {
 
-// The skeleton's settings from a backend's server config; `thread_name` names its threads.
-server_skeleton_config skeleton_config(const server_config& c, std::string thread_name) {
-  server_skeleton_config s;
+// The session server's settings from a backend's server config; `thread_name` names its threads.
+session_server_config session_server_config_of(const server_config& c, std::string thread_name) {
+  session_server_config s;
   s.transport.listen = c.listen;
   s.transport.pool = {c.threads, c.cpus, std::move(thread_name)};
   s.transport.connection.idle_timeout = c.idle_timeout;
@@ -27,7 +27,7 @@ server_skeleton_config skeleton_config(const server_config& c, std::string threa
 // The TLS layer under every session when the config asks for TLS (c.tls.enabled): `alpn` is the
 // protocol's (protocol_capabilities::tls_alpn); `max_plain_bytes` the session's read buffer limit. Throws at
 // start-up when the certificate or key cannot be used.
-server_skeleton_config with_tls(server_skeleton_config s, const server_config& c, alpn_choice alpn,
+session_server_config with_tls(session_server_config s, const server_config& c, alpn_choice alpn,
                                 std::size_t max_plain_bytes) {
   if (!c.tls.enabled) return s;
   s.layer = [context = tls::make_server_context(c.tls, alpn), max_plain_bytes](
@@ -37,25 +37,25 @@ server_skeleton_config with_tls(server_skeleton_config s, const server_config& c
   return s;
 }
 
-// A protocol's greet server: the skeleton with the codec host on every connection. Listening once
+// A protocol's greet server: the session server with the codec host on every connection. Listening once
 // constructed.
-class codec_server final : public protocol_server {
+class protocol_server_from_codecs final : public protocol_server {
  public:
   // Throws at start-up, as protocol::make_server does. `tls_alpn`: the protocol's
   // (protocol_capabilities::tls_alpn), used when the config asks for TLS.
-  codec_server(const server_config& c, std::string thread_name, codec_session::settings s,
+  protocol_server_from_codecs(const server_config& c, std::string thread_name, codec_session::settings s,
                alpn_choice tls_alpn)
-      : skeleton_(with_tls(skeleton_config(c, std::move(thread_name)), c, tls_alpn,
+      : server_(with_tls(session_server_config_of(c, std::move(thread_name)), c, tls_alpn,
                            codec_session::max_read_bytes(s)),
                   std::move(s)) {}
 
-  endpoint local_endpoint() const override { return skeleton_.local_endpoint(); }
-  void stop() override { skeleton_.stop(); }
-  void end_grace() override { skeleton_.end_grace(); }
-  server_stats stats() const override { return skeleton_.stats(); }
+  endpoint local_endpoint() const override { return server_.local_endpoint(); }
+  void stop() override { server_.stop(); }
+  void end_grace() override { server_.end_grace(); }
+  server_stats stats() const override { return server_.stats(); }
 
  private:
-  server_skeleton<codec_session> skeleton_;
+  session_server<codec_session> server_;
 };
 
 // The greet call: its reply, delayed by the config's service time.
@@ -71,11 +71,11 @@ dispatch_settings greet_dispatch(const server_config& c) {
 
 }  // namespace
 
-std::unique_ptr<protocol_server> make_codec_server(const server_config& c,
+std::unique_ptr<protocol_server> make_server_from_codecs(const server_config& c,
                                                    server_codec_factory codecs, alpn_choice alpn,
                                                    std::string thread_name) {
   const std::size_t read_bytes = codecs()->max_read_bytes();  // one codec asked, then dropped
-  return std::make_unique<codec_server>(
+  return std::make_unique<protocol_server_from_codecs>(
       c, std::move(thread_name),
       codec_session::settings{.codecs = std::move(codecs),
                               .dispatch = greet_dispatch(c),

@@ -1,6 +1,6 @@
 #pragma once
 // What every backend whose client is a codec needs from the protocol-level client config: a greet
-// client over the client engine. (Their servers: codec_server.hpp.)
+// client over the client engine. (Their servers: server_from_codecs.hpp.)
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -66,7 +66,7 @@ class engine_greet_client final : public protocol_client {
 };
 
 // A backend's greet client: its codec factory (the registry's client_codecs) on the engine.
-inline std::unique_ptr<protocol_client> make_engine_client(const client_config& c,
+inline std::unique_ptr<protocol_client> make_client_from_codecs(const client_config& c,
                                                            std::size_t default_depth,
                                                            client_codec_factory codecs) {
   return std::make_unique<engine_greet_client>(c, engine_config(c, default_depth, std::move(codecs)));

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "wirebench/codec/bytes.hpp"
-#include "wirebench/codec/frame_stream.hpp"
+#include "wirebench/codec/text_frames.hpp"
 #include "wirebench/codec/server_codec.hpp"
 #include "wirebench/core/error.hpp"
 #include "wirebench/protocols/protocol.hpp"
@@ -15,9 +15,9 @@
 namespace wirebench {
 
 template <class Framing>
-class framed_server_codec final : public server_codec {
+class framing_server_codec final : public server_codec {
  public:
-  framed_server_codec(std::size_t max_frame_bytes, oversize_policy on_oversize)
+  framing_server_codec(std::size_t max_frame_bytes, oversize_policy on_oversize)
       : max_frame_bytes_(max_frame_bytes),
         resync_(on_oversize == oversize_policy::resync),
         decoder_(Framing::make_decoder(max_frame_bytes, on_oversize)),
@@ -68,9 +68,9 @@ class framed_server_codec final : public server_codec {
 
 // The server codecs of a framing: line and length-prefixed register this.
 template <class Framing>
-server_codec_factory framed_server_codecs(const server_config& c) {
+server_codec_factory framing_server_codecs(const server_config& c) {
   return [max = c.max_frame_bytes, policy = c.on_oversize] {
-    return std::make_unique<framed_server_codec<Framing>>(max, policy);
+    return std::make_unique<framing_server_codec<Framing>>(max, policy);
   };
 }
 

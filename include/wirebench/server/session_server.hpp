@@ -1,22 +1,22 @@
 #pragma once
-// The server every stream protocol runs on: a stream_server with one Session per connection, an
+// The server every stream protocol runs on: a connection_server with one Session per connection, an
 // optional worker pool for sessions that compute replies off the event loop, and the sessions'
 // request count. A protocol's server is then only its Session:
 //
-//   class my_session : public stream_session {  // not final: the skeleton derives from it
+//   class my_session : public server_session {  // not final: the session server derives from it
 //    public:
-//     // What every connection reads: owned by the skeleton, which outlives every session, and
-//     // never changed once the skeleton is made (read from all transport threads at once).
+//     // What every connection reads: owned by the session server, which outlives every session, and
+//     // never changed once the session server is made (read from all transport threads at once).
 //     struct settings { ... };
 //     // The read buffer a connection needs for the largest request `s` allows.
 //     static std::size_t max_read_bytes(const settings& s);
-//     // Made on the connection's thread. A session that takes `workers` (the skeleton's pool,
+//     // Made on the connection's thread. A session that takes `workers` (the session server's pool,
 //     // null when configured with none) may run work there; it keeps the connection alive
 //     // (shared_from_this) until the work has posted its result back to the connection's thread.
 //     explicit my_session(const settings& s);  // or (const settings&, asio::thread_pool* workers)
 //     // connection_handler's callbacks; on_data calls count_requests(n).
 //   };
-//   server_skeleton<my_session> server(config, my_session::settings{...});  // listening
+//   session_server<my_session> server(config, my_session::settings{...});  // listening
 #include <algorithm>
 #include <atomic>
 #include <concepts>
@@ -32,25 +32,25 @@
 
 #include "wirebench/core/api.hpp"
 #include "wirebench/core/server_stats.hpp"
-#include "wirebench/transport/stream_server.hpp"
-#include "wirebench/server/stream_session.hpp"
+#include "wirebench/transport/connection_server.hpp"
+#include "wirebench/server/server_session.hpp"
 
 namespace wirebench {
 
-/// What server_skeleton needs of a Session: a stream_session with `settings`, max_read_bytes(settings), and a constructor from settings (and optionally the worker pool).
+/// What session_server needs of a Session: a server_session with `settings`, max_read_bytes(settings), and a constructor from settings (and optionally the worker pool).
 template <class S>
-concept skeleton_session =
-    std::derived_from<S, stream_session> &&
+concept servable_session =
+    std::derived_from<S, server_session> &&
     requires(const typename S::settings& s) {
       { S::max_read_bytes(s) } -> std::convertible_to<std::size_t>;
     } &&
     (std::constructible_from<S, const typename S::settings&> ||
      std::constructible_from<S, const typename S::settings&, asio::thread_pool*>);
 
-/// Settings of a server_skeleton.
-struct server_skeleton_config {
+/// Settings of a session_server.
+struct session_server_config {
   /// connection.max_read_bytes is ignored: the session's max_read_bytes() sets it.
-  stream_server_config transport;
+  connection_server_config transport;
   /// Threads of the worker pool, made only for a Session that takes one; 0: no pool (the session
   /// computes on the event loop).
   std::size_t workers = 0;
@@ -60,11 +60,11 @@ struct server_skeleton_config {
   std::function<std::unique_ptr<connection_handler>(std::unique_ptr<connection_handler>)> layer;
 };
 
-/// The server every stream protocol runs on (see above): a stream_server making one Session per
-/// connection. On threads of its own, or on the caller's io_context as stream_server is (see
-/// stream_server.hpp): every session, and so every handler without workers, on that loop.
-template <skeleton_session Session>
-class WIREBENCH_API server_skeleton {
+/// The server every stream protocol runs on (see above): a connection_server making one Session per
+/// connection. On threads of its own, or on the caller's io_context as connection_server is (see
+/// connection_server.hpp): every session, and so every handler without workers, on that loop.
+template <servable_session Session>
+class WIREBENCH_API session_server {
  public:
   /// What every connection's Session reads (Session::settings).
   using settings = typename Session::settings;
@@ -74,7 +74,7 @@ class WIREBENCH_API server_skeleton {
 
   /// Makes the worker pool and the transport, then listens: sessions are made only once every
   /// member they read exists. Throws std::system_error if the endpoint cannot be bound.
-  server_skeleton(server_skeleton_config config, settings s)
+  session_server(session_server_config config, settings s)
       : core_(std::make_shared<core>(std::move(s), std::move(config.layer))),
         transport_(with_read_buffer(std::move(config.transport), core_->session_settings),
                    [c = core_] { return make_session(c); }) {
@@ -82,23 +82,23 @@ class WIREBENCH_API server_skeleton {
       if (config.workers != 0) core_->workers.emplace(config.workers);
     transport_.start();
   }
-  /// The same on `executor`'s io_context, which the caller runs (stream_server.hpp): no thread of
+  /// The same on `executor`'s io_context, which the caller runs (connection_server.hpp): no thread of
   /// its own, so no worker pool (config.workers must be 0: std::invalid_argument).
-  server_skeleton(const asio::io_context::executor_type& executor, server_skeleton_config config,
+  session_server(const asio::io_context::executor_type& executor, session_server_config config,
                   settings s)
       : core_(std::make_shared<core>(std::move(s), std::move(config.layer))),
         transport_(executor, with_read_buffer(std::move(config.transport), core_->session_settings),
                    [c = core_] { return make_session(c); }) {
     if (config.workers != 0)
-      throw std::invalid_argument("server_skeleton: no worker pool on a caller's io_context");
+      throw std::invalid_argument("session_server: no worker pool on a caller's io_context");
     transport_.start();
   }
   /// Stops the server (stop()).
-  ~server_skeleton() { stop(); }
+  ~session_server() { stop(); }
   /// Not copyable.
-  server_skeleton(const server_skeleton&) = delete;
+  session_server(const session_server&) = delete;
   /// Not copyable.
-  server_skeleton& operator=(const server_skeleton&) = delete;
+  session_server& operator=(const session_server&) = delete;
 
   /// The endpoint it listens on (with the kernel's port when bound to port 0).
   endpoint local_endpoint() const { return transport_.local_endpoint(); }
@@ -106,7 +106,7 @@ class WIREBENCH_API server_skeleton {
   /// within the grace), then the pool is stopped: work left on it was cut with its connection,
   /// and is dropped with the pool, while the connections it holds can still be destroyed.
   /// Idempotent; any thread but the server's own. On a caller's io_context it begins the drain
-  /// and returns (stream_server::stop).
+  /// and returns (connection_server::stop).
   void stop() {
     std::call_once(stopped_, [this] {
       core_->counts.stopping.store(true, std::memory_order_relaxed);
@@ -118,7 +118,7 @@ class WIREBENCH_API server_skeleton {
       }
     });
   }
-  /// Ends the grace of a stop() under way at once (stream_server::end_grace). Any thread.
+  /// Ends the grace of a stop() under way at once (connection_server::end_grace). Any thread.
   void end_grace() { transport_.end_grace(); }
   /// The transport's counters plus the sessions' request and grace counts. Any thread.
   server_stats stats() const {
@@ -143,8 +143,8 @@ class WIREBENCH_API server_skeleton {
     std::atomic<bool> stopping{false};
   };
 
-  // What the sessions read and add to, held by the skeleton and by every session: on a caller's
-  // io_context a session may outlive the skeleton (stream_server.hpp). Fixed once the transport
+  // What the sessions read and add to, held by the session server and by every session: on a caller's
+  // io_context a session may outlive the session server (connection_server.hpp). Fixed once the transport
   // starts, but for the counts.
   struct core {
     core(settings s, layer_function l) : session_settings(std::move(s)), layer(std::move(l)) {}
@@ -157,7 +157,7 @@ class WIREBENCH_API server_skeleton {
   // Keeps the core for as long as the session lives; a base before the Session, so that the
   // Session, which refers to the core's settings, goes first.
   struct core_holder {
-    std::shared_ptr<core> skeleton_core;
+    std::shared_ptr<core> shared_core;
   };
 
   // The Session, with its count added to the server's after every on_data: one relaxed add per
@@ -194,12 +194,12 @@ class WIREBENCH_API server_skeleton {
     }
 
    private:
-    books& counts() { return this->skeleton_core->counts; }
+    books& counts() { return this->shared_core->counts; }
     bool draining_ = false;
     std::uint64_t owed_ = 0;
   };
 
-  static stream_server_config with_read_buffer(stream_server_config t, const settings& s) {
+  static connection_server_config with_read_buffer(connection_server_config t, const settings& s) {
     t.connection.max_read_bytes = Session::max_read_bytes(s);
     return t;
   }
@@ -218,7 +218,7 @@ class WIREBENCH_API server_skeleton {
   }
 
   std::shared_ptr<core> core_;
-  stream_server transport_;  // after core_: its connections, and so the sessions, go first
+  connection_server transport_;  // after core_: its connections, and so the sessions, go first
   std::once_flag stopped_;
 };
 

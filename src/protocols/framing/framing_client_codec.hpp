@@ -3,15 +3,15 @@
 // (line, length-prefixed): each call is one frame out, each reply one frame in. Pipelining is the
 // engine's in-flight cap per connection.
 #include "wirebench/codec/client_codec.hpp"
-#include "wirebench/codec/frame_stream.hpp"
+#include "wirebench/codec/text_frames.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
 namespace wirebench {
 
 template <class Framing>
-class framed_client_codec final : public client_codec {
+class framing_client_codec final : public client_codec {
  public:
-  explicit framed_client_codec(std::size_t max_frame)
+  explicit framing_client_codec(std::size_t max_frame)
       : max_frame_(max_frame),
         decoder_(Framing::make_decoder(max_frame, oversize_policy::fail)),
         encoder_(Framing::make_encoder(max_frame)) {}
@@ -39,8 +39,8 @@ class framed_client_codec final : public client_codec {
 
 // The client of a framed greet protocol: its codec, which the registry runs on the client engine.
 template <class Framing>
-client_codec_factory framed_client_codecs(const client_config& c) {
-  return [max = c.max_frame_bytes] { return std::make_unique<framed_client_codec<Framing>>(max); };
+client_codec_factory framing_client_codecs(const client_config& c) {
+  return [max = c.max_frame_bytes] { return std::make_unique<framing_client_codec<Framing>>(max); };
 }
 
 }  // namespace wirebench

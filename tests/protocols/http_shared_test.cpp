@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "../../src/protocols/http_common/greet_api.hpp"
-#include "../../src/protocols/http_common/http_date.hpp"
-#include "../../src/protocols/http_common/json_string.hpp"
+#include "../../src/protocols/http/greet_api.hpp"
+#include "../../src/protocols/http/http_date.hpp"
+#include "../../src/protocols/http/json_string.hpp"
 
 namespace wirebench::http {
 namespace {
