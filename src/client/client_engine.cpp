@@ -137,10 +137,13 @@ void client_engine::async_call(std::string_view request, clock::time_point deadl
 }
 
 // A timeout counts from the loop's turn when the call is made inside one (from a completion).
+// The thread is asked once: the closed loop's every call comes this way (a second on_thread_of
+// here cost 3% of the client's instructions per call).
 void client_engine::async_call(std::string_view request, clock::duration timeout,
                                call_completion&& done, std::size_t lane) {
   engine_lane& to = lane_for(lane);
-  submit(to, request, (on_thread_of(to) ? loop_clock::now() : clock::now()) + timeout, std::move(done));
+  if (on_thread_of(to)) return to.issue(request, loop_clock::now() + timeout, std::move(done), nullptr);
+  route(to, call(std::string(request), clock::now() + timeout, std::move(done), nullptr));
 }
 
 client_engine::call_handle client_engine::async_call_cancelable(std::string_view request,

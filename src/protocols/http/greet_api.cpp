@@ -122,7 +122,7 @@ std::string greet_target(std::string_view name) {
 
 void append_greet_target(std::string& target, std::string_view name) {
   static constexpr char digits[] = "0123456789ABCDEF";
-  target.append("/greet?name=");
+  target.append(std::string_view("/greet?name="));
   for (unsigned char c : name) {
     // The unreserved characters (RFC 3986), tested without the locale's isalnum (a call per byte).
     const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');

@@ -148,13 +148,16 @@ std::string host_header(const endpoint& where) {
              : where.address + ":" + std::to_string(where.port);
 }
 
+// Literals as string_views: their lengths are known, so no strlen runs per call whether or not
+// the compiler inlines append(const char*) here (which varied with the build's unity batches).
 void append_greet_request(std::string& out, std::string_view name, const std::string& host,
                           bool keep_alive) {
-  out.append("GET ");
+  using namespace std::string_view_literals;
+  out.append("GET "sv);
   http::append_greet_target(out, name);
-  out.append(" HTTP/1.1\r\nHost: ").append(host).append("\r\n");
-  if (!keep_alive) out.append("Connection: close\r\n");
-  out.append("\r\n");
+  out.append(" HTTP/1.1\r\nHost: "sv).append(host).append("\r\n"sv);
+  if (!keep_alive) out.append("Connection: close\r\n"sv);
+  out.append("\r\n"sv);
 }
 
 client_codec_factory client_codecs(const client_config& config, connection_use use) {
