@@ -323,7 +323,7 @@ TEST(grpc_stream, callers_that_fit_the_streams_are_never_rejected) {
         if (left == 1) return void(++finished);
         issue(c, left - 1);
       };
-      client->async_greet("c" + std::to_string(c), {.lane = c}, next);
+      client->async_greet("c" + std::to_string(c), {.lane = static_cast<std::size_t>(c)}, next);
     };
     for (int c = 0; c < callers; ++c) issue(c, calls_each);
     for (int i = 0; i < 2000 && finished < callers; ++i) std::this_thread::sleep_for(5ms);

@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/protocol_cases.hpp"
+
 #include "support/user_calls.hpp"
 #include "support/cert_files.hpp"
 #include "support/child_process.hpp"
@@ -30,8 +32,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const protocol& find(const char* name) { return *protocol_registry::builtin().find(name); }
-const protocol& grpcpp() { return find("grpcpp"); }
+const protocol& grpcpp() { return test::builtin_protocol("grpcpp"); }
 
 client_config calling(const endpoint& where, const std::string& method, const std::string& json,
                       const std::string& proto = WIREBENCH_ECHO_PROTO) {
@@ -90,8 +91,8 @@ struct pairing {
 void PrintTo(const pairing& p, std::ostream* os) { *os << p.client << " to " << p.server; }
 class grpc_user_call_shapes : public ::testing::TestWithParam<pairing> {
  protected:
-  void SetUp() override { server_ = find(GetParam().server).make_server(server_config{}); }
-  const protocol& client() const { return find(GetParam().client); }
+  void SetUp() override { server_ = test::builtin_protocol(GetParam().server).make_server(server_config{}); }
+  const protocol& client() const { return test::builtin_protocol(GetParam().client); }
   std::unique_ptr<protocol_server> server_;
 };
 INSTANTIATE_TEST_SUITE_P(clients_and_servers, grpc_user_call_shapes,
@@ -217,7 +218,7 @@ TEST(grpc_user_call_refusals, each_is_one_line_at_start_up) {
   for (const char* name : {"grpcpp", "grpc"}) {
   SCOPED_TRACE(name);
   auto refused = [&](const std::string& method, const std::string& json, const std::string& proto) {
-    return refusal(calling(nowhere, method, json, proto), find(name));
+    return refusal(calling(nowhere, method, json, proto), test::builtin_protocol(name));
   };
   const std::string echo = WIREBENCH_ECHO_PROTO;
   EXPECT_NE(refused("wirebench.echo.Echo/Nope", "{}", echo).find("no method wirebench.echo.Echo/Nope"),
@@ -243,11 +244,11 @@ TEST(grpc_user_call_peers, our_client_calls_a_grpcio_server_written_from_the_sam
   ASSERT_TRUE(test::wait_for_listener(port));
   for (const char* name : {"grpcpp", "grpc"}) {
     SCOPED_TRACE(name);
-    auto client = find(name).make_client(
+    auto client = test::builtin_protocol(name).make_client(
         calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
                 "wirebench.echo.Echo/Get", R"({"text": "from grpcio"})"));
     expect_all_replied(*client, 100, R"({"text":"from grpcio"})");
-    auto bidi = find(name).make_client(
+    auto bidi = test::builtin_protocol(name).make_client(
         calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
                 "wirebench.echo.Echo/Update", R"([{"text": "one"}, {"text": "two"}])"));
     expect_all_replied(*bidi, 50, R"([{"text":"one"},{"text":"two"}])");
@@ -258,7 +259,7 @@ TEST(grpc_user_call_peers, our_client_calls_a_grpcio_server_written_from_the_sam
     const std::string why = refusal(
         reflecting(calling(endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port)),
                            "wirebench.echo.Echo/Get", "{}", "")),
-        find(name));
+        test::builtin_protocol(name));
     EXPECT_NE(why.find("offers no reflection"), std::string::npos) << name << ": " << why;
   }
 }
@@ -275,7 +276,7 @@ TEST(grpc_user_call_peers, metadata_from_either_client_reaches_a_grpcio_server) 
     SCOPED_TRACE(name);
     client_config cc = calling(at, "wirebench.echo.Echo/Get", "{}");
     cc.calls.front().request.as<grpc_call>()->metadata = {{"X-Team", "blue sky"}, {"x-raw-bin", "\x01hi"}};
-    auto client = find(name).make_client(cc);
+    auto client = test::builtin_protocol(name).make_client(cc);
     expect_all_replied(*client, 5, R"({"text":"x-raw-bin=bin:016869;x-team=blue sky;"})");
     for (const auto& [key, value, why] :
          {std::tuple{"grpc-timeout", "1S", "the gRPC client sets it itself"},
@@ -284,7 +285,7 @@ TEST(grpc_user_call_peers, metadata_from_either_client_reaches_a_grpcio_server) 
           std::tuple{"x-a", "caf\xc3\xa9", "printable ASCII"}}) {
       client_config bad = calling(at, "wirebench.echo.Echo/Get", "{}");
       bad.calls.front().request.as<grpc_call>()->metadata = {{key, value}};
-      EXPECT_NE(refusal(bad, find(name)).find(why), std::string::npos) << key << ": " << refusal(bad, find(name));
+      EXPECT_NE(refusal(bad, test::builtin_protocol(name)).find(why), std::string::npos) << key << ": " << refusal(bad, test::builtin_protocol(name));
     }
   }
 }

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/protocol_cases.hpp"
+
 #include "support/user_calls.hpp"
 #include "wirebench/tls/tls_context.hpp"
 #include "support/cert_files.hpp"
@@ -27,7 +29,6 @@ namespace {
 using namespace std::chrono_literals;
 using test::greet_sync;
 
-const protocol& find(const std::string& name) { return *protocol_registry::builtin().find(name); }
 
 // Our server of `protocol` over TLS, with a certificate the peer tools are told to trust.
 class tls_server : public ::testing::Test {
@@ -39,7 +40,7 @@ class tls_server : public ::testing::Test {
     sc.tls.private_key_file = files_.key();
     sc.tls.client_ca_file = client_ca;
     sc.tls.enabled = true;
-    server_ = find(protocol).make_server(sc);
+    server_ = test::builtin_protocol(protocol).make_server(sc);
     port_ = std::to_string(server_->local_endpoint().port);
   }
   test::cert_files files_;
@@ -170,12 +171,12 @@ TEST(tls_peer_interop, our_resp_client_against_redis_server_over_tls) {
   cc.calls = {ping};
   cc.tls.certificate_file = member.cert();
   cc.tls.private_key_file = member.key();
-  auto client = find("resp").make_client(cc);
+  auto client = test::builtin_protocol("resp").make_client(cc);
   expect_all_succeed(*client, 50);
 
   cc.tls.certificate_file.clear();
   cc.tls.private_key_file.clear();
-  const auto r = greet_sync(*find("resp").make_client(cc), "x");
+  const auto r = greet_sync(*test::builtin_protocol("resp").make_client(cc), "x");
   ASSERT_TRUE(r.completed);
   EXPECT_TRUE(r.ec) << "redis-server served a client without a certificate";
 }
@@ -199,7 +200,7 @@ TEST(tls_peer_interop, our_http_clients_send_sni_and_client_certificates_to_ngin
     cc.tls.certificate_file = member.cert();
     cc.tls.private_key_file = member.key();
     // The greeting names the SNI nginx saw: "hello, wirebench.test" only when it was sent.
-    auto client = find(protocol).make_client(cc);
+    auto client = test::builtin_protocol(protocol).make_client(cc);
     for (int i = 0; i < 20; ++i) {
       const auto r = greet_sync(*client, "wirebench.test");
       ASSERT_FALSE(r.ec) << r.ec.message() << ": " << r.reply;
@@ -210,7 +211,7 @@ TEST(tls_peer_interop, our_http_clients_send_sni_and_client_certificates_to_ngin
       client_config without = cc;
       without.tls.certificate_file = identity ? identity->cert() : "";
       without.tls.private_key_file = identity ? identity->key() : "";
-      const auto r = greet_sync(*find(protocol).make_client(without), "wirebench.test");
+      const auto r = greet_sync(*test::builtin_protocol(protocol).make_client(without), "wirebench.test");
       ASSERT_TRUE(r.completed);
       EXPECT_TRUE(r.ec) << "served without a certificate nginx trusts";
     }
@@ -229,7 +230,7 @@ TEST(tls_peer_interop, our_http_clients_against_nginx_over_tls) {
   ASSERT_TRUE(nginx.started()) << "nginx did not start";
   for (const char* protocol : {"http1", "http2"}) {
     SCOPED_TRACE(protocol);
-    auto client = find(protocol).make_client(verifying_client(nginx.tls_port(), files.cert()));
+    auto client = test::builtin_protocol(protocol).make_client(verifying_client(nginx.tls_port(), files.cert()));
     test::expect_each_call_completes_once(*client, 2, 150);
   }
 }

@@ -4,6 +4,8 @@
 // calls end to end against our own servers, and the registry refusing what a protocol cannot send.
 #include <gtest/gtest.h>
 
+#include "support/protocol_cases.hpp"
+
 #include "support/user_calls.hpp"
 #include "support/queued_text.hpp"
 #include "support/sync_call.hpp"
@@ -15,7 +17,6 @@
 namespace wirebench {
 namespace {
 
-const protocol& find(const char* name) { return *protocol_registry::builtin().find(name); }
 
 using test::queued_text;
 
@@ -51,7 +52,7 @@ http_call post_items() {
 }
 
 TEST(user_call_http1_codec, sends_the_request_built_once_with_the_placeholders_filled) {
-  auto codec = find("http1").client_codecs(with_call(user_call{post_items(), 1}))();
+  auto codec = test::builtin_protocol("http1").client_codecs(with_call(user_call{post_items(), 1}))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "w0-", out));
   ASSERT_FALSE(codec->encode(2, "w1-", out));
@@ -67,18 +68,18 @@ TEST(user_call_http1_codec, the_urls_authority_or_a_host_header_is_the_host_and_
   h.authority = "example.com:8080";
   client_config c = with_call(user_call{h});
   gather_queue out;
-  ASSERT_FALSE(find("http1-close").client_codecs(c)()->encode(1, "x", out));
+  ASSERT_FALSE(test::builtin_protocol("http1-close").client_codecs(c)()->encode(1, "x", out));
   EXPECT_EQ(queued_text(out), "GET / HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n");
   h.headers = {{"host", "other"}};
   gather_queue out2;
-  ASSERT_FALSE(find("http1").client_codecs(with_call(user_call{h}))()->encode(1, "x", out2));
+  ASSERT_FALSE(test::builtin_protocol("http1").client_codecs(with_call(user_call{h}))()->encode(1, "x", out2));
   EXPECT_EQ(queued_text(out2), "GET / HTTP/1.1\r\nhost: other\r\n\r\n");
 }
 
 TEST(user_call_http1_codec, judges_replies_by_status_and_expected_body) {
   http_call h;
   h.expect_body = "ok";
-  auto codec = find("http1").client_codecs(with_call(user_call{h}))();
+  auto codec = test::builtin_protocol("http1").client_codecs(with_call(user_call{h}))();
   const auto r = decode_all(*codec,
                             "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
                             "HTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\nnope"
@@ -101,7 +102,7 @@ TEST(user_call_http1_codec, judges_replies_by_status_and_expected_body) {
 TEST(user_call_http1_codec, another_expected_status_makes_200_the_failure) {
   http_call h;
   h.expect_status = 204;
-  auto codec = find("http1").client_codecs(with_call(user_call{h}))();
+  auto codec = test::builtin_protocol("http1").client_codecs(with_call(user_call{h}))();
   const auto r = decode_all(*codec, "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx");
   ASSERT_EQ(r.replies.size(), 2u);
   EXPECT_FALSE(r.replies[0].error);
@@ -111,7 +112,7 @@ TEST(user_call_http1_codec, another_expected_status_makes_200_the_failure) {
 TEST(user_call_http1_codec, responses_to_head_have_no_body_whatever_their_length_says) {
   http_call h;
   h.method = "HEAD";
-  auto codec = find("http1").client_codecs(with_call(user_call{h}))();
+  auto codec = test::builtin_protocol("http1").client_codecs(with_call(user_call{h}))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "x", out));
   EXPECT_EQ(queued_text(out), "HEAD / HTTP/1.1\r\nHost: 127.0.0.1:7000\r\n\r\n");
@@ -124,7 +125,7 @@ TEST(user_call_http1_codec, responses_to_head_have_no_body_whatever_their_length
 }
 
 TEST(user_call_resp_codec, sends_the_command_made_once_with_the_placeholders_filled) {
-  auto codec = find("resp").client_codecs(with_call(user_call{resp_call{{"SET", "k:__rand_int__", "a b"}}, 1}))();
+  auto codec = test::builtin_protocol("resp").client_codecs(with_call(user_call{resp_call{{"SET", "k:__rand_int__", "a b"}}, 1}))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "w0-", out));
   ASSERT_FALSE(codec->encode(2, "w0-", out));
@@ -133,7 +134,7 @@ TEST(user_call_resp_codec, sends_the_command_made_once_with_the_placeholders_fil
 }
 
 TEST(user_call_resp_codec, any_reply_but_an_error_succeeds_and_an_error_keeps_its_text) {
-  auto codec = find("resp").client_codecs(with_call(user_call{resp_call{{"GET", "k"}}}))();
+  auto codec = test::builtin_protocol("resp").client_codecs(with_call(user_call{resp_call{{"GET", "k"}}}))();
   const auto r = decode_all(*codec, "+OK\r\n$1\r\nv\r\n:42\r\n$-1\r\n*1\r\n$1\r\na\r\n-ERR unknown command\r\n");
   ASSERT_FALSE(r.error);
   ASSERT_EQ(r.replies.size(), 6u);
@@ -144,7 +145,7 @@ TEST(user_call_resp_codec, any_reply_but_an_error_succeeds_and_an_error_keeps_it
 }
 
 TEST(user_call_resp_codec, an_expected_reply_must_match_a_string_or_an_integer) {
-  auto codec = find("resp").client_codecs(with_call(user_call{resp_call{{"INCR", "n"}, "42"}}))();
+  auto codec = test::builtin_protocol("resp").client_codecs(with_call(user_call{resp_call{{"INCR", "n"}, "42"}}))();
   const auto r = decode_all(*codec, ":42\r\n$2\r\n42\r\n+42\r\n:41\r\n*1\r\n:42\r\n$-1\r\n");
   ASSERT_EQ(r.replies.size(), 6u);
   for (int i = 0; i < 3; ++i) EXPECT_FALSE(r.replies[i].error) << i;
@@ -157,7 +158,7 @@ TEST(user_call_resp_codec, an_expected_reply_must_match_a_string_or_an_integer) 
 class user_call_http : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(user_call_http, a_post_body_reaches_the_server_and_an_unknown_path_is_its_404) {
-  const protocol& p = find(GetParam());
+  const protocol& p = test::builtin_protocol(GetParam());
   auto server = p.make_server({});
   http_call post;
   post.target = "/greet";
@@ -192,7 +193,7 @@ TEST_P(user_call_http, a_post_body_reaches_the_server_and_an_unknown_path_is_its
 INSTANTIATE_TEST_SUITE_P(http, user_call_http, ::testing::Values("http1", "http2"));
 
 TEST(user_call_resp, a_command_reaches_our_server_and_an_unknown_one_is_its_error) {
-  const protocol& p = find("resp");
+  const protocol& p = test::builtin_protocol("resp");
   auto server = p.make_server({});
   client_config c = with_call(user_call{resp_call{{"GREET", "x y"}, "hello, x y"}});
   c.connect = server->local_endpoint();
@@ -221,12 +222,12 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(message(find("line"), http), "protocol 'line' sends only its greet call, not an HTTP request");
-  EXPECT_EQ(message(find("resp"), http), "protocol 'resp' sends a RESP command, not an HTTP request");
-  EXPECT_EQ(message(find("resp-sync"), resp),
+  EXPECT_EQ(message(test::builtin_protocol("line"), http), "protocol 'line' sends only its greet call, not an HTTP request");
+  EXPECT_EQ(message(test::builtin_protocol("resp"), http), "protocol 'resp' sends a RESP command, not an HTTP request");
+  EXPECT_EQ(message(test::builtin_protocol("resp-sync"), resp),
             "protocol 'resp-sync' sends only its greet call, not a RESP command");
-  EXPECT_EQ(message(find("http2"), resp), "protocol 'http2' sends an HTTP request, not a RESP command");
-  EXPECT_THROW(find("http1").client_codecs(resp), user_call_refused);
+  EXPECT_EQ(message(test::builtin_protocol("http2"), resp), "protocol 'http2' sends an HTTP request, not a RESP command");
+  EXPECT_THROW(test::builtin_protocol("http1").client_codecs(resp), user_call_refused);
   for (const protocol& p : protocol_registry::builtin().all()) {
     if (p.can.user_calls != &http_call_form()) {
       EXPECT_NE(message(p, http), "accepted") << p.name;
@@ -237,10 +238,10 @@ TEST(user_call_registry, protocols_refuse_calls_they_cannot_send) {
 TEST(user_call_registry, headers_the_client_writes_itself_are_refused) {
   http_call h;
   h.headers = {{"Content-Length", "5"}};
-  EXPECT_THROW(find("http1").client_codecs(with_call(user_call{h})), std::invalid_argument);
+  EXPECT_THROW(test::builtin_protocol("http1").client_codecs(with_call(user_call{h})), std::invalid_argument);
   h.headers = {{"Connection", "keep-alive"}};
-  EXPECT_NO_THROW(find("http1").client_codecs(with_call(user_call{h})));
-  EXPECT_THROW(find("http2").client_codecs(with_call(user_call{h})), std::invalid_argument);
+  EXPECT_NO_THROW(test::builtin_protocol("http1").client_codecs(with_call(user_call{h})));
+  EXPECT_THROW(test::builtin_protocol("http2").client_codecs(with_call(user_call{h})), std::invalid_argument);
 }
 
 }  // namespace

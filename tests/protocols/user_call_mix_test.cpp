@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/protocol_cases.hpp"
+
 #include "support/user_calls.hpp"
 #include "support/child_process.hpp"
 #include "support/queued_text.hpp"
@@ -26,7 +28,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const protocol& find(const char* name) { return *protocol_registry::builtin().find(name); }
 
 using test::take_queued_text;
 
@@ -57,7 +58,7 @@ TEST(user_call_mix, payloads_name_requests_by_their_decimal_index) {
 }
 
 TEST(user_call_mix, resp_sends_the_command_named_and_judges_each_reply_by_its_own) {
-  auto codec = find("resp").client_codecs(with_calls({user_call{resp_call{{"SET", "k", "v"}, "OK"}},
+  auto codec = test::builtin_protocol("resp").client_codecs(with_calls({user_call{resp_call{{"SET", "k", "v"}, "OK"}},
                                                       user_call{resp_call{{"GET", "k"}, "v"}},
                                                       user_call{resp_call{{"INCR", "n"}}}}))();
   gather_queue out;
@@ -86,7 +87,7 @@ TEST(user_call_mix, http1_sends_the_request_named_and_judges_each_response_by_it
   b.target = "/b";
   b.body = "x";
   b.expect_status = 201;
-  auto codec = find("http1").client_codecs(with_calls({user_call{a}, user_call{b}}))();
+  auto codec = test::builtin_protocol("http1").client_codecs(with_calls({user_call{a}, user_call{b}}))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "1", out));
   ASSERT_FALSE(codec->encode(2, "0", out));
@@ -115,7 +116,7 @@ TEST(user_call_mix, http1_sends_the_request_named_and_judges_each_response_by_it
 // Through the registry, as every client is made: __payload_N__ is N bytes in the request (its
 // length counted), the per-call placeholders filled per call.
 TEST(user_call_mix, payloads_are_expanded_and_per_call_placeholders_filled_in_every_request) {
-  auto codec = find("resp").client_codecs(with_calls({user_call{resp_call{{"SET", "k:__rand_str__", "__payload_5__"}}},
+  auto codec = test::builtin_protocol("resp").client_codecs(with_calls({user_call{resp_call{{"SET", "k:__rand_str__", "__payload_5__"}}},
                                                       user_call{resp_call{{"GET", "__sequence__"}}}}))();
   gather_queue out;
   ASSERT_FALSE(codec->encode(1, "0", out));
@@ -130,22 +131,22 @@ TEST(user_call_mix, payloads_are_expanded_and_per_call_placeholders_filled_in_ev
   http_call big;
   big.method = "POST";
   big.body = "__payload_1000__";
-  auto http = find("http1").client_codecs(with_calls({user_call{big}}))();
+  auto http = test::builtin_protocol("http1").client_codecs(with_calls({user_call{big}}))();
   ASSERT_FALSE(http->encode(1, "x", out));
   const std::string request = take_queued_text(out);
   EXPECT_NE(request.find("Content-Length: 1000\r\n"), std::string::npos) << request.substr(0, 100);
   EXPECT_EQ(request.substr(request.size() - 1000), std::string(1000, 'x'));
   http_call bad;
   bad.body = "__payload_x__";
-  EXPECT_THROW(find("http2").client_codecs(with_calls({user_call{bad}})), std::invalid_argument);
+  EXPECT_THROW(test::builtin_protocol("http2").client_codecs(with_calls({user_call{bad}})), std::invalid_argument);
 }
 
 TEST(user_call_mix, http1_refuses_a_mix_of_head_and_other_methods) {
   http_call head, get;
   head.method = "HEAD";
-  EXPECT_THROW(find("http1").client_codecs(with_calls({user_call{head}, user_call{get}})),
+  EXPECT_THROW(test::builtin_protocol("http1").client_codecs(with_calls({user_call{head}, user_call{get}})),
                std::invalid_argument);
-  EXPECT_NO_THROW(find("http1").client_codecs(with_calls({user_call{head}, user_call{head}})));
+  EXPECT_NO_THROW(test::builtin_protocol("http1").client_codecs(with_calls({user_call{head}, user_call{head}})));
 }
 
 TEST(user_call_mix, protocols_without_mixes_refuse_one) {
@@ -203,7 +204,7 @@ std::vector<user_call> greet_mix(const protocol& p) {
 }
 
 TEST_P(mix_through_the_driver, each_request_gets_its_share_and_its_own_results) {
-  const protocol& p = find(GetParam());
+  const protocol& p = test::builtin_protocol(GetParam());
   auto server = p.make_server({});
   client_config cc = with_calls(greet_mix(p));
   cc.connect = server->local_endpoint();
@@ -261,7 +262,7 @@ TEST(user_call_mix, a_msgpack_mix_against_a_python_server) {
   echo.weight = 3;
   client_config cc = with_calls({add, echo});
   cc.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
-  auto client = find("msgpack-rpc").make_client(cc);
+  auto client = test::builtin_protocol("msgpack-rpc").make_client(cc);
   const auto sum = test::greet_sync(*client, request_payload(0));
   EXPECT_FALSE(sum.ec) << sum.ec.message();
   EXPECT_EQ(sum.reply, "5");

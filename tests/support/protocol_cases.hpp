@@ -13,6 +13,13 @@
 
 namespace wirebench::test {
 
+// A built-in protocol by name (the test fails at once, rather than crash, on a name not there).
+inline const protocol& builtin_protocol(std::string_view name) {
+  const protocol* p = protocol_registry::builtin().find(name);
+  if (p == nullptr) throw std::invalid_argument("no protocol " + std::string(name));
+  return *p;
+}
+
 inline std::string transport_endpoint(const std::string& transport) {
   static int counter = 0;
   const std::string unique = std::to_string(::getpid()) + "-" + std::to_string(++counter);

@@ -7,6 +7,7 @@
 #include <google/protobuf/stubs/common.h>
 #include <nghttp2/nghttp2.h>
 
+#include "grpc_backend.hpp"
 #include "grpc_call.hpp"
 #include "grpc_client_codec.hpp"
 #include "grpc_dynamic_method.hpp"
@@ -18,18 +19,28 @@
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench {
-namespace {
 
-std::vector<std::pair<std::string, std::string>> grpc_libraries() {
+std::vector<std::pair<std::string, std::string>> grpc_wire::libraries() {
   return {{"nghttp2", nghttp2_version(0)->version_str},
           {"protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)}};
 }
 
-server_codec_factory grpc_server_codecs(const server_config& c) {
-  const grpc_wire::grpc_server_config settings{.http2 = http2::session_config(c),
-                                              .max_message_bytes = c.max_frame_bytes};
-  return [settings] { return std::make_unique<grpc_wire::grpc_server_session>(settings); };
+server_codec_factory grpc_wire::server_codecs(const server_config& c) {
+  const grpc_server_config settings{.http2 = http2::session_config(c),
+                                    .max_message_bytes = c.max_frame_bytes};
+  return [settings] { return std::make_unique<grpc_server_session>(settings); };
 }
+
+protocol_capabilities grpc_wire::http2_capabilities() {
+  return {.tls = true,
+          .keepalive = true,
+          .tls_alpn = http2::tls_alpn,
+          .engine_depth = 1024,
+          .server_options = http2::server_options(),
+          .fit_server_to_load = http2::fit_server_to_load};
+}
+
+namespace {
 
 grpc_wire::grpc_client_config client_settings(const client_config& c) {
   return {.authority = http2::authority_for(c.connect),
@@ -57,17 +68,10 @@ protocol grpc_entry(std::string name, std::string summary,
   return {
       .name = std::move(name),
       .summary = std::move(summary),
-      .libraries = grpc_libraries,
-      .can = {.tls = true,
-              .keepalive = true,
-              .tls_alpn = http2::tls_alpn,
-              // Unary: nghttp2 holds streams beyond the server's concurrency limit; streams:
-              // the calls queue in the stream's window. The depth only bounds memory.
-              .engine_depth = 1024,
-              .server_options = http2::server_options(),
-              .fit_server_to_load = http2::fit_server_to_load},
+      .libraries = grpc_wire::libraries,
+      .can = grpc_wire::http2_capabilities(),
       .client_codecs = std::move(clients),
-      .server_codecs = grpc_server_codecs,
+      .server_codecs = grpc_wire::server_codecs,
   };
 }
 

@@ -10,18 +10,12 @@
 #include <vector>
 
 #include "grpc_server_session.hpp"
+#include "rpc_dialect.hpp"
 #include "proto/echo.pb.h"
 
 namespace wirebench::grpc_wire {
 
 inline constexpr std::string_view echo_service_prefix = "/wirebench.echo.Echo/";
-
-// application/grpc, alone or followed by +proto (or another message format) or ;parameters.
-inline bool is_grpc_content_type(std::string_view type) {
-  constexpr std::string_view grpc = "application/grpc";
-  if (type.substr(0, grpc.size()) != grpc) return false;
-  return type.size() == grpc.size() || type[grpc.size()] == '+' || type[grpc.size()] == ';';
-}
 
 
 // Which bidirectional method a streaming request is (none: a request taken whole).
@@ -32,16 +26,30 @@ struct grpc_server_session::grpc_stream : http2::server_stream {
   void reset() override {
     server_stream::reset();
     content_type.clear();
-    timeout.clear();
-    encoding.clear();
+    header_count = 0;  // the slots keep their strings' capacity
+    dialect = nullptr;
+    call = {};
+    pending.clear();
     deadline.reset();
     kind = bidi_method::none;
     calls_out = 0;
     request_done = false;
     batch_size = 0;
   }
-  std::string content_type, timeout, encoding;  // the request's headers, as sent
-  std::optional<std::chrono::steady_clock::time_point> deadline;  // from grpc-timeout
+  // The request as its dialect reads it.
+  rpc_request request() const {
+    return {.method = method, .path = path, .content_type = content_type, .headers = &headers,
+            .header_count = header_count};
+  }
+
+  std::string content_type;
+  // Every other request header: the first header_count slots (names lower-case, as sent).
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::size_t header_count = 0;
+  const rpc_dialect* dialect = nullptr;  // set when the headers end (null: no dialect serves it)
+  rpc_call call;                         // what the dialect read of the request
+  std::string pending;  // a text dialect's bytes not yet decoded into `body`
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // from the call's timeout
   bidi_method kind = bidi_method::none;
   std::size_t calls_out = 0;  // calls handed out on this stream whose replies are owed
   bool request_done = false;  // the client has ended its side

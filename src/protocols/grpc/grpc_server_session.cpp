@@ -8,8 +8,8 @@
 #include "grpc_message.hpp"
 #include "grpc_reflection.hpp"
 #include "grpc_server_records.hpp"
-#include "grpc_timeout.hpp"
 #include "protobuf_log.hpp"
+#include "rpc_message_format.hpp"
 #include "proto/echo.pb.h"
 #include "wirebench/codec/bytes.hpp"
 #include "wirebench/core/error.hpp"
@@ -39,86 +39,104 @@ std::unique_ptr<http2::server_stream> grpc_server_session::make_stream() {
   return std::make_unique<grpc_stream>();
 }
 
+// Every header is kept (in slots that keep their capacity): which ones matter is the dialect's
+// to say, and the content type that names the dialect may come after them.
 void grpc_server_session::request_header(http2::server_stream& st, std::string_view name,
                                          std::string_view value) {
   auto& g = static_cast<grpc_stream&>(st);
-  if (name == "content-type") g.content_type = value;
-  else if (name == "grpc-timeout") g.timeout = value;
-  else if (name == "grpc-encoding") g.encoding = value;
+  if (name == "content-type") {
+    g.content_type = value;
+    return;
+  }
+  if (g.header_count == g.headers.size()) g.headers.emplace_back();
+  auto& [n, v] = g.headers[g.header_count++];
+  n.assign(name);
+  v.assign(value);
 }
 
-bool grpc_server_session::set_deadline(grpc_stream& st) {
-  if (st.timeout.empty() || st.deadline) return true;  // none, or set when the headers ended
-  const auto timeout = parse_timeout(st.timeout);
-  if (!timeout) return false;
+status_code grpc_server_session::accept(grpc_stream& st, bool streaming, std::string& why) {
+  if (st.dialect != nullptr) return status_code::ok;  // accepted when its headers ended
+  const rpc_request request = st.request();
+  st.dialect = dialect_for(request);
+  if (st.dialect == nullptr) return status_code::unknown;  // not ours: answered in HTTP's terms
+  const status_code code = st.dialect->accept(request, streaming, st.call, why);
+  if (code != status_code::ok || !st.call.timeout) return code;
   // A timeout past the clock's range (99999999H is) is no deadline, not an overflow.
   const auto now = std::chrono::steady_clock::now();
   const auto left = std::chrono::steady_clock::time_point::max() - now;
-  if (*timeout < left)
-    st.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout);
-  return true;
+  if (*st.call.timeout < left)
+    st.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(*st.call.timeout);
+  return code;
 }
 
 void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_stream& st) {
   auto& g = static_cast<grpc_stream&>(st);
   if (g.streaming) return stream_ended(stream_id, g);
-  auto refuse = [&](status_code code, std::string_view why, int http_status = 200) {
-    respond_error(stream_id, g, code, why, http_status);
+  auto refuse = [&](status_code code, std::string_view why) {
+    respond_error(stream_id, g, code, why);
     hand_out_answered(stream_id);
   };
-  // Not gRPC at all: answered in HTTP's terms (415 and a text body, as grpc-go's handler does:
-  // HTTP clients and h2spec expect a body), the gRPC status in the headers too.
-  if (!is_grpc_content_type(g.content_type)) {
-    constexpr std::string_view why = "content-type is not application/grpc";
+  const std::string_view path = g.path;
+  const bool echo = path.substr(0, echo_service_prefix.size()) == echo_service_prefix;
+  const std::string_view method = echo ? path.substr(echo_service_prefix.size()) : std::string_view();
+  std::string why;
+  const status_code accepted = accept(g, method == "Expand" || method == "Collect", why);
+  // Not a dialect's at all: answered in HTTP's terms (415 and a text body, as grpc-go's handler
+  // does: HTTP clients and h2spec expect a body), the gRPC status in the headers too.
+  if (g.dialect == nullptr) {
+    constexpr std::string_view not_rpc = "content-type is not application/grpc";
     const std::string status = std::to_string(static_cast<int>(status_code::internal));
     const nghttp2_nv headers[] = {header(":status", "415"),
                                   header("content-type", "text/plain; charset=utf-8"),
-                                  header("grpc-status", status), header("grpc-message", why)};
-    g.response.assign(why).push_back('\n');
+                                  header("grpc-status", status), header("grpc-message", not_rpc)};
+    g.response.assign(not_rpc).push_back('\n');
     respond(stream_id, g, headers, true);
     return hand_out_answered(stream_id);
   }
-  if (g.method != "POST") return refuse(status_code::unimplemented, "gRPC is POST only", 405);
-  if (!set_deadline(g)) return refuse(status_code::internal, "malformed grpc-timeout");
-  if (!g.encoding.empty() && g.encoding != "identity" && g.encoding != "gzip") {
-    respond_error(stream_id, g, status_code::unimplemented,
-                  "grpc-encoding not supported: " + g.encoding, 200, true);
-    return hand_out_answered(stream_id);
-  }
-
-  const std::string_view path = g.path;
-  if (path.substr(0, echo_service_prefix.size()) != echo_service_prefix)
-    return refuse(status_code::unimplemented, "unknown service");
-  const std::string_view method = path.substr(echo_service_prefix.size());
+  if (accepted != status_code::ok) return refuse(accepted, why);
+  if (!echo) return refuse(status_code::unimplemented, "unknown service");
+  std::string_view body;
+  if (!g.dialect->unwrap(g.body, g.pending, unwrapped_, body) || !g.pending.empty())
+    return refuse(status_code::internal, "the request body cannot be decoded");
   if (method != "Greet") {
     status_code code = status_code::ok;
-    std::string why;
-    if (!answer_echo(method, g, code, why)) return refuse(code, why);
+    if (!answer_echo(method, g, body, code, why)) return refuse(code, why);
     respond_ok(stream_id, g);
     return hand_out_answered(stream_id);
   }
   // Greet: exactly one message, a GreetRequest.
-  grpc_message_decoder decoder(max_message_);
-  const std::span<const std::byte> body = as_bytes(std::string_view(g.body));
-  const auto step = decoder.decode(body);
-  if (step.status == decode_status::too_large)
-    return refuse(status_code::resource_exhausted, "message larger than the receive limit");
-  if (step.status == decode_status::corrupt)
-    return refuse(status_code::internal, "malformed message prefix");
-  if (step.status == decode_status::need_more && !body.empty())
-    return refuse(status_code::internal, "the request ends inside a message");
-  if (step.status != decode_status::frame || step.consumed != body.size())
-    return refuse(status_code::internal, "a unary call takes exactly one message");
   std::string_view bytes;
   status_code code = status_code::ok;
-  std::string why;
-  if (!message_bytes(g, step.frame.compressed, step.frame.bytes, bytes, code, why))
-    return refuse(code, why);
+  if (!only_message(g, body, bytes, code, why)) return refuse(code, why);
   pb::GreetRequest& request = messages_->greet_request;
-  if (!request.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+  if (!parse_message(g.call.format, bytes, request))
     return refuse(status_code::internal, "cannot parse GreetRequest");
   if (g.deadline) deadlines_.emplace_back(*g.deadline, stream_id);
   hand_out_call(stream_id, request.name());
+}
+
+bool grpc_server_session::only_message(const grpc_stream& st, std::string_view body,
+                                       std::string_view& message, status_code& code,
+                                       std::string& why) {
+  if (st.call.bare)  // the body is the message (an empty one is not compressed: nothing to inflate)
+    return message_bytes(st, st.call.gzip && !body.empty(), as_bytes(body), message, code, why);
+  grpc_message_decoder decoder(max_message_);
+  const std::span<const std::byte> bytes = as_bytes(body);
+  const auto step = decoder.decode(bytes);
+  code = status_code::internal;
+  if (step.status == decode_status::too_large) {
+    code = status_code::resource_exhausted;
+    why = "message larger than the receive limit";
+  } else if (step.status == decode_status::corrupt) {
+    why = "malformed message prefix";
+  } else if (step.status == decode_status::need_more && !bytes.empty()) {
+    why = "the request ends inside a message";
+  } else if (step.status != decode_status::frame || step.consumed != bytes.size()) {
+    why = "a unary call takes exactly one message";
+  } else {
+    return message_bytes(st, step.frame.compressed, step.frame.bytes, message, code, why);
+  }
+  return false;
 }
 
 std::chrono::steady_clock::time_point grpc_server_session::next_deadline() {
@@ -150,9 +168,9 @@ bool grpc_server_session::message_bytes(const grpc_stream& st, bool compressed,
     message = as_text(bytes);
     return true;
   }
-  if (st.encoding != "gzip") {  // identity, or none: the flag contradicts the headers
+  if (!st.call.gzip) {  // identity, or none: the flag contradicts the headers
     code = status_code::internal;
-    why = "compressed message without grpc-encoding";
+    why = "compressed message without " + std::string(st.dialect->encoding_header(st.call));
     return false;
   }
   if (const std::error_code ec = gunzip(bytes, max_message_, inflated_)) {
@@ -166,19 +184,33 @@ bool grpc_server_session::message_bytes(const grpc_stream& st, bool compressed,
 }
 
 bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
-                                      status_code& code, std::string& why) {
+                                      std::string_view request, status_code& code,
+                                      std::string& why) {
   const bool get = method == "Get", expand = method == "Expand", collect = method == "Collect";
   if (!get && !expand && !collect) {
     code = status_code::unimplemented;
     why = "unknown method " + std::string(method);
     return false;
   }
+  pb::EchoRequest& in = messages_->echo_request;
+  std::string text;
+  std::size_t count = 0, consumed = 0;
+  const std::span<const std::byte> body = as_bytes(request);
+  if (st.call.bare) {  // one message, the body itself (a unary call's)
+    std::string_view bytes;
+    if (!only_message(st, request, bytes, code, why)) return false;
+    if (!parse_message(st.call.format, bytes, in)) {
+      code = status_code::internal;
+      why = "cannot parse EchoRequest";
+      return false;
+    }
+    text = in.text();
+    count = 1;
+    consumed = body.size();
+  }
   // Every message of the request stream (it has ended), joined as Collect does.
   grpc_message_decoder decoder(max_message_);
-  const std::span<const std::byte> body = as_bytes(std::string_view(st.body));
-  std::size_t consumed = 0, count = 0;
-  std::string text;
-  for (;;) {
+  while (!st.call.bare) {
     std::error_code error;
     const auto step = decode_from(decoder, body, consumed, error);
     if (step.status == decode_status::need_more) break;
@@ -190,8 +222,7 @@ bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
     }
     std::string_view bytes;
     if (!message_bytes(st, step.frame.compressed, step.frame.bytes, bytes, code, why)) return false;
-    pb::EchoRequest& in = messages_->echo_request;
-    if (!in.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    if (!parse_message(st.call.format, bytes, in)) {
       code = status_code::internal;
       why = "cannot parse EchoRequest";
       return false;
@@ -208,7 +239,7 @@ bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
   pb::EchoResponse& out = messages_->echo_response;
   auto reply = [&](std::string_view words) {
     out.mutable_text()->assign(words.data(), words.size());
-    out.SerializeToString(&scratch_);
+    serialize_message(st.call.format, out, scratch_);
     append_message(st, scratch_);
   };
   if (!expand) {
@@ -235,42 +266,49 @@ void grpc_server_session::encode_reply(std::uint64_t key, bool ok, std::string_v
   if (!ok) return respond_error(stream_id, *st, status_code::unknown, body);
   pb::GreetReply& reply = messages_->greet_reply;
   reply.mutable_greeting()->assign(body.data(), body.size());
-  reply.SerializeToString(&scratch_);
+  serialize_message(st->call.format, reply, scratch_);
   append_message(*st, scratch_);
   respond_ok(stream_id, *st);
 }
 
+// Before the request has ended: a unary request has no dialect yet, so it is answered in the one
+// its headers name (gRPC's when none does), whatever else it would have been refused for.
 void grpc_server_session::body_too_large(std::int32_t stream_id, http2::server_stream& st) {
-  respond_error(stream_id, static_cast<grpc_stream&>(st), status_code::resource_exhausted,
-                "message larger than the receive limit");
+  auto& g = static_cast<grpc_stream&>(st);
+  if (g.dialect == nullptr) {
+    const rpc_dialect* named = dialect_for(g.request());
+    g.dialect = named != nullptr ? named : &grpc_dialect();
+  }
+  respond_error(stream_id, g, status_code::resource_exhausted, "message larger than the receive limit");
 }
 
 void grpc_server_session::append_message(grpc_stream& st, std::string_view bytes) {
-  append_grpc_prefix(bytes.size(), false, st.response);
-  st.response.append(bytes);
+  st.dialect->append_message(st.call, bytes, st.response);
 }
 
 void grpc_server_session::respond_ok(std::int32_t stream_id, grpc_stream& st) {
-  const nghttp2_nv headers[] = {header(":status", "200"),
-                                header("content-type", "application/grpc")};
-  st.trailers.emplace_back("grpc-status", "0");
-  respond(stream_id, st, headers, true);
+  const rpc_request request = st.request();
+  head_.headers.clear();
+  st.dialect->open(request, st.call, head_);
+  st.dialect->finish(request, st.call, status_code::ok, {}, true, head_, st.response, st.trailers);
+  respond(stream_id, st, head_nv(), true);
 }
 
 void grpc_server_session::respond_error(std::int32_t stream_id, grpc_stream& st,
-                                        status_code code, std::string_view message,
-                                        int http_status, bool accept_encodings) {
-  const std::string status = std::to_string(static_cast<int>(code));
-  const std::string http = std::to_string(http_status);
-  std::string encoded;
-  append_percent_encoded(encoded, message);
-  nghttp2_nv headers[5] = {header(":status", http), header("content-type", "application/grpc"),
-                           header("grpc-status", status)};
-  std::size_t count = 3;
-  if (!encoded.empty()) headers[count++] = header("grpc-message", encoded);
-  if (accept_encodings) headers[count++] = header("grpc-accept-encoding", "identity,gzip");
+                                        status_code code, std::string_view message) {
+  head_.headers.clear();
   st.response.clear();
-  respond(stream_id, st, {headers, count}, false);
+  st.dialect->finish(st.request(), st.call, code, message, false, head_, st.response, st.trailers);
+  respond(stream_id, st, head_nv(), !st.response.empty());
+}
+
+std::span<const nghttp2_nv> grpc_server_session::head_nv() {
+  status_text_ = std::to_string(head_.status);
+  head_nv_.clear();
+  head_nv_.push_back(header(":status", status_text_));
+  head_nv_.push_back(header("content-type", head_.content_type));
+  for (const auto& [name, value] : head_.headers) head_nv_.push_back(header(name, value));
+  return head_nv_;
 }
 
 }  // namespace wirebench::grpc_wire

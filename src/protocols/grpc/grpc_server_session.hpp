@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "grpc_status.hpp"
+#include "rpc_dialect.hpp"
 #include "../http2/h2_server_core.hpp"
 
 namespace wirebench::grpc_wire {
@@ -90,8 +91,10 @@ class grpc_server_session : public http2::server_core {
   void request_ended(std::int32_t stream_id, http2::server_stream& st) override;
   void body_too_large(std::int32_t stream_id, http2::server_stream& st) override;
 
-  // The stream's grpc-timeout as its deadline; false when it is malformed.
-  static bool set_deadline(grpc_stream& st);
+  // The request's dialect (by its headers), and what the dialect reads of it, its deadline set
+  // from its timeout: ok, the status it is refused with (`why` its message), or unknown when no
+  // dialect serves it. Once per request: a streaming request is accepted when its headers end.
+  status_code accept(grpc_stream& st, bool streaming, std::string& why);
   // Streams (grpc_server_streams.cpp): each message of a streaming request, a call handed out
   // under a new slot, the end of a streaming request, a call's reply, and the stream's end.
   void stream_message(std::int32_t stream_id, grpc_stream& st, std::string_view bytes);
@@ -108,22 +111,32 @@ class grpc_server_session : public http2::server_core {
   // `code` and `why` set when it cannot be had.
   bool message_bytes(const grpc_stream& st, bool compressed, std::span<const std::byte> bytes,
                      std::string_view& message, status_code& code, std::string& why);
+  // The one message of a unary request's `body` (unwrapped): the body itself when the dialect
+  // sends it bare, else its one envelope's; false with `code` and `why` set when it is not one.
+  bool only_message(const grpc_stream& st, std::string_view body, std::string_view& message,
+                    status_code& code, std::string& why);
   // Answers the request on its own (Echo's fixtures); false with `why` set when it cannot.
-  bool answer_echo(std::string_view method, grpc_stream& st, status_code& code, std::string& why);
-  // Appends one message (5-byte prefix, then `bytes`) to the stream's response.
+  bool answer_echo(std::string_view method, grpc_stream& st, std::string_view request,
+                   status_code& code, std::string& why);
+  // Appends one message to the stream's response, as its dialect frames it.
   void append_message(grpc_stream& st, std::string_view bytes);
-  // HEADERS, the response's messages, then the trailers with grpc-status 0.
+  // The response with its messages, ended with status OK as the dialect ends one.
   void respond_ok(std::int32_t stream_id, grpc_stream& st);
-  // Trailers-Only: one HEADERS frame with the status (and `message`, percent-encoded).
-  // With `accept_encodings`: grpc-accept-encoding too (after an encoding it lacks).
+  // The response to a request that fails before any message: the dialect's error (gRPC's
+  // Trailers-Only, Connect's HTTP status and JSON).
   void respond_error(std::int32_t stream_id, grpc_stream& st, status_code code,
-                     std::string_view message, int http_status = 200,
-                     bool accept_encodings = false);
+                     std::string_view message);
+  // head_ as nghttp2's headers (valid until the next call).
+  std::span<const nghttp2_nv> head_nv();
 
   std::size_t max_message_;
   std::unique_ptr<messages> messages_;
   std::string scratch_;   // a message serialized, before its prefix (capacity kept)
   std::string inflated_;  // a compressed message, inflated
+  std::string unwrapped_;  // a text dialect's request, decoded
+  rpc_response_head head_;  // a response's head, as its dialect writes it (capacity kept)
+  std::string status_text_;
+  std::vector<nghttp2_nv> head_nv_;
   std::vector<call_slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::int32_t> batching_;  // batch streams with replies not yet in a message

@@ -9,6 +9,7 @@
 #include "grpc_reflection.hpp"
 #include "grpc_server_records.hpp"
 #include "grpc_server_session.hpp"
+#include "rpc_message_format.hpp"
 #include "wirebench/codec/bytes.hpp"
 
 namespace wirebench::grpc_wire {
@@ -34,27 +35,33 @@ void grpc_server_session::request_headers_ended(std::int32_t stream_id, http2::s
   auto& g = static_cast<grpc_stream&>(st);
   const method kind = bidi_method_of(g.path);
   if (kind == method::none) return;
-  // A request that is not acceptable gRPC is taken whole and refused when it ends, as a unary
+  // A request its dialect does not accept is taken whole and refused when it ends, as a unary
   // one is (415, UNIMPLEMENTED, INTERNAL: request_ended says which).
-  const bool known_encoding = g.encoding.empty() || g.encoding == "identity" || g.encoding == "gzip";
-  if (!is_grpc_content_type(g.content_type) || g.method != "POST" || !known_encoding ||
-      !set_deadline(g))
+  std::string why;
+  if (accept(g, true, why) != status_code::ok) {
+    g.dialect = nullptr;  // asked again when it ends
+    g.call = {};
+    g.deadline.reset();
     return;
+  }
   g.kind = kind;
   g.streaming = true;
   if (g.deadline) deadlines_.emplace_back(*g.deadline, stream_id);
   if (streams_.size() >= 64)  // closed ones go (a stream id is never used again)
     std::erase_if(streams_, [&](std::int32_t id) { return open_record(id) == nullptr; });
   streams_.push_back(stream_id);
-  const nghttp2_nv headers[] = {header(":status", "200"),
-                                header("content-type", "application/grpc")};
-  open_response(stream_id, g, headers);
+  head_.headers.clear();
+  g.dialect->open(g.request(), g.call, head_);
+  open_response(stream_id, g, head_nv());
 }
 
 void grpc_server_session::request_data(std::int32_t stream_id, http2::server_stream& st,
                                        std::string_view bytes) {
   auto& g = static_cast<grpc_stream&>(st);
-  g.body.append(bytes);  // the messages not yet whole (bounded: one message and its prefix)
+  std::string_view plain;
+  if (!g.dialect->unwrap(bytes, g.pending, unwrapped_, plain))
+    return fail_stream(stream_id, g, status_code::internal, "the request body cannot be decoded");
+  g.body.append(plain);  // the messages not yet whole (bounded: one message and its prefix)
   grpc_message_decoder decoder(max_message_);
   const std::span<const std::byte> body = as_bytes(std::string_view(g.body));
   std::size_t consumed = 0;
@@ -79,17 +86,16 @@ void grpc_server_session::request_data(std::int32_t stream_id, http2::server_str
 
 void grpc_server_session::stream_message(std::int32_t stream_id, grpc_stream& st,
                                          std::string_view bytes) {
-  const int size = static_cast<int>(bytes.size());
   switch (st.kind) {
     case method::greet_stream: {
       auto& request = messages_->greet_request;
-      if (!request.ParseFromArray(bytes.data(), size))
+      if (!parse_message(st.call.format, bytes, request))
         return fail_stream(stream_id, st, status_code::internal, "cannot parse GreetRequest");
       return hand_out_on_stream(stream_id, st, request.id(), request.name());
     }
     case method::greet_batch: {
       auto& batch = messages_->greet_batch;
-      if (!batch.ParseFromArray(bytes.data(), size))
+      if (!parse_message(st.call.format, bytes, batch))
         return fail_stream(stream_id, st, status_code::internal, "cannot parse GreetBatch");
       for (const auto& request : batch.requests())
         hand_out_on_stream(stream_id, st, request.id(), request.name());
@@ -97,11 +103,11 @@ void grpc_server_session::stream_message(std::int32_t stream_id, grpc_stream& st
     }
     case method::update: {
       auto& in = messages_->echo_request;
-      if (!in.ParseFromArray(bytes.data(), size))
+      if (!parse_message(st.call.format, bytes, in))
         return fail_stream(stream_id, st, status_code::internal, "cannot parse EchoRequest");
       auto& out = messages_->echo_response;
       out.set_text(in.text());
-      out.SerializeToString(&scratch_);
+      serialize_message(st.call.format, out, scratch_);
       append_message(st, scratch_);
       response_appended(stream_id, st);
       return hand_out_answered(stream_id);  // counted as one request answered
@@ -179,7 +185,7 @@ void grpc_server_session::encode_stream_reply(std::uint64_t key, bool ok, std::s
   auto& reply = messages_->greet_reply;
   reply.set_id(call.request_id);
   reply.mutable_greeting()->assign(body.data(), body.size());
-  reply.SerializeToString(&scratch_);
+  serialize_message(st->call.format, reply, scratch_);
   append_message(*st, scratch_);
   response_appended(call.stream_id, *st);
   finish_if_done(call.stream_id, *st);
@@ -202,7 +208,7 @@ void grpc_server_session::flush_batch(std::int32_t stream_id, grpc_stream& st) {
     reply->set_greeting(st.batch[i].second);
   }
   st.batch_size = 0;
-  replies.SerializeToString(&scratch_);
+  serialize_message(st.call.format, replies, scratch_);
   append_message(st, scratch_);
   response_appended(stream_id, st);
   finish_if_done(stream_id, st);
@@ -210,7 +216,8 @@ void grpc_server_session::flush_batch(std::int32_t stream_id, grpc_stream& st) {
 
 void grpc_server_session::finish_if_done(std::int32_t stream_id, grpc_stream& st) {
   if (st.answered || !st.request_done || st.calls_out != 0 || st.batch_size != 0) return;
-  st.trailers.emplace_back("grpc-status", "0");
+  st.dialect->finish(st.request(), st.call, status_code::ok, {}, true, head_, st.response,
+                     st.trailers);
   finish_response(stream_id, st);
 }
 
@@ -218,12 +225,7 @@ void grpc_server_session::fail_stream(std::int32_t stream_id, grpc_stream& st, s
                                       std::string_view why) {
   if (st.answered) return;
   st.batch_size = 0;
-  st.trailers.emplace_back("grpc-status", std::to_string(static_cast<int>(code)));
-  if (!why.empty()) {
-    std::string encoded;
-    append_percent_encoded(encoded, why);
-    st.trailers.emplace_back("grpc-message", std::move(encoded));
-  }
+  st.dialect->finish(st.request(), st.call, code, why, true, head_, st.response, st.trailers);
   // A client still sending is told to stop (RST_STREAM NO_ERROR once the trailers are out).
   st.answered_early = !st.request_done;
   finish_response(stream_id, st);

@@ -1,0 +1,112 @@
+// The Connect protocol as a dialect of the gRPC server session (../grpc/rpc_dialect.hpp), so that
+// the one server answers Connect beside gRPC, as connect-go's handlers do:
+// - unary calls (Greet, Get): POST, content-type application/proto or application/json, the bare
+//   message as the body, Content-Encoding gzip or identity; the reply bare with status 200, an
+//   error as the HTTP status of its code with the JSON {"code","message"};
+// - streaming calls (Expand, Collect, Update, the greet streams): application/connect+proto or
+//   +json, every message enveloped (flag 0x01 compressed, Connect-Content-Encoding), the response
+//   always 200 and ended by an EndStreamResponse envelope (flag 0x02): {} or {"error":{...}};
+// - Connect-Timeout-Ms (1 to 10 digits) as the call's deadline, Connect-Protocol-Version 1 when
+//   sent (another version is refused with 400).
+// A unary content type on a streaming method, or the reverse, is 415, as connect-go answers.
+#include "connect_wire.hpp"
+#include "../grpc/rpc_dialect.hpp"
+
+namespace wirebench::connect {
+namespace {
+
+using grpc_wire::rpc_call;
+using grpc_wire::rpc_request;
+using grpc_wire::rpc_response_head;
+
+bool known_encoding(std::string_view encoding) {
+  return encoding.empty() || encoding == "identity" || encoding == "gzip";
+}
+
+class connect_dialect final : public grpc_wire::rpc_dialect {
+ public:
+  std::string_view name() const override { return "connect"; }
+  bool serves(const rpc_request& r) const override {
+    return parse_content_type(r.content_type).has_value();
+  }
+
+  status_code accept(const rpc_request& r, bool streaming, rpc_call& call,
+                     std::string& why) const override {
+    const content_type_info type = *parse_content_type(r.content_type);
+    call.format = type.format;
+    call.bare = !type.streaming;
+    if (r.method != "POST") {
+      call.refusal_status = 405;
+      why = "Connect calls are POST";
+      return status_code::unimplemented;
+    }
+    if (type.streaming != streaming) {
+      call.refusal_status = 415;
+      why = streaming ? "a streaming method takes application/connect+proto or +json"
+                      : "a unary method takes application/proto or application/json";
+      return status_code::unknown;
+    }
+    if (const std::string_view version = r.header("connect-protocol-version");
+        !version.empty() && version != "1") {
+      why = "connect-protocol-version must be 1";
+      return status_code::invalid_argument;
+    }
+    if (const std::string_view timeout = r.header("connect-timeout-ms"); !timeout.empty()) {
+      const auto ms = parse_timeout_ms(timeout);
+      if (!ms) {
+        why = "connect-timeout-ms must be 1 to 10 digits";
+        return status_code::invalid_argument;
+      }
+      call.timeout = *ms;
+    }
+    const std::string_view encoding =
+        r.header(type.streaming ? "connect-content-encoding" : "content-encoding");
+    if (!known_encoding(encoding)) {
+      why = "content encoding " + std::string(encoding) + " is not supported; supported: gzip, identity";
+      return status_code::unimplemented;
+    }
+    call.gzip = encoding == "gzip";
+    return status_code::ok;
+  }
+
+  std::string_view encoding_header(const rpc_call& call) const override {
+    return call.bare ? "content-encoding" : "connect-content-encoding";
+  }
+
+  void open(const rpc_request&, const rpc_call& call, rpc_response_head& head) const override {
+    head.status = 200;
+    head.content_type = content_type_of(!call.bare, call.format);
+  }
+
+  void append_message(const rpc_call& call, std::string_view message, std::string& body) const override {
+    if (call.bare) body.append(message);
+    else append_envelope(body, 0, message);
+  }
+
+  void finish(const rpc_request&, const rpc_call& call, status_code code, std::string_view message,
+              bool opened, rpc_response_head& head, std::string& body,
+              std::vector<std::pair<std::string_view, std::string>>&) const override {
+    if (opened && call.bare) return;  // a unary reply is its message: nothing follows it
+    if (!opened && (call.bare || call.refusal_status != 0)) {  // a unary error: status and JSON
+      head.status = call.refusal_status != 0 ? call.refusal_status : http_status_of(code);
+      head.content_type = "application/json";
+      body.clear();
+      append_error_json(body, code, message);
+      return;
+    }
+    if (!opened) {  // a stream failed before its first message: still 200, the error at its end
+      head.status = 200;
+      head.content_type = content_type_of(true, call.format);
+      body.clear();
+    }
+    std::string end;
+    append_end_stream_json(end, code, message);
+    append_envelope(body, flag_end_stream, end);
+  }
+};
+
+const connect_dialect dialect;
+const grpc_wire::rpc_dialect_registration connect_dialect_registration{dialect};
+
+}  // namespace
+}  // namespace wirebench::connect

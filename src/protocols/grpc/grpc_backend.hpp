@@ -1,0 +1,25 @@
+#pragma once
+// What the protocols that extend gRPC's (Connect, gRPC-Web: ../connect, ../grpc_web) take from
+// this folder for their registry entries: the one server that answers them all (by content type,
+// rpc_dialect.hpp), and the libraries a result records.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wirebench/protocols/protocol.hpp"
+
+namespace wirebench::grpc_wire {
+
+/// The gRPC server session on the session server: gRPC and every registered dialect.
+server_codec_factory server_codecs(const server_config& config);
+
+/// nghttp2's and protobuf's versions.
+std::vector<std::pair<std::string, std::string>> libraries();
+
+/// What an entry whose calls go to that server over our HTTP/2 can do: TLS with ALPN h2,
+/// keep-alive pings, HTTP/2's server options, deep pipelines (nghttp2 holds streams beyond the
+/// server's concurrency limit, and a stream's calls queue in its window: the depth only bounds
+/// memory).
+protocol_capabilities http2_capabilities();
+
+}  // namespace wirebench::grpc_wire
