@@ -26,6 +26,11 @@ bool known_encoding(std::string_view encoding) {
 class connect_dialect final : public grpc_wire::rpc_dialect {
  public:
   std::string_view name() const override { return "connect"; }
+  std::span<const std::string_view> headers_read() const override {
+    static constexpr std::string_view names[] = {"connect-protocol-version", "connect-timeout-ms",
+                                                 "content-encoding", "connect-content-encoding"};
+    return names;
+  }
   bool serves(const rpc_request& r) const override {
     return parse_content_type(r.content_type).has_value();
   }
@@ -46,12 +51,16 @@ class connect_dialect final : public grpc_wire::rpc_dialect {
                       : "a unary method takes application/proto or application/json";
       return status_code::unknown;
     }
-    if (const std::string_view version = r.header("connect-protocol-version");
+    static const std::size_t version_slot = grpc_wire::header_slot("connect-protocol-version");
+    static const std::size_t timeout_slot = grpc_wire::header_slot("connect-timeout-ms");
+    static const std::size_t unary_encoding_slot = grpc_wire::header_slot("content-encoding");
+    static const std::size_t stream_encoding_slot = grpc_wire::header_slot("connect-content-encoding");
+    if (const std::string_view version = r.header(version_slot);
         !version.empty() && version != "1") {
       why = "connect-protocol-version must be 1";
       return status_code::invalid_argument;
     }
-    if (const std::string_view timeout = r.header("connect-timeout-ms"); !timeout.empty()) {
+    if (const std::string_view timeout = r.header(timeout_slot); !timeout.empty()) {
       const auto ms = parse_timeout_ms(timeout);
       if (!ms) {
         why = "connect-timeout-ms must be 1 to 10 digits";
@@ -59,8 +68,7 @@ class connect_dialect final : public grpc_wire::rpc_dialect {
       }
       call.timeout = *ms;
     }
-    const std::string_view encoding =
-        r.header(type.streaming ? "connect-content-encoding" : "content-encoding");
+    const std::string_view encoding = r.header(type.streaming ? stream_encoding_slot : unary_encoding_slot);
     if (!known_encoding(encoding)) {
       why = "content encoding " + std::string(encoding) + " is not supported; supported: gzip, identity";
       return status_code::unimplemented;

@@ -21,9 +21,18 @@ bool known_encoding(std::string_view encoding) {
   return encoding.empty() || encoding == "identity" || encoding == "gzip";
 }
 
+std::size_t encoding_slot() {
+  static const std::size_t slot = header_slot("grpc-encoding");
+  return slot;
+}
+
 class grpc_wire_dialect final : public rpc_dialect {
  public:
   std::string_view name() const override { return "grpc"; }
+  std::span<const std::string_view> headers_read() const override {
+    static constexpr std::string_view names[] = {"grpc-timeout", "grpc-encoding"};
+    return names;
+  }
   bool serves(const rpc_request& r) const override { return is_grpc_content_type(r.content_type); }
 
   status_code accept(const rpc_request& r, bool, rpc_call& call, std::string& why) const override {
@@ -32,14 +41,15 @@ class grpc_wire_dialect final : public rpc_dialect {
       why = "gRPC is POST only";
       return status_code::unimplemented;
     }
-    if (const std::string_view timeout = r.header("grpc-timeout"); !timeout.empty()) {
+    static const std::size_t timeout_slot = header_slot("grpc-timeout");
+    if (const std::string_view timeout = r.header(timeout_slot); !timeout.empty()) {
       call.timeout = parse_timeout(timeout);
       if (!call.timeout) {
         why = "malformed grpc-timeout";
         return status_code::internal;
       }
     }
-    const std::string_view encoding = r.header("grpc-encoding");
+    const std::string_view encoding = r.header(encoding_slot());
     if (!known_encoding(encoding)) {
       why = "grpc-encoding not supported: " + std::string(encoding);
       return status_code::unimplemented;
@@ -69,14 +79,15 @@ class grpc_wire_dialect final : public rpc_dialect {
       head.content_type = "application/grpc";
       body.clear();
     }
-    to.emplace_back("grpc-status", std::to_string(static_cast<int>(code)));
+    to.emplace_back("grpc-status", code == status_code::ok ? std::string("0")
+                                                           : std::to_string(static_cast<int>(code)));
     if (!message.empty()) {
       std::string encoded;
       append_percent_encoded(encoded, message);
       to.emplace_back("grpc-message", std::move(encoded));
     }
     // After an encoding it lacks, the ones it has (doc/compression.md).
-    if (!opened && !known_encoding(r.header("grpc-encoding")))
+    if (!opened && !known_encoding(r.header(encoding_slot())))
       to.emplace_back("grpc-accept-encoding", "identity,gzip");
   }
 };

@@ -26,7 +26,7 @@ struct grpc_server_session::grpc_stream : http2::server_stream {
   void reset() override {
     server_stream::reset();
     content_type.clear();
-    header_count = 0;  // the slots keep their strings' capacity
+    for (std::string& value : values) value.clear();  // the slots keep their capacity
     dialect = nullptr;
     call = {};
     pending.clear();
@@ -38,14 +38,14 @@ struct grpc_server_session::grpc_stream : http2::server_stream {
   }
   // The request as its dialect reads it.
   rpc_request request() const {
-    return {.method = method, .path = path, .content_type = content_type, .headers = &headers,
-            .header_count = header_count};
+    return {.method = method, .path = path, .content_type = content_type, .names = names,
+            .values = values.data()};
   }
 
   std::string content_type;
-  // Every other request header: the first header_count slots (names lower-case, as sent).
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::size_t header_count = 0;
+  // The values of the headers dialects read, by read_header_names()'s index.
+  std::span<const std::string_view> names = read_header_names();
+  std::vector<std::string> values = std::vector<std::string>(names.size());
   const rpc_dialect* dialect = nullptr;  // set when the headers end (null: no dialect serves it)
   rpc_call call;                         // what the dialect read of the request
   std::string pending;  // a text dialect's bytes not yet decoded into `body`

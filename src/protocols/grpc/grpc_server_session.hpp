@@ -26,6 +26,7 @@
 // message, a failed call or a passed deadline ends it with that status in the trailers (and
 // RST_STREAM if the client is still sending). A client that sends and does not read is held back
 // by its stream's window (server_session_config::max_unsent_stream_bytes).
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -95,6 +96,9 @@ class grpc_server_session : public http2::server_core {
   // from its timeout: ok, the status it is refused with (`why` its message), or unknown when no
   // dialect serves it. Once per request: a streaming request is accepted when its headers end.
   status_code accept(grpc_stream& st, bool streaming, std::string& why);
+  // request_header's slow path, apart so that the common one (a header no dialect reads) stays
+  // a few instructions: a header a dialect reads, into its slot.
+  [[gnu::noinline]] void keep_header(grpc_stream& st, std::string_view name, std::string_view value);
   // Streams (grpc_server_streams.cpp): each message of a streaming request, a call handed out
   // under a new slot, the end of a streaming request, a call's reply, and the stream's end.
   void stream_message(std::int32_t stream_id, grpc_stream& st, std::string_view bytes);
@@ -135,8 +139,10 @@ class grpc_server_session : public http2::server_core {
   std::string inflated_;  // a compressed message, inflated
   std::string unwrapped_;  // a text dialect's request, decoded
   rpc_response_head head_;  // a response's head, as its dialect writes it (capacity kept)
-  std::string status_text_;
-  std::vector<nghttp2_nv> head_nv_;
+  char status_text_[8] = {};
+  std::span<const std::string_view> header_names_ = read_header_names();
+  std::uint64_t header_lengths_ = 0;  // bit n: some name in header_names_ is n bytes long
+  std::array<nghttp2_nv, 8> head_nv_{};  // :status, content-type, and at most 6 a dialect adds
   std::vector<call_slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::int32_t> batching_;  // batch streams with replies not yet in a message

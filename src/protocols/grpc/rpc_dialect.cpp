@@ -1,5 +1,8 @@
 #include "rpc_dialect.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace wirebench::grpc_wire {
 namespace {
 
@@ -12,11 +15,23 @@ std::vector<const rpc_dialect*>& registered() {
 
 }  // namespace
 
-std::string_view rpc_request::header(std::string_view name) const {
-  if (headers == nullptr) return {};
-  for (std::size_t i = 0; i < header_count && i < headers->size(); ++i)
-    if ((*headers)[i].first == name) return (*headers)[i].second;
-  return {};
+
+std::span<const std::string_view> read_header_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> all;
+    for (const rpc_dialect* d : registered())
+      for (const std::string_view name : d->headers_read())
+        if (std::find(all.begin(), all.end(), name) == all.end()) all.push_back(name);
+    return all;
+  }();
+  return names;
+}
+
+std::size_t header_slot(std::string_view name) {
+  const auto names = read_header_names();
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end()) throw std::logic_error("no dialect reads header " + std::string(name));
+  return static_cast<std::size_t>(at - names.begin());
 }
 
 const rpc_dialect* dialect_for(const rpc_request& r) {

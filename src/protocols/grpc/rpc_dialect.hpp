@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,16 +20,18 @@
 
 namespace wirebench::grpc_wire {
 
-/// A request's headers as a dialect reads them (the session keeps every one).
+/// A request's headers as a dialect reads them: the session keeps those some dialect reads
+/// (rpc_dialect::headers_read), and no other.
 struct rpc_request {
   std::string_view method;        // :method
   std::string_view path;          // :path, with its query if any
   std::string_view content_type;  // "" when absent
-  const std::vector<std::pair<std::string, std::string>>* headers = nullptr;  // names lower-case
-  std::size_t header_count = 0;   // the first header_count of *headers are this request's
+  std::span<const std::string_view> names;  // read_header_names()
+  const std::string* values = nullptr;      // by the same index ("" when absent)
 
-  /// A header's value ("" when absent; the first one when repeated).
-  std::string_view header(std::string_view name) const;
+  /// A header's value by its slot (header_slot(): "" when absent or empty; the last one when
+  /// repeated).
+  std::string_view header(std::size_t slot) const { return values[slot]; }
 };
 
 /// How messages are written: protobuf's binary form, or its canonical JSON mapping.
@@ -61,6 +64,9 @@ class rpc_dialect {
   virtual ~rpc_dialect() = default;
   /// "grpc", "connect", "grpc-web": where results and logs name it.
   virtual std::string_view name() const = 0;
+  /// The request headers it reads besides content-type (lower-case): the session keeps their
+  /// values, and only theirs (copying every header cost the gRPC server 10% of its time per call).
+  virtual std::span<const std::string_view> headers_read() const = 0;
   /// True when the request is this dialect's (its content type, a GET's query).
   virtual bool serves(const rpc_request& r) const = 0;
   /// Reads how the request is written into `call`. `streaming`: the method is a stream on either
@@ -97,6 +103,12 @@ class rpc_dialect {
 
 /// The dialects registered, gRPC's first; the one that serves `r` (null: none).
 const rpc_dialect* dialect_for(const rpc_request& r);
+/// Every header some registered dialect reads, each once: the slots a request keeps. Fixed once
+/// asked (after static initialisation, when every dialect has registered).
+std::span<const std::string_view> read_header_names();
+/// The slot of a header a dialect reads (its index in read_header_names()): a dialect finds each
+/// once (a function's static), not by name per request.
+std::size_t header_slot(std::string_view name);
 /// gRPC's own (grpc_dialect.cpp): for a request no dialect serves, the session answers in its
 /// terms (415 with grpc-status, as grpc-go does).
 const rpc_dialect& grpc_dialect();
