@@ -1,7 +1,8 @@
 // gRPC's own wire (doc/PROTOCOL-HTTP2.md) as a dialect of the server session: content-type
-// application/grpc[+proto|;...], POST only, grpc-timeout, grpc-encoding identity or gzip, every
-// message enveloped; a response's status in its HTTP/2 trailers, or alone in its headers
-// (Trailers-Only) when it fails before any message.
+// application/grpc[+proto|;...], or +json for protobuf's JSON mapping (connect-go's and grpc-go's
+// JSON codec; the reply then says +json too), POST only, grpc-timeout, grpc-encoding identity or
+// gzip, every message enveloped; a response's status in its HTTP/2 trailers, or alone in its
+// headers (Trailers-Only) when it fails before any message.
 #include "grpc_message.hpp"
 #include "grpc_timeout.hpp"
 #include "rpc_dialect.hpp"
@@ -9,12 +10,17 @@
 namespace wirebench::grpc_wire {
 namespace {
 
+constexpr std::string_view grpc_type = "application/grpc";
+
 // application/grpc, alone or followed by +proto (or another message format) or ;parameters.
 // (application/grpc-web is not: the '-' is neither.)
 bool is_grpc_content_type(std::string_view type) {
-  constexpr std::string_view grpc = "application/grpc";
-  if (type.substr(0, grpc.size()) != grpc) return false;
-  return type.size() == grpc.size() || type[grpc.size()] == '+' || type[grpc.size()] == ';';
+  if (type.substr(0, grpc_type.size()) != grpc_type) return false;
+  return type.size() == grpc_type.size() || type[grpc_type.size()] == '+' || type[grpc_type.size()] == ';';
+}
+
+std::string_view content_type_of(const rpc_call& call) {
+  return call.format == message_format::json ? "application/grpc+json" : grpc_type;
 }
 
 bool known_encoding(std::string_view encoding) {
@@ -55,14 +61,15 @@ class grpc_wire_dialect final : public rpc_dialect {
       return status_code::unimplemented;
     }
     call.gzip = encoding == "gzip";
+    if (r.content_type.substr(grpc_type.size()).starts_with("+json")) call.format = message_format::json;
     return status_code::ok;
   }
 
   std::string_view encoding_header(const rpc_call&) const override { return "grpc-encoding"; }
 
-  void open(const rpc_request&, const rpc_call&, rpc_response_head& head) const override {
+  void open(const rpc_request&, const rpc_call& call, rpc_response_head& head) const override {
     head.status = 200;
-    head.content_type = "application/grpc";
+    head.content_type = content_type_of(call);
   }
 
   void append_message(const rpc_call&, std::string_view message, std::string& body) const override {
@@ -76,7 +83,7 @@ class grpc_wire_dialect final : public rpc_dialect {
     auto& to = opened ? trailers : head.headers;
     if (!opened) {  // Trailers-Only: the status in the one HEADERS frame
       head.status = call.refusal_status != 0 ? call.refusal_status : 200;
-      head.content_type = "application/grpc";
+      head.content_type = content_type_of(call);
       body.clear();
     }
     to.emplace_back("grpc-status", code == status_code::ok ? std::string("0")

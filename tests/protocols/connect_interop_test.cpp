@@ -1,0 +1,120 @@
+// The Connect protocol against software we did not write, both ways: connect-go (its client of
+// every shape and codec, in Connect and gRPC, against our server; our `connect` client against its
+// server, errors counted by code), curl (a unary call is plain HTTP: its exact JSON, an error's
+// status and JSON) and h2load (Connect unary posts at load, every one 200). Peers that are missing
+// skip, naming what installs them, and fail under CI=true.
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/child_process.hpp"
+#include "support/loopback_listen.hpp"
+#include "support/protocol_cases.hpp"
+#include "support/require_peer.hpp"
+#include "support/sync_call.hpp"
+#include "wirebench/core/error_condition.hpp"
+#include "proto/echo.pb.h"
+
+namespace wirebench {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Our server (the grpc entry's, which answers Connect) on a kernel-picked loopback port.
+std::unique_ptr<protocol_server> our_server() {
+  server_config sc;
+  sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  return test::builtin_protocol("connect").make_server(sc);
+}
+
+std::string base_url(const protocol_server& s) {
+  return "http://127.0.0.1:" + std::to_string(s.local_endpoint().port);
+}
+
+// connectgo_peer's `call` against `url` with these arguments: its output (every reply's line).
+std::string connect_go_call(const std::string& peer, const std::string& url, const std::string& args) {
+  int rc = 0;
+  const std::string out = test::run_shell(peer + " call -url " + url + " " + args + " 2>&1", &rc);
+  EXPECT_EQ(rc, 0) << out;
+  return out;
+}
+
+TEST(connect_interop, connect_go_calls_our_server_in_every_shape_codec_and_protocol) {
+  WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
+  auto server = our_server();
+  const std::string url = base_url(*server);
+  for (const char* protocol : {"connect", "grpc"}) {
+    for (const char* codec : {"proto", "json"}) {
+      SCOPED_TRACE(std::string(protocol) + " " + codec);
+      const std::string with = std::string("-protocol ") + protocol + " -codec " + codec;
+      EXPECT_EQ(connect_go_call(peer, url, with + " -text ann -count 2"), "reply: hello, ann\nreply: hello, ann\n");
+      EXPECT_EQ(connect_go_call(peer, url, with + " -method get -text got"), "reply: got\n");
+      EXPECT_EQ(connect_go_call(peer, url, with + " -method expand -text 'a bb c'"), "reply: a\nreply: bb\nreply: c\n");
+      EXPECT_EQ(connect_go_call(peer, url, with + " -method collect -count 3 -text x"), "reply: xxx\n");
+      EXPECT_EQ(connect_go_call(peer, url, with + " -method update -count 2 -text u"), "reply: u\nreply: u\n");
+      EXPECT_EQ(connect_go_call(peer, url, with + " -gzip -text zipped"), "reply: hello, zipped\n");
+    }
+  }
+  // Errors as connect-go reads them: the code and message our server sent.
+  EXPECT_EQ(connect_go_call(peer, url + "/nowhere", "-text x"), "error: unimplemented: unknown service\n");
+}
+
+TEST(connect_interop, our_connect_client_calls_a_connect_go_server) {
+  WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
+  const int port = test::free_loopback_port();
+  test::child_process server({peer, "serve", "-port", std::to_string(port)});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  client_config cc;
+  cc.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
+  cc.reply_timeout = 10s;
+  auto client = test::builtin_protocol("connect").make_client(cc);
+  for (const char* name : {"ann", "a longer name, with spaces", "\xc3\xbc"}) {
+    const auto r = test::greet_sync(*client, name);
+    EXPECT_FALSE(r.ec) << r.ec.message();
+    EXPECT_EQ(r.reply, "hello, " + std::string(name));
+  }
+  // connect-go's errors, counted by their Connect code (its unary errors carry the JSON).
+  for (const char* code : {"resource_exhausted", "unavailable", "permission_denied"}) {
+    const auto r = test::greet_sync(*client, std::string("fail:") + code);
+    EXPECT_EQ(error_name(r.ec), std::string("connect_") + code) << r.ec.message();
+    EXPECT_EQ(r.reply, "failed as asked");
+  }
+}
+
+TEST(connect_interop, curl_calls_our_server_in_json_and_reads_its_errors) {
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
+  auto server = our_server();
+  const std::string url = base_url(*server) + "/wirebench.echo.Echo/";
+  const std::string curl = "curl -s --http2-prior-knowledge -H 'content-type: application/json' "
+                           "-H 'connect-protocol-version: 1' -w ' %{http_code} %{content_type}' ";
+  int rc = 0;
+  std::string out = test::run_shell(curl + "-d '{\"name\": \"curl\"}' " + url + "Greet", &rc);
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(out, R"({"greeting":"hello, curl"} 200 application/json)");
+  out = test::run_shell(curl + "-d '{\"text\": \"curl\"}' " + url + "Nope", &rc);
+  EXPECT_EQ(out, R"({"code":"unimplemented","message":"unknown method Nope"} 501 application/json)");
+  out = test::run_shell(curl + "-H 'connect-timeout-ms: 12345678901' -d '{}' " + url + "Greet", &rc);
+  EXPECT_EQ(out, R"({"code":"invalid_argument","message":"connect-timeout-ms must be 1 to 10 digits"} 400 application/json)");
+}
+
+TEST(connect_interop, h2load_posts_connect_unary_calls_and_each_is_200) {
+  WIREBENCH_REQUIRE_PEER("h2load", "nghttp2-client");
+  auto server = our_server();
+  echo::GreetRequest request;
+  request.set_name("h2load");
+  const std::string file = ::testing::TempDir() + "/connect_greet.bin";
+  std::ofstream(file, std::ios::binary) << request.SerializeAsString();
+  int rc = 0;
+  const std::string out = test::run_shell(
+      "h2load -n 500 -c 1 -m 16 -d " + file + " -H 'content-type: application/proto' " +
+          "-H 'connect-protocol-version: 1' " + base_url(*server) + "/wirebench.echo.Echo/Greet 2>&1",
+      &rc);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("500 succeeded, 0 failed, 0 errored"), std::string::npos) << out;
+  EXPECT_NE(out.find("status codes: 500 2xx"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace wirebench

@@ -1,0 +1,345 @@
+// connectgo_peer: connect-go (connectrpc.com/connect), the Connect protocol's reference
+// implementation, as a peer we did not write: its server of wirebench.echo.Echo (proto/echo.proto:
+// Greet, Get, Expand, Collect, Update) answering Connect, gRPC and gRPC-Web on one port, HTTP/1.1
+// and h2c; and its client calling any of those methods in any of the three protocols. For the
+// interop tests; scripts/setup builds it into the tools cache.
+//
+//	connectgo_peer serve -port PORT
+//	    serves on 127.0.0.1:PORT, prints "listening", serves until killed
+//	connectgo_peer call -url http://127.0.0.1:PORT [-protocol connect|grpc|grpcweb] [-codec proto|json]
+//	                    [-http1] [-method greet|get|expand|collect|update] [-text T] [-count N] [-gzip]
+//	    prints each reply as "reply: TEXT", or the error as "error: CODE: MESSAGE"; exits 0 either way
+//	    (1 on a usage or transport problem that is not an RPC error)
+//
+// No generated code: a codec hands the message bytes through (one named "proto", one "json"), and
+// the handlers read and write EchoRequest{text: 1}, EchoResponse{text: 1}, GreetRequest{id: 1,
+// name: 2} and GreetReply{id: 1, greeting: 2} themselves, with protowire or encoding/json.
+// Greet answers "hello, " + name; Get the text; Expand one reply per word; Collect the texts
+// joined; Update each text as it comes. A name of "fail:CODE" fails Greet with that Connect code.
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"connectrpc.com/connect"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/h2c"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// rawCodec passes a message's bytes through, under the name of the codec it stands in for.
+type rawCodec struct{ name string }
+
+func (c rawCodec) Name() string                { return c.name }
+func (rawCodec) Marshal(v any) ([]byte, error) { return *v.(*[]byte), nil }
+func (rawCodec) Unmarshal(data []byte, v any) error {
+	*v.(*[]byte) = append((*v.(*[]byte))[:0], data...)
+	return nil
+}
+
+// A message's fields: the string field `field` (text 1, name 2) and the id (1, GreetRequest's).
+type fields struct {
+	text string
+	id   uint64
+}
+
+func decode(data []byte, isJSON bool, field protowire.Number) (fields, error) {
+	var f fields
+	if isJSON {
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			return f, err
+		}
+		keys := []string{"text"}
+		if field == 2 {
+			keys = []string{"name", "greeting"}
+		}
+		for _, key := range keys {
+			if text, ok := m[key].(string); ok {
+				f.text = text
+			}
+		}
+		return f, nil
+	}
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 {
+			return f, errors.New("bad tag")
+		}
+		data = data[n:]
+		switch {
+		case num == field && typ == protowire.BytesType:
+			var b []byte
+			b, n = protowire.ConsumeBytes(data)
+			f.text = string(b)
+		case num == 1 && typ == protowire.VarintType:
+			f.id, n = protowire.ConsumeVarint(data)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, data)
+		}
+		if n < 0 {
+			return f, errors.New("bad field")
+		}
+		data = data[n:]
+	}
+	return f, nil
+}
+
+// encode writes the string field `field` (1, EchoRequest's and EchoResponse's text; 2,
+// GreetRequest's name or GreetReply's greeting: `key` in JSON).
+func encode(text string, isJSON bool, field protowire.Number, key string) []byte {
+	if isJSON {
+		out, _ := json.Marshal(map[string]string{key: text})
+		return out
+	}
+	return protowire.AppendString(protowire.AppendTag(nil, field, protowire.BytesType), text)
+}
+
+func jsonOf(h http.Header) bool { return strings.Contains(h.Get("Content-Type"), "json") }
+
+func serve(port int) error {
+	codecs := []connect.HandlerOption{connect.WithCodec(rawCodec{"proto"}), connect.WithCodec(rawCodec{"json"})}
+	mux := http.NewServeMux()
+	const prefix = "/wirebench.echo.Echo/"
+	mux.Handle(prefix+"Greet", connect.NewUnaryHandler(prefix+"Greet", func(ctx context.Context, r *connect.Request[[]byte]) (*connect.Response[[]byte], error) {
+		isJSON := jsonOf(r.Header())
+		in, err := decode(*r.Msg, isJSON, 2)
+		if err != nil {
+			return nil, connect.NewError(connect.CodeInvalidArgument, err)
+		}
+		if code, ok := strings.CutPrefix(in.text, "fail:"); ok {
+			var c connect.Code
+			if c.UnmarshalText([]byte(code)) != nil {
+				c = connect.CodeUnknown
+			}
+			return nil, connect.NewError(c, errors.New("failed as asked"))
+		}
+		out := encode("hello, "+in.text, isJSON, 2, "greeting")
+		return connect.NewResponse(&out), nil
+	}, codecs...))
+	mux.Handle(prefix+"Get", connect.NewUnaryHandler(prefix+"Get", func(ctx context.Context, r *connect.Request[[]byte]) (*connect.Response[[]byte], error) {
+		isJSON := jsonOf(r.Header())
+		in, err := decode(*r.Msg, isJSON, 1)
+		if err != nil {
+			return nil, connect.NewError(connect.CodeInvalidArgument, err)
+		}
+		out := encode(in.text, isJSON, 1, "text")
+		return connect.NewResponse(&out), nil
+	}, codecs...))
+	mux.Handle(prefix+"Expand", connect.NewServerStreamHandler(prefix+"Expand", func(ctx context.Context, r *connect.Request[[]byte], s *connect.ServerStream[[]byte]) error {
+		isJSON := jsonOf(r.Header())
+		in, err := decode(*r.Msg, isJSON, 1)
+		if err != nil {
+			return connect.NewError(connect.CodeInvalidArgument, err)
+		}
+		for _, word := range strings.Fields(in.text) {
+			out := encode(word, isJSON, 1, "text")
+			if err := s.Send(&out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, codecs...))
+	mux.Handle(prefix+"Collect", connect.NewClientStreamHandler(prefix+"Collect", func(ctx context.Context, s *connect.ClientStream[[]byte]) (*connect.Response[[]byte], error) {
+		isJSON := jsonOf(s.RequestHeader())
+		joined := ""
+		for s.Receive() {
+			in, err := decode(*s.Msg(), isJSON, 1)
+			if err != nil {
+				return nil, connect.NewError(connect.CodeInvalidArgument, err)
+			}
+			joined += in.text
+		}
+		if err := s.Err(); err != nil {
+			return nil, err
+		}
+		out := encode(joined, isJSON, 1, "text")
+		return connect.NewResponse(&out), nil
+	}, codecs...))
+	mux.Handle(prefix+"Update", connect.NewBidiStreamHandler(prefix+"Update", func(ctx context.Context, s *connect.BidiStream[[]byte, []byte]) error {
+		isJSON := jsonOf(s.RequestHeader())
+		for {
+			msg, err := s.Receive()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			in, err := decode(*msg, isJSON, 1)
+			if err != nil {
+				return connect.NewError(connect.CodeInvalidArgument, err)
+			}
+			out := encode(in.text, isJSON, 1, "text")
+			if err := s.Send(&out); err != nil {
+				return err
+			}
+		}
+	}, codecs...))
+	listener, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return err
+	}
+	fmt.Println("listening")
+	server := &http.Server{Handler: h2c.NewHandler(mux, &http2.Server{}), ReadHeaderTimeout: 10 * time.Second}
+	return server.Serve(listener)
+}
+
+func call(args []string) error {
+	flags := flag.NewFlagSet("call", flag.ContinueOnError)
+	url := flags.String("url", "", "the server's base URL")
+	protocol := flags.String("protocol", "connect", "connect, grpc or grpcweb")
+	codec := flags.String("codec", "proto", "proto or json")
+	http1 := flags.Bool("http1", false, "HTTP/1.1 instead of h2c")
+	method := flags.String("method", "greet", "greet, get, expand, collect or update")
+	text := flags.String("text", "connect-go", "the request's name or text")
+	count := flags.Int("count", 1, "messages sent (collect, update), or calls made (greet, get)")
+	gzip := flags.Bool("gzip", false, "compress the requests")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	if !*http1 {
+		client.Transport = &http2.Transport{AllowHTTP: true, DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr)
+		}}
+	}
+	options := []connect.ClientOption{connect.WithCodec(rawCodec{*codec})}
+	switch *protocol {
+	case "grpc":
+		options = append(options, connect.WithGRPC())
+	case "grpcweb":
+		options = append(options, connect.WithGRPCWeb())
+	case "connect":
+	default:
+		return fmt.Errorf("no protocol %q", *protocol)
+	}
+	if *gzip {
+		options = append(options, connect.WithSendGzip())
+	}
+	isJSON := *codec == "json"
+	field := protowire.Number(1)
+	procedure := map[string]string{"greet": "Greet", "get": "Get", "expand": "Expand", "collect": "Collect", "update": "Update"}[*method]
+	if procedure == "" {
+		return fmt.Errorf("no method %q", *method)
+	}
+	if procedure == "Greet" {
+		field = 2
+	}
+	c := connect.NewClient[[]byte, []byte](client, *url+"/wirebench.echo.Echo/"+procedure, options...)
+	ctx := context.Background()
+	report := func(reply []byte, err error) {
+		if err != nil {
+			fmt.Printf("error: %s: %s\n", connect.CodeOf(err), connectMessage(err))
+			return
+		}
+		out, derr := decode(reply, isJSON, field)
+		if derr != nil {
+			fmt.Printf("error: reply not decoded: %v\n", derr)
+			return
+		}
+		fmt.Printf("reply: %s\n", out.text)
+	}
+	key := "text"
+	if field == 2 {
+		key = "name"
+	}
+	request := encode(*text, isJSON, field, key)
+	switch procedure {
+	case "Greet", "Get":
+		for i := 0; i < *count; i++ {
+			r, err := c.CallUnary(ctx, connect.NewRequest(&request))
+			if err != nil {
+				report(nil, err)
+			} else {
+				report(*r.Msg, nil)
+			}
+		}
+	case "Expand":
+		s, err := c.CallServerStream(ctx, connect.NewRequest(&request))
+		if err != nil {
+			report(nil, err)
+			return nil
+		}
+		for s.Receive() {
+			report(*s.Msg(), nil)
+		}
+		if err := s.Err(); err != nil {
+			report(nil, err)
+		}
+	case "Collect":
+		s := c.CallClientStream(ctx)
+		for i := 0; i < *count; i++ {
+			if err := s.Send(&request); err != nil {
+				break
+			}
+		}
+		r, err := s.CloseAndReceive()
+		if err != nil {
+			report(nil, err)
+		} else {
+			report(*r.Msg, nil)
+		}
+	case "Update":
+		s := c.CallBidiStream(ctx)
+		for i := 0; i < *count; i++ {
+			if err := s.Send(&request); err != nil {
+				break
+			}
+			reply, err := s.Receive()
+			if err != nil {
+				report(nil, err)
+				return nil
+			}
+			report(*reply, nil)
+		}
+		_ = s.CloseRequest()
+		if _, err := s.Receive(); err != nil && !errors.Is(err, io.EOF) {
+			report(nil, err)
+		}
+	}
+	return nil
+}
+
+func connectMessage(err error) string {
+	var ce *connect.Error
+	if errors.As(err, &ce) {
+		return ce.Message()
+	}
+	return err.Error()
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: connectgo_peer serve -port PORT | call -url URL [...]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		flags := flag.NewFlagSet("serve", flag.ExitOnError)
+		port := flags.Int("port", 0, "port on 127.0.0.1")
+		_ = flags.Parse(os.Args[2:])
+		err = serve(*port)
+	case "call":
+		err = call(os.Args[2:])
+	default:
+		err = fmt.Errorf("no command %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "connectgo_peer:", err)
+		os.Exit(1)
+	}
+}
