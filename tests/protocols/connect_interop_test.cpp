@@ -1,6 +1,6 @@
-// The Connect protocol against software we did not write, both ways: connect-go (its client of
-// every shape and codec, in Connect and gRPC, against our server; our `connect` client against its
-// server, errors counted by code), curl (a unary call is plain HTTP: its exact JSON, an error's
+// Connect and gRPC-Web against software we did not write, both ways: connect-go (its client of
+// every shape and codec, in Connect, gRPC and gRPC-Web, against our server; our `connect` and
+// `grpc-web` clients against its server, errors counted by code), curl (a unary call is plain HTTP: its exact JSON, an error's
 // status and JSON) and h2load (Connect unary posts at load, every one 200). Peers that are missing
 // skip, naming what installs them, and fail under CI=true.
 #include <fstream>
@@ -45,7 +45,7 @@ TEST(connect_interop, connect_go_calls_our_server_in_every_shape_codec_and_proto
   WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
   auto server = our_server();
   const std::string url = base_url(*server);
-  for (const char* protocol : {"connect", "grpc"}) {
+  for (const char* protocol : {"connect", "grpc", "grpcweb"}) {
     for (const char* codec : {"proto", "json"}) {
       SCOPED_TRACE(std::string(protocol) + " " + codec);
       const std::string with = std::string("-protocol ") + protocol + " -codec " + codec;
@@ -58,10 +58,15 @@ TEST(connect_interop, connect_go_calls_our_server_in_every_shape_codec_and_proto
     }
   }
   // Errors as connect-go reads them: the code and message our server sent.
-  EXPECT_EQ(connect_go_call(peer, url + "/nowhere", "-text x"), "error: unimplemented: unknown service\n");
+  for (const char* protocol : {"connect", "grpc", "grpcweb"})
+    EXPECT_EQ(connect_go_call(peer, url + "/nowhere", std::string("-text x -protocol ") + protocol),
+              "error: unimplemented: unknown service\n")
+        << protocol;
 }
 
-TEST(connect_interop, our_connect_client_calls_a_connect_go_server) {
+// Our clients against connect-go's server: each greeting, and its errors counted by their code:
+// Connect's names (its unary errors carry the JSON), gRPC's for gRPC-Web (the trailers frame).
+TEST(connect_interop, our_connect_and_grpc_web_clients_call_a_connect_go_server) {
   WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
   const int port = test::free_loopback_port();
   test::child_process server({peer, "serve", "-port", std::to_string(port)});
@@ -69,17 +74,23 @@ TEST(connect_interop, our_connect_client_calls_a_connect_go_server) {
   client_config cc;
   cc.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
   cc.reply_timeout = 10s;
-  auto client = test::builtin_protocol("connect").make_client(cc);
-  for (const char* name : {"ann", "a longer name, with spaces", "\xc3\xbc"}) {
-    const auto r = test::greet_sync(*client, name);
-    EXPECT_FALSE(r.ec) << r.ec.message();
-    EXPECT_EQ(r.reply, "hello, " + std::string(name));
-  }
-  // connect-go's errors, counted by their Connect code (its unary errors carry the JSON).
-  for (const char* code : {"resource_exhausted", "unavailable", "permission_denied"}) {
-    const auto r = test::greet_sync(*client, std::string("fail:") + code);
-    EXPECT_EQ(error_name(r.ec), std::string("connect_") + code) << r.ec.message();
-    EXPECT_EQ(r.reply, "failed as asked");
+  const std::vector<std::pair<std::string, std::vector<std::string>>> clients = {
+      {"connect", {"connect_resource_exhausted", "connect_unavailable", "connect_permission_denied"}},
+      {"grpc-web", {"status_RESOURCE_EXHAUSTED", "status_UNAVAILABLE", "status_PERMISSION_DENIED"}}};
+  for (const auto& [protocol, counted] : clients) {
+    SCOPED_TRACE(protocol);
+    auto client = test::builtin_protocol(protocol).make_client(cc);
+    for (const char* name : {"ann", "a longer name, with spaces", "\xc3\xbc"}) {
+      const auto r = test::greet_sync(*client, name);
+      EXPECT_FALSE(r.ec) << r.ec.message();
+      EXPECT_EQ(r.reply, "hello, " + std::string(name));
+    }
+    const char* codes[] = {"resource_exhausted", "unavailable", "permission_denied"};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const auto r = test::greet_sync(*client, std::string("fail:") + codes[i]);
+      EXPECT_EQ(error_name(r.ec), counted[i]) << r.ec.message();
+      EXPECT_EQ(r.reply, "failed as asked");
+    }
   }
 }
 

@@ -29,13 +29,13 @@ struct connect_call_stream : client_stream {
 class connect_client_codec final : public http2::client_core {
  public:
   explicit connect_client_codec(const connect_client_config& config)
-      : client_core(config.max_message_bytes),
-        authority_(config.authority),
-        scheme_(config.https ? "https" : "http"),
+      : client_core(config.call.max_message_bytes),
+        authority_(config.call.authority),
+        scheme_(config.call.https ? "https" : "http"),
         format_(config.format),
         content_type_(content_type_of(false, config.format)),
-        max_message_(config.max_message_bytes) {
-    if (config.timeout.count() > 0) timeout_ = format_timeout_ms(config.timeout);
+        max_message_(config.call.max_message_bytes) {
+    if (config.call.timeout.count() > 0) timeout_ = format_timeout_ms(config.call.timeout);
     grpc_wire::drop_protobuf_parse_complaints();  // a lying server must not flood our stderr
   }
 

@@ -9,22 +9,17 @@
 // and the body one GreetReply (inflated when content-encoding says gzip); any other status fails
 // the call with its Connect code (connect_error, counted as connect_NAME): the code of the JSON
 // error in the body, or, when the body is none, the code the spec infers from the HTTP status.
-#include <chrono>
-#include <cstddef>
 #include <memory>
-#include <string>
 
 #include "connect_wire.hpp"
+#include "../grpc/grpc_backend.hpp"
 #include "wirebench/codec/client_codec.hpp"
 
 namespace wirebench::connect {
 
 struct connect_client_config {
-  std::string authority;                            // :authority
-  bool https = false;                               // :scheme https (TLS under the codec)
-  message_format format = message_format::proto;    // application/proto or application/json
-  std::size_t max_message_bytes = 4 * 1024 * 1024;  // the largest reply accepted (inflated too)
-  std::chrono::nanoseconds timeout{0};              // sent as connect-timeout-ms; 0: none
+  grpc_wire::http2_call_settings call;  // the timeout goes as connect-timeout-ms
+  message_format format = message_format::proto;  // application/proto or application/json
 };
 
 std::unique_ptr<client_codec> make_connect_client_codec(const connect_client_config& config);

@@ -19,10 +19,6 @@ using grpc_wire::rpc_call;
 using grpc_wire::rpc_request;
 using grpc_wire::rpc_response_head;
 
-bool known_encoding(std::string_view encoding) {
-  return encoding.empty() || encoding == "identity" || encoding == "gzip";
-}
-
 class connect_dialect final : public grpc_wire::rpc_dialect {
  public:
   std::string_view name() const override { return "connect"; }
@@ -69,7 +65,7 @@ class connect_dialect final : public grpc_wire::rpc_dialect {
       call.timeout = *ms;
     }
     const std::string_view encoding = r.header(type.streaming ? stream_encoding_slot : unary_encoding_slot);
-    if (!known_encoding(encoding)) {
+    if (!grpc_wire::is_known_encoding(encoding)) {
       why = "content encoding " + std::string(encoding) + " is not supported; supported: gzip, identity";
       return status_code::unimplemented;
     }

@@ -23,10 +23,6 @@ std::string_view content_type_of(const rpc_call& call) {
   return call.format == message_format::json ? "application/grpc+json" : grpc_type;
 }
 
-bool known_encoding(std::string_view encoding) {
-  return encoding.empty() || encoding == "identity" || encoding == "gzip";
-}
-
 std::size_t encoding_slot() {
   static const std::size_t slot = header_slot("grpc-encoding");
   return slot;
@@ -56,7 +52,7 @@ class grpc_wire_dialect final : public rpc_dialect {
       }
     }
     const std::string_view encoding = r.header(encoding_slot());
-    if (!known_encoding(encoding)) {
+    if (!is_known_encoding(encoding)) {
       why = "grpc-encoding not supported: " + std::string(encoding);
       return status_code::unimplemented;
     }
@@ -94,7 +90,7 @@ class grpc_wire_dialect final : public rpc_dialect {
       to.emplace_back("grpc-message", std::move(encoded));
     }
     // After an encoding it lacks, the ones it has (doc/compression.md).
-    if (!opened && !known_encoding(r.header(encoding_slot())))
+    if (!opened && !is_known_encoding(r.header(encoding_slot())))
       to.emplace_back("grpc-accept-encoding", "identity,gzip");
   }
 };

@@ -1,7 +1,6 @@
 #include "grpc_metadata.hpp"
 
-#include <openssl/evp.h>
-
+#include "../http/base64.hpp"
 #include "wirebench/core/setting_error.hpp"
 
 namespace wirebench::grpc_wire {
@@ -33,13 +32,8 @@ std::vector<std::pair<std::string, std::string>> checked_metadata(const grpc_cal
 
 std::string wire_value(std::string_view name, std::string_view value) {
   if (!name.ends_with("-bin")) return std::string(value);
-  // Hand-written would be shorter to read than to trust: OpenSSL's encoder (padded, as gRPC
-  // receivers must accept).
-  std::string out(4 * ((value.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(value.data()),
-                                static_cast<int>(value.size()));
-  out.resize(static_cast<std::size_t>(n));
+  std::string out;
+  http::append_base64(out, value);  // padded, as gRPC receivers must accept
   return out;
 }
 

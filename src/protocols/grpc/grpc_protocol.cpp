@@ -40,13 +40,33 @@ protocol_capabilities grpc_wire::http2_capabilities() {
           .fit_server_to_load = http2::fit_server_to_load};
 }
 
-namespace {
+protocol grpc_wire::http2_entry(
+    std::string name, std::string summary,
+    std::function<std::unique_ptr<client_codec>(const http2_call_settings&)> make_codec) {
+  return {.name = std::move(name),
+          .summary = std::move(summary),
+          .libraries = libraries,
+          .can = http2_capabilities(),
+          .reference = {.server_of = "grpc"},
+          .client_codecs = [make_codec](const client_config& c) -> client_codec_factory {
+            return [make_codec, settings = http2_call_settings_of(c)] { return make_codec(settings); };
+          },
+          .server_codecs = server_codecs};
+}
 
-grpc_wire::grpc_client_config client_settings(const client_config& c) {
+grpc_wire::http2_call_settings grpc_wire::http2_call_settings_of(const client_config& c) {
   return {.authority = http2::authority_for(c.connect),
           .https = c.tls.enabled,
           .max_message_bytes = c.max_frame_bytes,
           .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(c.reply_timeout)};
+}
+
+namespace {
+
+grpc_wire::grpc_client_config client_settings(const client_config& c) {
+  const grpc_wire::http2_call_settings call = grpc_wire::http2_call_settings_of(c);
+  return {.authority = call.authority, .https = call.https, .max_message_bytes = call.max_message_bytes,
+          .timeout = call.timeout};
 }
 
 // The greet call, or the user's methods (--call with --proto or --reflect, or a mix of them), made

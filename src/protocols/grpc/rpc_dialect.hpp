@@ -101,6 +101,11 @@ class rpc_dialect {
                       std::vector<std::pair<std::string_view, std::string>>& trailers) const = 0;
 };
 
+/// An encoding every dialect here takes for a request's messages: none named, identity or gzip.
+inline bool is_known_encoding(std::string_view encoding) {
+  return encoding.empty() || encoding == "identity" || encoding == "gzip";
+}
+
 /// The dialects registered, gRPC's first; the one that serves `r` (null: none).
 const rpc_dialect* dialect_for(const rpc_request& r);
 /// Every header some registered dialect reads, each once: the slots a request keeps. Fixed once
