@@ -3,6 +3,7 @@
 // servers; what is refused at start-up, with what message; and the other side not ours: a grpcio
 // server written from the same echo.proto, and grpcio reading the grpcpp server's reflection
 // (python3-grpcio, which scripts/setup installs).
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -83,7 +84,8 @@ class grpc_user_call : public ::testing::Test {
 };
 
 // The shapes of a user call, from each client (ours, `grpc`, and grpc++'s, `grpcpp`) against
-// each server: the same calls, the same JSON.
+// each server, and from ours in Connect and gRPC-Web (`connect`, `grpc-web`: the same codec on
+// another wire) against ours: the same calls, the same JSON.
 struct pairing {
   const char* client;
   const char* server;
@@ -97,9 +99,12 @@ class grpc_user_call_shapes : public ::testing::TestWithParam<pairing> {
 };
 INSTANTIATE_TEST_SUITE_P(clients_and_servers, grpc_user_call_shapes,
                          ::testing::Values(pairing{"grpcpp", "grpcpp"}, pairing{"grpc", "grpc"},
-                                           pairing{"grpc", "grpcpp"}, pairing{"grpcpp", "grpc"}),
+                                           pairing{"grpc", "grpcpp"}, pairing{"grpcpp", "grpc"},
+                                           pairing{"connect", "grpc"}, pairing{"grpc-web", "grpc"}),
                          [](const auto& info) {
-                           return std::string(info.param.client) + "_to_" + info.param.server;
+                           std::string name = std::string(info.param.client) + "_to_" + info.param.server;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
                          });
 
 TEST_P(grpc_user_call_shapes, any_unary_method_from_the_proto_round_trips_as_json) {
@@ -209,7 +214,9 @@ TEST_P(grpc_user_call_shapes, a_method_the_server_lacks_fails_each_call_with_its
   auto c = client().make_client(calling(server_->local_endpoint(), "other.S/Call", "{}", proto));
   const auto r = test::greet_sync(*c, "");
   ASSERT_TRUE(r.completed);
-  if (std::string_view(GetParam().client) == "grpcpp") EXPECT_EQ(r.ec, errc::remote_error);
+  const std::string_view client = GetParam().client;
+  if (client == "grpcpp") EXPECT_EQ(r.ec, errc::remote_error);
+  else if (client == "connect") EXPECT_EQ(error_name(r.ec), "connect_unimplemented") << r.ec.message();
   else EXPECT_EQ(error_name(r.ec), "status_UNIMPLEMENTED") << r.ec.message();
 }
 

@@ -56,3 +56,14 @@ std::optional<error_body> parse_error_json(std::string_view body);
 std::optional<error_body> parse_end_stream_json(std::string_view body);
 
 }  // namespace wirebench::connect
+
+namespace wirebench::grpc_wire {
+class rpc_client_wire;
+}
+
+namespace wirebench::connect {
+
+/// Connect's wire for the RPC client codec (connect_client_wire.cpp).
+const grpc_wire::rpc_client_wire& client_wire();
+
+}  // namespace wirebench::connect

@@ -2,9 +2,6 @@
 // What the protocols that extend gRPC's (Connect, gRPC-Web: ../connect, ../grpc_web) take from
 // this folder for their registry entries: the one server that answers them all (by content type,
 // rpc_dialect.hpp), and the libraries a result records.
-#include <chrono>
-#include <cstddef>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,19 +22,15 @@ std::vector<std::pair<std::string, std::string>> libraries();
 /// memory).
 protocol_capabilities http2_capabilities();
 
-/// What every unary client codec on our HTTP/2 takes from the client's config.
-struct http2_call_settings {
-  std::string authority;                            // :authority
-  bool https = false;                               // :scheme https (TLS under the codec)
-  std::size_t max_message_bytes = 4 * 1024 * 1024;  // the largest reply message accepted
-  std::chrono::nanoseconds timeout{0};              // the call's timeout, sent; 0: none
-};
-http2_call_settings http2_call_settings_of(const client_config& config);
+class rpc_client_wire;
 
-/// An entry whose calls go to that server over our HTTP/2 (`connect`, `grpc-web`): gRPC's
-/// libraries and capabilities, the server, whose entry is grpc's (reference.server_of), and a
-/// client whose codecs `make_codec` makes, one per connection, from the client config's settings.
-protocol http2_entry(std::string name, std::string summary,
-                     std::function<std::unique_ptr<client_codec>(const http2_call_settings&)> make_codec);
+/// The RPC client codec's factory (grpc_client_codec.hpp) for `config`, writing its calls as
+/// `wire` does: the greet call, or the user's (--call with --proto or --reflect, mixes).
+client_codec_factory rpc_client_codecs(const client_config& config, const rpc_client_wire& wire);
+
+/// An entry whose calls go to that server over our HTTP/2 in `wire`'s protocol (`connect`,
+/// `grpc-web`): gRPC's libraries and capabilities, its user calls, the server, whose entry is
+/// grpc's (reference.server_of).
+protocol http2_entry(std::string name, std::string summary, const rpc_client_wire& wire);
 
 }  // namespace wirebench::grpc_wire

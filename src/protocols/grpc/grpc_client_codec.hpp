@@ -1,6 +1,8 @@
 #pragma once
-// The `grpc` protocol's client codec: the greet call as gRPC unary Echo.Greet on our HTTP/2
-// client core (../http2/h2_client_core.hpp). Sans-IO.
+// The `grpc` protocol's client codec, and `connect`'s and `grpc-web`'s with their wires
+// (rpc_client_wire.hpp): the greet call as unary Echo.Greet on our HTTP/2 client core
+// (../http2/h2_client_core.hpp). Sans-IO. What follows says it in gRPC's terms; another wire
+// writes the same call in its own (its headers, bare or enveloped messages, where the status is).
 //
 // Each call is a stream: POST /wirebench.echo.Echo/Greet with content-type application/grpc,
 // te: trailers, user-agent, grpc-accept-encoding (identity and gzip: a gzip reply is inflated)
@@ -26,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "rpc_client_wire.hpp"
 #include "wirebench/codec/client_codec.hpp"
 #include "wirebench/protocols/protocol.hpp"
 
@@ -45,7 +48,7 @@ struct grpc_client_config {
   std::string authority;                       // :authority
   bool https = false;                          // :scheme https (TLS under the codec)
   std::size_t max_message_bytes = 4 * 1024 * 1024;  // the largest reply message accepted
-  std::chrono::nanoseconds timeout{0};         // sent as grpc-timeout; 0: none
+  std::chrono::nanoseconds timeout{0};         // sent as the wire's timeout header; 0: none
   // The user's calls (unary codec only), one or a mix; empty: the greet call.
   std::vector<grpc_user_request> requests = {};
   // A raw call (start-up only: grpc_reflection_fetch.hpp): each call's argument is the bytes of
@@ -53,6 +56,10 @@ struct grpc_client_config {
   // the one reply message.
   std::string raw_path = {};
   std::vector<std::pair<std::string, std::string>> raw_metadata = {};
+  // The protocol the calls are written in (gRPC's; Connect's and gRPC-Web's from their folders),
+  // and the messages' format on it (JSON: Connect's and gRPC's JSON codec).
+  const rpc_client_wire* wire = &grpc_client_wire();
+  message_format format = message_format::proto;
 };
 
 std::unique_ptr<client_codec> make_grpc_client_codec(const grpc_client_config& config);

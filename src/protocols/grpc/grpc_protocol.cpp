@@ -40,46 +40,13 @@ protocol_capabilities grpc_wire::http2_capabilities() {
           .fit_server_to_load = http2::fit_server_to_load};
 }
 
-protocol grpc_wire::http2_entry(
-    std::string name, std::string summary,
-    std::function<std::unique_ptr<client_codec>(const http2_call_settings&)> make_codec) {
-  return {.name = std::move(name),
-          .summary = std::move(summary),
-          .libraries = libraries,
-          .can = http2_capabilities(),
-          .reference = {.server_of = "grpc"},
-          .client_codecs = [make_codec](const client_config& c) -> client_codec_factory {
-            return [make_codec, settings = http2_call_settings_of(c)] { return make_codec(settings); };
-          },
-          .server_codecs = server_codecs};
-}
+namespace {
 
-grpc_wire::http2_call_settings grpc_wire::http2_call_settings_of(const client_config& c) {
+grpc_wire::grpc_client_config client_settings(const client_config& c) {
   return {.authority = http2::authority_for(c.connect),
           .https = c.tls.enabled,
           .max_message_bytes = c.max_frame_bytes,
           .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(c.reply_timeout)};
-}
-
-namespace {
-
-grpc_wire::grpc_client_config client_settings(const client_config& c) {
-  const grpc_wire::http2_call_settings call = grpc_wire::http2_call_settings_of(c);
-  return {.authority = call.authority, .https = call.https, .max_message_bytes = call.max_message_bytes,
-          .timeout = call.timeout};
-}
-
-// The greet call, or the user's methods (--call with --proto or --reflect, or a mix of them), made
-// once for every connection; with --reflect the server is asked once per service.
-client_codec_factory grpc_client_codecs(const client_config& c) {
-  grpc_wire::grpc_client_config settings = client_settings(c);
-  const auto methods = grpc_wire::dynamic_methods(
-      c.calls, [&c](const grpc_call& call) { return grpc_wire::fetch_reflected_files(c, call); });
-  for (std::size_t i = 0; i < c.calls.size(); ++i)
-    settings.requests.push_back({.method = methods[i],
-                                 .keyspace = c.calls[i].keyspace,
-                                 .metadata = grpc_wire::checked_metadata(*c.calls[i].as<grpc_call>())});
-  return [settings] { return grpc_wire::make_grpc_client_codec(settings); };
 }
 
 // What the three share: the server, its options, TLS, the libraries.
@@ -94,6 +61,32 @@ protocol grpc_entry(std::string name, std::string summary,
       .server_codecs = grpc_wire::server_codecs,
   };
 }
+
+}  // namespace
+
+// The greet call, or the user's methods (--call with --proto or --reflect, or a mix of them), made
+// once for every connection; with --reflect the server is asked once per service (over gRPC,
+// whatever the wire: reflection is a gRPC service).
+client_codec_factory grpc_wire::rpc_client_codecs(const client_config& c, const rpc_client_wire& wire) {
+  grpc_client_config settings = client_settings(c);
+  settings.wire = &wire;
+  const auto methods = dynamic_methods(c.calls, [&c](const grpc_call& call) { return fetch_reflected_files(c, call); });
+  for (std::size_t i = 0; i < c.calls.size(); ++i)
+    settings.requests.push_back({.method = methods[i],
+                                 .keyspace = c.calls[i].keyspace,
+                                 .metadata = checked_metadata(*c.calls[i].as<grpc_call>())});
+  return [settings] { return make_grpc_client_codec(settings); };
+}
+
+protocol grpc_wire::http2_entry(std::string name, std::string summary, const rpc_client_wire& wire) {
+  protocol p = grpc_entry(std::move(name), std::move(summary),
+                          [&wire](const client_config& c) { return rpc_client_codecs(c, wire); });
+  p.reference.server_of = "grpc";
+  p.can.user_calls = &grpc_call_form();  // any method of a .proto, every shape
+  return p;
+}
+
+namespace {
 
 // grpcpp-batch's batch, so that the two compare like for like.
 constexpr std::size_t batch_size = 10;
@@ -115,7 +108,9 @@ void register_grpc_protocol(protocol_registry& registry) {
                               "gRPC unary Echo.Greet(GreetRequest) -> GreetReply on our HTTP/2 "
                               "(nghttp2, protobuf; h2c, or TLS with ALPN h2), calls as streams on "
                               "one connection; --proto/--reflect user calls",
-                              grpc_client_codecs);
+                              [](const client_config& c) {
+                                return grpc_wire::rpc_client_codecs(c, grpc_wire::grpc_client_wire());
+                              });
   unary.can.user_calls = &grpc_call_form();  // any method of a .proto, every shape
   registry.add(std::move(unary));
   registry.add(stream_entry("grpc-stream",

@@ -43,3 +43,14 @@ struct call_status {
 std::optional<call_status> parse_trailers_block(std::string_view block);
 
 }  // namespace wirebench::grpc_web
+
+namespace wirebench::grpc_wire {
+class rpc_client_wire;
+}
+
+namespace wirebench::grpc_web {
+
+/// gRPC-Web's wire for the RPC client codec, binary (grpc_web_client_wire.cpp).
+const grpc_wire::rpc_client_wire& client_wire();
+
+}  // namespace wirebench::grpc_web
