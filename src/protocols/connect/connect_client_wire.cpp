@@ -27,6 +27,7 @@ rpc_outcome wrong(std::string why) { return grpc_wire::wrong_reply_outcome(std::
 class connect_client_wire final : public grpc_wire::rpc_client_wire {
  public:
   std::string_view name() const override { return "connect"; }
+  std::string_view summary() const override { return "Connect unary Echo.Greet (application/proto)"; }
 
   void request_headers(bool streaming, message_format format, std::string_view timeout,
                        std::vector<nghttp2_nv>& out) const override {

@@ -3,10 +3,12 @@
 #include <array>
 #include <string>
 
-#include "wirebench/core/named_error_category.hpp"
+#include "../grpc/status_names_category.hpp"
 
 namespace wirebench::connect {
 namespace {
+
+using grpc_wire::status_names_category;
 
 // By status_code's numbers; OK (0) has none.
 constexpr std::array<std::string_view, 17> names = {
@@ -18,23 +20,6 @@ constexpr std::array<std::string_view, 17> names = {
 // The spec's table, by the same numbers.
 constexpr std::array<int, 17> http_statuses = {200, 499, 500, 400, 504, 404, 409, 403, 429,
                                                400, 409, 400, 501, 500, 503, 500, 401};
-
-class category final : public named_error_category {
- public:
-  const char* name() const noexcept override { return "wirebench.connect"; }
-  std::string message(int value) const override {
-    return "Connect code " + std::string(connect::code_name(static_cast<status_code>(value)));
-  }
-  std::string_view code_name(int value) const noexcept override {
-    static const std::array<std::string, 17> counted = [] {
-      std::array<std::string, 17> n;
-      for (std::size_t i = 1; i < n.size(); ++i) n[i] = "connect_" + std::string(names[i]);
-      return n;
-    }();
-    const auto i = static_cast<std::size_t>(value);
-    return i > 0 && i < counted.size() ? std::string_view(counted[i]) : "connect_unknown";
-  }
-};
 
 }  // namespace
 
@@ -69,7 +54,13 @@ status_code code_of_http_status(int http_status) {
 }
 
 const std::error_category& connect_code_category() noexcept {
-  static const category instance;
+  // OK has no Connect name: a code 0 (which no failed call has) is counted as unknown's.
+  static const status_names_category instance("wirebench.connect", "Connect code ", "connect_",
+                                              [] {
+                                                auto n = names;
+                                                n[0] = "unknown";
+                                                return n;
+                                              }());
   return instance;
 }
 

@@ -9,15 +9,7 @@
 namespace wirebench {
 namespace {
 
-void register_connect_protocol(protocol_registry& registry) {
-  registry.add(grpc_wire::http2_entry("connect",
-                                      "Connect unary Echo.Greet (application/proto) on our HTTP/2 (nghttp2, "
-                                      "protobuf; h2c, or TLS with ALPN h2), against the grpc server, which "
-                                      "answers Connect too; --proto/--reflect user calls of every shape",
-                                      connect::client_wire()));
-}
-
-const protocol_registration connect_registration{66, register_connect_protocol};
+const protocol_registration connect_registration{66, [](protocol_registry& r) { r.add(grpc_wire::http2_entry(connect::client_wire())); }};
 
 }  // namespace
 }  // namespace wirebench

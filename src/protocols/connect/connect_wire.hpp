@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "connect_code.hpp"
-#include "../grpc/rpc_dialect.hpp"
+#include "../grpc/rpc_client_wire.hpp"
 
 namespace wirebench::connect {
 
@@ -54,14 +54,6 @@ struct error_body {
 std::optional<error_body> parse_error_json(std::string_view body);
 /// An EndStreamResponse: nullopt when it is not one; an OK end has code ok.
 std::optional<error_body> parse_end_stream_json(std::string_view body);
-
-}  // namespace wirebench::connect
-
-namespace wirebench::grpc_wire {
-class rpc_client_wire;
-}
-
-namespace wirebench::connect {
 
 /// Connect's wire for the RPC client codec (connect_client_wire.cpp).
 const grpc_wire::rpc_client_wire& client_wire();

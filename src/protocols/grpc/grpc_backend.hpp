@@ -29,8 +29,8 @@ class rpc_client_wire;
 client_codec_factory rpc_client_codecs(const client_config& config, const rpc_client_wire& wire);
 
 /// An entry whose calls go to that server over our HTTP/2 in `wire`'s protocol (`connect`,
-/// `grpc-web`): gRPC's libraries and capabilities, its user calls, the server, whose entry is
-/// grpc's (reference.server_of).
-protocol http2_entry(std::string name, std::string summary, const rpc_client_wire& wire);
+/// `grpc-web`, named and summed up by the wire): gRPC's libraries and capabilities, its user
+/// calls, the server, whose entry is grpc's (reference.server_of).
+protocol http2_entry(const rpc_client_wire& wire);
 
 }  // namespace wirebench::grpc_wire

@@ -21,6 +21,7 @@ rpc_outcome wrong(std::string why) { return wrong_reply_outcome(std::move(why));
 class grpc_wire_client final : public grpc_family_client_wire {
  public:
   std::string_view name() const override { return "grpc"; }
+  std::string_view summary() const override { return "gRPC unary Echo.Greet"; }
 
   void request_headers(bool, message_format format, std::string_view timeout,
                        std::vector<nghttp2_nv>& out) const override {

@@ -78,8 +78,11 @@ client_codec_factory grpc_wire::rpc_client_codecs(const client_config& c, const 
   return [settings] { return make_grpc_client_codec(settings); };
 }
 
-protocol grpc_wire::http2_entry(std::string name, std::string summary, const rpc_client_wire& wire) {
-  protocol p = grpc_entry(std::move(name), std::move(summary),
+protocol grpc_wire::http2_entry(const rpc_client_wire& wire) {
+  protocol p = grpc_entry(std::string(wire.name()),
+                          std::string(wire.summary()) +
+                              " on our HTTP/2 (nghttp2, protobuf; h2c, or TLS with ALPN h2), against the "
+                              "grpc server, which answers it too; --proto/--reflect user calls",
                           [&wire](const client_config& c) { return rpc_client_codecs(c, wire); });
   p.reference.server_of = "grpc";
   p.can.user_calls = &grpc_call_form();  // any method of a .proto, every shape

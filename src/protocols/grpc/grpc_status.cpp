@@ -4,7 +4,7 @@
 #include <array>
 #include <string>
 
-#include "wirebench/core/named_error_category.hpp"
+#include "status_names_category.hpp"
 
 namespace wirebench::grpc_wire {
 namespace {
@@ -23,29 +23,12 @@ int hex_value(char c) {
   return -1;
 }
 
-// A call that ended with a gRPC status other than OK: counted as status_NAME, as HTTP's
-// statuses are counted as status_404.
-class category final : public named_error_category {
- public:
-  const char* name() const noexcept override { return "wirebench.grpc"; }
-  std::string message(int value) const override {
-    return "gRPC status " + std::string(status_name(static_cast<status_code>(value)));
-  }
-  std::string_view code_name(int value) const noexcept override {
-    static const std::array<std::string, 17> counted = [] {
-      std::array<std::string, 17> n;
-      for (std::size_t i = 0; i < n.size(); ++i) n[i] = "status_" + std::string(names[i]);
-      return n;
-    }();
-    const auto i = static_cast<std::size_t>(value);
-    return i < counted.size() ? std::string_view(counted[i]) : "status_UNKNOWN";
-  }
-};
-
 }  // namespace
 
+// A call that ended with a gRPC status other than OK: counted as status_NAME, as HTTP's
+// statuses are counted as status_404.
 const std::error_category& grpc_status_category() noexcept {
-  static const category instance;
+  static const status_names_category instance("wirebench.grpc", "gRPC status ", "status_", names);
   return instance;
 }
 

@@ -55,8 +55,10 @@ struct rpc_outcome {
 class rpc_client_wire {
  public:
   virtual ~rpc_client_wire() = default;
-  /// "grpc", "connect", "grpc-web".
+  /// "grpc", "connect", "grpc-web": its registry entry's name on HTTP/2.
   virtual std::string_view name() const = 0;
+  /// How its greet call is written, for the entry's summary (`wirebench list`).
+  virtual std::string_view summary() const = 0;
   /// The call's headers after the four pseudo-headers and before the user's metadata: the
   /// content type for a call of this shape and format, and the protocol's own. Values must
   /// outlive the stream (literals, or `timeout`, which the codec keeps). `timeout` empty: none.

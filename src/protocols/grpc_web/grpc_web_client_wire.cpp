@@ -22,6 +22,9 @@ constexpr std::size_t max_trailers_bytes = 16 * 1024;
 class grpc_web_client_wire final : public grpc_wire::grpc_family_client_wire {
  public:
   std::string_view name() const override { return "grpc-web"; }
+  std::string_view summary() const override {
+    return "gRPC-Web unary Echo.Greet (application/grpc-web+proto, the status in a trailers frame)";
+  }
 
   void request_headers(bool, message_format format, std::string_view timeout,
                        std::vector<nghttp2_nv>& out) const override {

@@ -9,15 +9,7 @@
 namespace wirebench {
 namespace {
 
-void register_grpc_web_protocol(protocol_registry& registry) {
-  registry.add(grpc_wire::http2_entry("grpc-web",
-                                      "gRPC-Web unary Echo.Greet (application/grpc-web+proto, the status in a "
-                                      "trailers frame) on our HTTP/2, against the grpc server, which answers "
-                                      "gRPC-Web too; --proto/--reflect user calls of every shape",
-                                      grpc_web::client_wire()));
-}
-
-const protocol_registration grpc_web_registration{67, register_grpc_web_protocol};
+const protocol_registration grpc_web_registration{67, [](protocol_registry& r) { r.add(grpc_wire::http2_entry(grpc_web::client_wire())); }};
 
 }  // namespace
 }  // namespace wirebench

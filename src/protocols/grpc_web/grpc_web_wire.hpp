@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "../grpc/grpc_status.hpp"
-#include "../grpc/rpc_dialect.hpp"
+#include "../grpc/rpc_client_wire.hpp"
 
 namespace wirebench::grpc_web {
 
@@ -41,14 +41,6 @@ struct call_status {
   std::string message;
 };
 std::optional<call_status> parse_trailers_block(std::string_view block);
-
-}  // namespace wirebench::grpc_web
-
-namespace wirebench::grpc_wire {
-class rpc_client_wire;
-}
-
-namespace wirebench::grpc_web {
 
 /// gRPC-Web's wire for the RPC client codec, binary (grpc_web_client_wire.cpp).
 const grpc_wire::rpc_client_wire& client_wire();

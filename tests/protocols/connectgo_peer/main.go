@@ -281,36 +281,44 @@ func call(args []string) error {
 		}
 	case "Collect":
 		s := c.CallClientStream(ctx)
-		for i := 0; i < *count; i++ {
-			if err := s.Send(&request); err != nil {
-				break
-			}
-		}
-		r, err := s.CloseAndReceive()
-		if err != nil {
+		sendAll(*count, func() error { return s.Send(&request) })
+		if r, err := s.CloseAndReceive(); err != nil {
 			report(nil, err)
 		} else {
 			report(*r.Msg, nil)
 		}
 	case "Update":
+		// Each message answered before the next goes, then the end of the stream.
 		s := c.CallBidiStream(ctx)
-		for i := 0; i < *count; i++ {
+		failed := false
+		sendAll(*count, func() error {
 			if err := s.Send(&request); err != nil {
-				break
+				return err
 			}
 			reply, err := s.Receive()
 			if err != nil {
 				report(nil, err)
-				return nil
+				failed = true
+				return err
 			}
 			report(*reply, nil)
-		}
+			return nil
+		})
 		_ = s.CloseRequest()
-		if _, err := s.Receive(); err != nil && !errors.Is(err, io.EOF) {
+		if _, err := s.Receive(); !failed && err != nil && !errors.Is(err, io.EOF) {
 			report(nil, err)
 		}
 	}
 	return nil
+}
+
+// sendAll runs send `count` times, until it fails.
+func sendAll(count int, send func() error) {
+	for i := 0; i < count; i++ {
+		if send() != nil {
+			return
+		}
+	}
 }
 
 func connectMessage(err error) string {
