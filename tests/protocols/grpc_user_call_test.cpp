@@ -220,6 +220,36 @@ TEST_P(grpc_user_call_shapes, a_method_the_server_lacks_fails_each_call_with_its
   else EXPECT_EQ(error_name(r.ec), "status_UNIMPLEMENTED") << r.ec.message();
 }
 
+// Article 003's Echo API under its own name (proto/echo_v1.proto, echo.v1.Echo): our server
+// answers its four methods from every client, each wire; its service has no Greet.
+TEST(grpc_user_call_article, echo_v1_answers_under_its_own_name_in_every_wire) {
+  auto server = test::builtin_protocol("grpc").make_server(server_config{});
+  const std::string proto = std::string(WIREBENCH_PROTO_DIR) + "/echo_v1.proto";
+  for (const char* name : {"grpc", "connect", "grpc-web", "grpcpp"}) {
+    SCOPED_TRACE(name);
+    const protocol& p = test::builtin_protocol(name);
+    auto get = p.make_client(calling(server->local_endpoint(), "echo.v1.Echo/Get", R"({"text": "hello"})", proto));
+    expect_all_replied(*get, 5, R"({"text":"hello"})");
+    auto expand = p.make_client(calling(server->local_endpoint(), "echo.v1.Echo/Expand", R"({"text": "1 2 3"})", proto));
+    expect_all_replied(*expand, 5, R"([{"text":"1"},{"text":"2"},{"text":"3"}])");
+    auto collect = p.make_client(calling(server->local_endpoint(), "echo.v1.Echo/Collect",
+                                         R"([{"text": "hello 0 "}, {"text": "hello 1"}])", proto));
+    expect_all_replied(*collect, 5, R"({"text":"hello 0 hello 1"})");
+    auto update = p.make_client(calling(server->local_endpoint(), "echo.v1.Echo/Update",
+                                        R"([{"text": "u0"}, {"text": "u1"}])", proto));
+    expect_all_replied(*update, 5, R"([{"text":"u0"},{"text":"u1"}])");
+  }
+  // Greet is ours alone: under echo.v1 it is an unknown method.
+  const std::string greet_proto = ::testing::TempDir() + "/echo_v1_greet.proto";
+  std::ofstream(greet_proto) << "syntax = \"proto3\";\npackage echo.v1;\nmessage M { string name = 2; }\n"
+                                "service Echo { rpc Greet(M) returns (M); }\n";
+  auto greet = test::builtin_protocol("grpc").make_client(
+      calling(server->local_endpoint(), "echo.v1.Echo/Greet", R"({"name": "x"})", greet_proto));
+  const auto r = test::greet_sync(*greet, "");
+  EXPECT_EQ(error_name(r.ec), "status_UNIMPLEMENTED") << r.reply;
+  EXPECT_EQ(r.reply, "unknown method Greet");
+}
+
 TEST(grpc_user_call_refusals, each_is_one_line_at_start_up) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
   for (const char* name : {"grpcpp", "grpc"}) {

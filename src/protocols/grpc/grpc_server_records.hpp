@@ -11,11 +11,8 @@
 
 #include "grpc_server_session.hpp"
 #include "rpc_dialect.hpp"
-#include "proto/echo.pb.h"
 
 namespace wirebench::grpc_wire {
-
-inline constexpr std::string_view echo_service_prefix = "/wirebench.echo.Echo/";
 
 
 // Which bidirectional method a streaming request is (none: a request taken whole).
@@ -59,13 +56,5 @@ struct grpc_server_session::grpc_stream : http2::server_stream {
   std::size_t batch_size = 0;
 };
 
-struct grpc_server_session::messages {
-  ::wirebench::echo::GreetRequest greet_request;
-  ::wirebench::echo::GreetReply greet_reply;
-  ::wirebench::echo::GreetBatch greet_batch;
-  ::wirebench::echo::GreetReplyBatch greet_reply_batch;
-  ::wirebench::echo::EchoRequest echo_request;
-  ::wirebench::echo::EchoResponse echo_response;
-};
 
 }  // namespace wirebench::grpc_wire

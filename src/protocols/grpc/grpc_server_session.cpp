@@ -30,8 +30,7 @@ grpc_server_session::grpc_server_session(const grpc_server_config& config)
         c.max_body_bytes = config.max_message_bytes + 5;  // one message and its prefix
         return c;
       }()),
-      max_message_(config.max_message_bytes),
-      messages_(std::make_unique<messages>()) {
+      service_(config.max_message_bytes) {
   drop_protobuf_parse_complaints();  // a hostile client must not be able to flood our stderr
   for (const std::string_view name : header_names_)
     if (name.size() < 64) header_lengths_ |= std::uint64_t{1} << name.size();
@@ -88,11 +87,9 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
     respond_error(stream_id, g, code, why);
     hand_out_answered(stream_id);
   };
-  const std::string_view path = g.path;
-  const bool echo = path.substr(0, echo_service_prefix.size()) == echo_service_prefix;
-  const std::string_view method = echo ? path.substr(echo_service_prefix.size()) : std::string_view();
+  const auto method = echo_service::method_of(g.path);
   std::string why;
-  const status_code accepted = accept(g, method == "Expand" || method == "Collect", why);
+  const status_code accepted = accept(g, method && echo_service::half_streaming(*method), why);
   // Not a dialect's at all: answered in HTTP's terms (415 and a text body, as grpc-go's handler
   // does: HTTP clients and h2spec expect a body), the gRPC status in the headers too.
   if (g.dialect == nullptr) {
@@ -106,49 +103,21 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
     return hand_out_answered(stream_id);
   }
   if (accepted != status_code::ok) return refuse(accepted, why);
-  if (!echo) return refuse(status_code::unimplemented, "unknown service");
+  if (!method) return refuse(status_code::unimplemented, "unknown service");
   std::string_view body;
   if (!g.dialect->unwrap(g.body, g.pending, unwrapped_, body) || !g.pending.empty())
     return refuse(status_code::internal, "the request body cannot be decoded");
-  if (method != "Greet") {
-    status_code code = status_code::ok;
-    if (!answer_echo(method, g, body, code, why)) return refuse(code, why);
+  status_code code = status_code::ok;
+  if (*method != "Greet" || !echo_service::ours(g.path)) {
+    if (!service_.answer_echo(*method, *g.dialect, g.call, body, g.response, code, why)) return refuse(code, why);
     respond_ok(stream_id, g);
     return hand_out_answered(stream_id);
   }
   // Greet: exactly one message, a GreetRequest.
-  std::string_view bytes;
-  status_code code = status_code::ok;
-  if (!only_message(g, body, bytes, code, why)) return refuse(code, why);
-  pb::GreetRequest& request = messages_->greet_request;
-  if (!parse_message(g.call.format, bytes, request))
-    return refuse(status_code::internal, "cannot parse GreetRequest");
+  std::string_view name;
+  if (!service_.greet_name(*g.dialect, g.call, body, name, code, why)) return refuse(code, why);
   if (g.deadline) deadlines_.emplace_back(*g.deadline, stream_id);
-  hand_out_call(stream_id, request.name());
-}
-
-bool grpc_server_session::only_message(const grpc_stream& st, std::string_view body,
-                                       std::string_view& message, status_code& code,
-                                       std::string& why) {
-  if (st.call.bare)  // the body is the message (an empty one is not compressed: nothing to inflate)
-    return message_bytes(st, st.call.gzip && !body.empty(), as_bytes(body), message, code, why);
-  grpc_message_decoder decoder(max_message_);
-  const std::span<const std::byte> bytes = as_bytes(body);
-  const auto step = decoder.decode(bytes);
-  code = status_code::internal;
-  if (step.status == decode_status::too_large) {
-    code = status_code::resource_exhausted;
-    why = "message larger than the receive limit";
-  } else if (step.status == decode_status::corrupt) {
-    why = "malformed message prefix";
-  } else if (step.status == decode_status::need_more && !bytes.empty()) {
-    why = "the request ends inside a message";
-  } else if (step.status != decode_status::frame || step.consumed != bytes.size()) {
-    why = "a unary call takes exactly one message";
-  } else {
-    return message_bytes(st, step.frame.compressed, step.frame.bytes, message, code, why);
-  }
-  return false;
+  hand_out_call(stream_id, name);
 }
 
 std::chrono::steady_clock::time_point grpc_server_session::next_deadline() {
@@ -173,100 +142,6 @@ void grpc_server_session::expire(std::chrono::steady_clock::time_point now, gath
   });
 }
 
-bool grpc_server_session::message_bytes(const grpc_stream& st, bool compressed,
-                                        std::span<const std::byte> bytes, std::string_view& message,
-                                        status_code& code, std::string& why) {
-  if (!compressed) {
-    message = as_text(bytes);
-    return true;
-  }
-  if (!st.call.gzip) {  // identity, or none: the flag contradicts the headers
-    code = status_code::internal;
-    why = "compressed message without " + std::string(st.dialect->encoding_header(st.call));
-    return false;
-  }
-  if (const std::error_code ec = gunzip(bytes, max_message_, inflated_)) {
-    code = ec == errc::frame_too_long ? status_code::resource_exhausted : status_code::internal;
-    why = ec == errc::frame_too_long ? "message larger than the receive limit once inflated"
-                                     : "cannot inflate the gzip message";
-    return false;
-  }
-  message = inflated_;
-  return true;
-}
-
-bool grpc_server_session::answer_echo(std::string_view method, grpc_stream& st,
-                                      std::string_view request, status_code& code,
-                                      std::string& why) {
-  const bool get = method == "Get", expand = method == "Expand", collect = method == "Collect";
-  if (!get && !expand && !collect) {
-    code = status_code::unimplemented;
-    why = "unknown method " + std::string(method);
-    return false;
-  }
-  pb::EchoRequest& in = messages_->echo_request;
-  std::string text;
-  std::size_t count = 0, consumed = 0;
-  const std::span<const std::byte> body = as_bytes(request);
-  if (st.call.bare) {  // one message, the body itself (a unary call's)
-    std::string_view bytes;
-    if (!only_message(st, request, bytes, code, why)) return false;
-    if (!parse_message(st.call.format, bytes, in)) {
-      code = status_code::internal;
-      why = "cannot parse EchoRequest";
-      return false;
-    }
-    text = in.text();
-    count = 1;
-    consumed = body.size();
-  }
-  // Every message of the request stream (it has ended), joined as Collect does.
-  grpc_message_decoder decoder(max_message_);
-  while (!st.call.bare) {
-    std::error_code error;
-    const auto step = decode_from(decoder, body, consumed, error);
-    if (step.status == decode_status::need_more) break;
-    if (step.status != decode_status::frame) {
-      code = step.status == decode_status::too_large ? status_code::resource_exhausted
-                                                     : status_code::internal;
-      why = error.message();
-      return false;
-    }
-    std::string_view bytes;
-    if (!message_bytes(st, step.frame.compressed, step.frame.bytes, bytes, code, why)) return false;
-    if (!parse_message(st.call.format, bytes, in)) {
-      code = status_code::internal;
-      why = "cannot parse EchoRequest";
-      return false;
-    }
-    text += in.text();
-    ++count;
-  }
-  if (consumed != body.size() || (!collect && count != 1)) {
-    code = status_code::internal;
-    why = consumed != body.size() ? "the request ends inside a message"
-                                  : "a unary call takes exactly one message";
-    return false;
-  }
-  pb::EchoResponse& out = messages_->echo_response;
-  auto reply = [&](std::string_view words) {
-    out.mutable_text()->assign(words.data(), words.size());
-    serialize_message(st.call.format, out, scratch_);
-    append_message(st, scratch_);
-  };
-  if (!expand) {
-    reply(text);
-    return true;
-  }
-  // Expand: one reply per space-separated word.
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find(' ', at), text.size());
-    if (end > at) reply(std::string_view(text).substr(at, end - at));
-    at = end + 1;
-  }
-  return true;
-}
-
 void grpc_server_session::encode_reply(std::uint64_t key, bool ok, std::string_view body,
                                        gather_queue&) {
   if (key >= first_slot_key) return encode_stream_reply(key, ok, body);
@@ -276,10 +151,7 @@ void grpc_server_session::encode_reply(std::uint64_t key, bool ok, std::string_v
   if (st->deadline && std::chrono::steady_clock::now() > *st->deadline)
     return respond_error(stream_id, *st, status_code::deadline_exceeded, "deadline exceeded");
   if (!ok) return respond_error(stream_id, *st, status_code::unknown, body);
-  pb::GreetReply& reply = messages_->greet_reply;
-  reply.mutable_greeting()->assign(body.data(), body.size());
-  serialize_message(st->call.format, reply, scratch_);
-  append_message(*st, scratch_);
+  service_.append_greet_reply(*st->dialect, st->call, body, st->response);
   respond_ok(stream_id, *st);
 }
 

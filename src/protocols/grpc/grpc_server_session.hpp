@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "echo_service.hpp"
 #include "grpc_status.hpp"
 #include "rpc_dialect.hpp"
 #include "../http2/h2_server_core.hpp"
@@ -77,7 +78,6 @@ class grpc_server_session : public http2::server_core {
 
  private:
   struct grpc_stream;  // the record: server_stream and the gRPC headers
-  struct messages;     // protobuf messages reused by every call
   // A call on a stream, waiting for its reply.
   struct call_slot {
     std::int32_t stream_id = 0;
@@ -111,17 +111,6 @@ class grpc_server_session : public http2::server_core {
   void fail_stream(std::int32_t stream_id, grpc_stream& st, status_code code,
                    std::string_view why);
 
-  // The bytes of a message as received, inflated when compressed (into inflated_); false with
-  // `code` and `why` set when it cannot be had.
-  bool message_bytes(const grpc_stream& st, bool compressed, std::span<const std::byte> bytes,
-                     std::string_view& message, status_code& code, std::string& why);
-  // The one message of a unary request's `body` (unwrapped): the body itself when the dialect
-  // sends it bare, else its one envelope's; false with `code` and `why` set when it is not one.
-  bool only_message(const grpc_stream& st, std::string_view body, std::string_view& message,
-                    status_code& code, std::string& why);
-  // Answers the request on its own (Echo's fixtures); false with `why` set when it cannot.
-  bool answer_echo(std::string_view method, grpc_stream& st, std::string_view request,
-                   status_code& code, std::string& why);
   // Appends one message to the stream's response, as its dialect frames it.
   void append_message(grpc_stream& st, std::string_view bytes);
   // The response with its messages, ended with status OK as the dialect ends one.
@@ -133,10 +122,7 @@ class grpc_server_session : public http2::server_core {
   // head_ as nghttp2's headers (valid until the next call).
   std::span<const nghttp2_nv> head_nv();
 
-  std::size_t max_message_;
-  std::unique_ptr<messages> messages_;
-  std::string scratch_;   // a message serialized, before its prefix (capacity kept)
-  std::string inflated_;  // a compressed message, inflated
+  echo_service service_;  // the Echo service's whole requests, and the messages streams reuse
   std::string unwrapped_;  // a text dialect's request, decoded
   rpc_response_head head_;  // a response's head, as its dialect writes it (capacity kept)
   char status_text_[8] = {};

@@ -21,11 +21,12 @@ namespace {
 
 method bidi_method_of(std::string_view path) {
   if (path == reflection_v1_path || path == reflection_v1alpha_path) return method::reflection;
-  if (path.substr(0, echo_service_prefix.size()) != echo_service_prefix) return method::none;
-  const std::string_view name = path.substr(echo_service_prefix.size());
-  if (name == "GreetStream") return method::greet_stream;
-  if (name == "GreetBatchStream") return method::greet_batch;
-  if (name == "Update") return method::update;
+  const auto name = echo_service::method_of(path);
+  if (!name) return method::none;
+  if (*name == "Update") return method::update;
+  if (!echo_service::ours(path)) return method::none;  // the article's service has no greet streams
+  if (*name == "GreetStream") return method::greet_stream;
+  if (*name == "GreetBatchStream") return method::greet_batch;
   return method::none;
 }
 
@@ -62,7 +63,7 @@ void grpc_server_session::request_data(std::int32_t stream_id, http2::server_str
   if (!g.dialect->unwrap(bytes, g.pending, unwrapped_, plain))
     return fail_stream(stream_id, g, status_code::internal, "the request body cannot be decoded");
   g.body.append(plain);  // the messages not yet whole (bounded: one message and its prefix)
-  grpc_message_decoder decoder(max_message_);
+  grpc_message_decoder decoder(service_.max_message());
   const std::span<const std::byte> body = as_bytes(std::string_view(g.body));
   std::size_t consumed = 0;
   while (!g.answered) {  // until the stream fails
@@ -77,7 +78,7 @@ void grpc_server_session::request_data(std::int32_t stream_id, http2::server_str
     std::string_view message;
     status_code code = status_code::ok;
     std::string why;
-    if (!message_bytes(g, step.frame.compressed, step.frame.bytes, message, code, why))
+    if (!service_.message_bytes(*g.dialect, g.call, step.frame.compressed, step.frame.bytes, message, code, why))
       return fail_stream(stream_id, g, code, why);
     stream_message(stream_id, g, message);
   }
@@ -88,13 +89,13 @@ void grpc_server_session::stream_message(std::int32_t stream_id, grpc_stream& st
                                          std::string_view bytes) {
   switch (st.kind) {
     case method::greet_stream: {
-      auto& request = messages_->greet_request;
+      auto& request = service_.reused().greet_request;
       if (!parse_message(st.call.format, bytes, request))
         return fail_stream(stream_id, st, status_code::internal, "cannot parse GreetRequest");
       return hand_out_on_stream(stream_id, st, request.id(), request.name());
     }
     case method::greet_batch: {
-      auto& batch = messages_->greet_batch;
+      auto& batch = service_.reused().greet_batch;
       if (!parse_message(st.call.format, bytes, batch))
         return fail_stream(stream_id, st, status_code::internal, "cannot parse GreetBatch");
       for (const auto& request : batch.requests())
@@ -102,22 +103,22 @@ void grpc_server_session::stream_message(std::int32_t stream_id, grpc_stream& st
       return;
     }
     case method::update: {
-      auto& in = messages_->echo_request;
+      auto& in = service_.reused().echo_request;
       if (!parse_message(st.call.format, bytes, in))
         return fail_stream(stream_id, st, status_code::internal, "cannot parse EchoRequest");
-      auto& out = messages_->echo_response;
+      auto& out = service_.reused().echo_response;
       out.set_text(in.text());
-      serialize_message(st.call.format, out, scratch_);
-      append_message(st, scratch_);
+      serialize_message(st.call.format, out, service_.scratch());
+      append_message(st, service_.scratch());
       response_appended(stream_id, st);
       return hand_out_answered(stream_id);  // counted as one request answered
     }
     case method::reflection: {
       if (!reflection_) reflection_ = std::make_unique<reflection_service>();
-      if (!reflection_->answer(bytes, scratch_))
+      if (!reflection_->answer(bytes, service_.scratch()))
         return fail_stream(stream_id, st, status_code::internal,
                            "cannot parse ServerReflectionRequest");
-      append_message(st, scratch_);
+      append_message(st, service_.scratch());
       response_appended(stream_id, st);
       return hand_out_answered(stream_id);
     }
@@ -182,11 +183,11 @@ void grpc_server_session::encode_stream_reply(std::uint64_t key, bool ok, std::s
     greeting.assign(body);
     return;
   }
-  auto& reply = messages_->greet_reply;
+  auto& reply = service_.reused().greet_reply;
   reply.set_id(call.request_id);
   reply.mutable_greeting()->assign(body.data(), body.size());
-  serialize_message(st->call.format, reply, scratch_);
-  append_message(*st, scratch_);
+  serialize_message(st->call.format, reply, service_.scratch());
+  append_message(*st, service_.scratch());
   response_appended(call.stream_id, *st);
   finish_if_done(call.stream_id, *st);
 }
@@ -200,7 +201,7 @@ std::error_code grpc_server_session::produce(gather_queue& out) {
 
 void grpc_server_session::flush_batch(std::int32_t stream_id, grpc_stream& st) {
   if (st.answered || st.batch_size == 0) return;
-  auto& replies = messages_->greet_reply_batch;
+  auto& replies = service_.reused().greet_reply_batch;
   replies.Clear();  // keeps its GreetReply objects for the next batch
   for (std::size_t i = 0; i < st.batch_size; ++i) {
     auto* reply = replies.add_replies();
@@ -208,8 +209,8 @@ void grpc_server_session::flush_batch(std::int32_t stream_id, grpc_stream& st) {
     reply->set_greeting(st.batch[i].second);
   }
   st.batch_size = 0;
-  serialize_message(st.call.format, replies, scratch_);
-  append_message(st, scratch_);
+  serialize_message(st.call.format, replies, service_.scratch());
+  append_message(st, service_.scratch());
   response_appended(stream_id, st);
   finish_if_done(stream_id, st);
 }
