@@ -65,6 +65,29 @@ TEST(connect_interop, connect_go_calls_our_server_in_every_shape_codec_and_proto
         << protocol;
 }
 
+// The same port over HTTP/1.1 (the first bytes are no HTTP/2 preface): connect-go's client in
+// Connect and gRPC-Web, every shape HTTP/1.1 carries; a bidirectional stream and gRPC refused
+// (505), as connect-go's own server refuses them.
+TEST(connect_interop, connect_go_calls_our_server_over_http_1_1_on_the_same_port) {
+  WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
+  auto server = our_server();
+  const std::string url = base_url(*server);
+  for (const char* protocol : {"connect", "grpcweb"}) {
+    SCOPED_TRACE(protocol);
+    const std::string with = std::string("-http1 -protocol ") + protocol;
+    EXPECT_EQ(connect_go_call(peer, url, with + " -text ann -count 2"), "reply: hello, ann\nreply: hello, ann\n");
+    EXPECT_EQ(connect_go_call(peer, url, with + " -codec json -method get -text got"), "reply: got\n");
+    EXPECT_EQ(connect_go_call(peer, url, with + " -method expand -text 'a bb'"), "reply: a\nreply: bb\n");
+    EXPECT_EQ(connect_go_call(peer, url, with + " -gzip -method collect -count 3 -text x"), "reply: xxx\n");
+    EXPECT_EQ(connect_go_call(peer, url, with + " -method update -count 2 -text u"),
+              "error: unknown: HTTP status 505 HTTP Version Not Supported\n");
+  }
+  EXPECT_EQ(connect_go_call(peer, url, "-http1 -protocol grpc -text g"),
+            "error: unknown: HTTP status 505 HTTP Version Not Supported\n");
+  // And h2c on the same port, still.
+  EXPECT_EQ(connect_go_call(peer, url, "-protocol grpc -text g"), "reply: hello, g\n");
+}
+
 // Our clients against connect-go's server: each greeting, and its errors counted by their code:
 // Connect's names (its unary errors carry the JSON), gRPC's for gRPC-Web (the trailers frame).
 TEST(connect_interop, our_connect_and_grpc_web_clients_call_a_connect_go_server) {
@@ -101,8 +124,14 @@ TEST(connect_interop, curl_calls_our_server_in_json_and_reads_its_errors) {
   const std::string url = base_url(*server) + "/wirebench.echo.Echo/";
   const std::string curl = "curl -s --http2-prior-knowledge -H 'content-type: application/json' "
                            "-H 'connect-protocol-version: 1' -w ' %{http_code} %{content_type}' ";
+  // HTTP/1.1 on the same port (curl's default for http:), then h2c.
   int rc = 0;
-  std::string out = test::run_shell(curl + "-d '{\"name\": \"curl\"}' " + url + "Greet", &rc);
+  std::string out = test::run_shell(
+      "curl -s -H 'content-type: application/json' -w ' %{http_version} %{http_code}' -d '{\"name\": \"h1\"}' " + url +
+          "Greet",
+      &rc);
+  EXPECT_EQ(out, R"({"greeting":"hello, h1"} 1.1 200)");
+  out = test::run_shell(curl + "-d '{\"name\": \"curl\"}' " + url + "Greet", &rc);
   EXPECT_EQ(rc, 0);
   EXPECT_EQ(out, R"({"greeting":"hello, curl"} 200 application/json)");
   out = test::run_shell(curl + "-d '{\"text\": \"curl\"}' " + url + "Nope", &rc);

@@ -13,7 +13,7 @@
 #include "grpc_dynamic_method.hpp"
 #include "grpc_metadata.hpp"
 #include "grpc_reflection_fetch.hpp"
-#include "grpc_server_session.hpp"
+#include "rpc_server_codec.hpp"
 #include "../http2/h2_backend.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
@@ -28,7 +28,7 @@ std::vector<std::pair<std::string, std::string>> grpc_wire::libraries() {
 server_codec_factory grpc_wire::server_codecs(const server_config& c) {
   const grpc_server_config settings{.http2 = http2::session_config(c),
                                     .max_message_bytes = c.max_frame_bytes};
-  return [settings] { return std::make_unique<grpc_server_session>(settings); };
+  return [settings] { return std::make_unique<rpc_server_codec>(settings); };
 }
 
 protocol_capabilities grpc_wire::http2_capabilities() {

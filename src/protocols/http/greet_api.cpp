@@ -166,8 +166,18 @@ std::string_view reason_phrase(int status) {
     case 405: return "Method Not Allowed";
     case 413: return "Content Too Large";
     case 414: return "URI Too Long";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 409: return "Conflict";
+    case 415: return "Unsupported Media Type";
+    case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
+    case 499: return "Client Closed Request";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
     case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
   }
   return "Error";
 }

@@ -107,6 +107,7 @@ int parser::on_headers_complete(llhttp_t* p) {
     return -1;  // this callback may not return HPE_USER; our status is kept all the same
   }
   s.current_->keep_alive = llhttp_should_keep_alive(p) != 0;
+  s.headers_in_ = true;
   if (llhttp_get_type(p) == HTTP_REQUEST) {
     s.current_->method = llhttp_method_name(static_cast<llhttp_method_t>(llhttp_get_method(p)));
     // Only HTTP/1.1 clients may expect it (RFC 9110 §10.1.1), and only a body is waited for.
@@ -129,6 +130,7 @@ int parser::on_body(llhttp_t* p, const char* at, std::size_t n) {
 int parser::on_message_complete(llhttp_t* p) {
   parser& s = self(p);
   s.in_message_ = false;
+  s.headers_in_ = false;
   s.continue_due_ = false;  // the body came already
   s.current_ = nullptr;
   ++s.count_;

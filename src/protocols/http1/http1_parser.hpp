@@ -74,6 +74,10 @@ class parser {
   // has not: the server answers "100 Continue" now, or the client waits (curl: a second) before
   // sending the body. A body that arrives with its headers needs none (RFC 9110 §10.1.1).
   bool take_continue() { return std::exchange(continue_due_, false); }
+  // The request being parsed once its headers are in and its body is not (method, target and
+  // headers set; the body partial): for a server that answers before the body has come. Null
+  // otherwise.
+  const message* arriving() const { return headers_in_ ? current_ : nullptr; }
 
  private:
   static int on_message_begin(llhttp_t* p);
@@ -96,6 +100,7 @@ class parser {
   std::size_t count_ = 0;
   std::size_t handed_ = 0;     // [0, handed_) handed out by next(), until release()
   message* current_ = nullptr;
+  bool headers_in_ = false;  // current_'s headers are complete
   std::size_t header_count_ = 0;
   std::size_t header_bytes_ = 0;
   bool in_value_ = false;
