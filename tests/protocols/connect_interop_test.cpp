@@ -88,8 +88,9 @@ TEST(connect_interop, connect_go_calls_our_server_over_http_1_1_on_the_same_port
   EXPECT_EQ(connect_go_call(peer, url, "-protocol grpc -text g"), "reply: hello, g\n");
 }
 
-// Our clients against connect-go's server: each greeting, and its errors counted by their code:
-// Connect's names (its unary errors carry the JSON), gRPC's for gRPC-Web (the trailers frame).
+// Our clients against connect-go's server, over HTTP/2 and HTTP/1.1: each greeting, and its
+// errors counted by their code: Connect's names (its unary errors carry the JSON), gRPC's for
+// gRPC-Web (the trailers frame).
 TEST(connect_interop, our_connect_and_grpc_web_clients_call_a_connect_go_server) {
   WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
   const int port = test::free_loopback_port();
@@ -100,7 +101,9 @@ TEST(connect_interop, our_connect_and_grpc_web_clients_call_a_connect_go_server)
   cc.reply_timeout = 10s;
   const std::vector<std::pair<std::string, std::vector<std::string>>> clients = {
       {"connect", {"connect_resource_exhausted", "connect_unavailable", "connect_permission_denied"}},
-      {"grpc-web", {"status_RESOURCE_EXHAUSTED", "status_UNAVAILABLE", "status_PERMISSION_DENIED"}}};
+      {"grpc-web", {"status_RESOURCE_EXHAUSTED", "status_UNAVAILABLE", "status_PERMISSION_DENIED"}},
+      {"connect-h1", {"connect_resource_exhausted", "connect_unavailable", "connect_permission_denied"}},
+      {"grpc-web-h1", {"status_RESOURCE_EXHAUSTED", "status_UNAVAILABLE", "status_PERMISSION_DENIED"}}};
   for (const auto& [protocol, counted] : clients) {
     SCOPED_TRACE(protocol);
     auto client = test::builtin_protocol(protocol).make_client(cc);

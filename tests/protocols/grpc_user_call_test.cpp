@@ -250,6 +250,29 @@ TEST(grpc_user_call_article, echo_v1_answers_under_its_own_name_in_every_wire) {
   EXPECT_EQ(r.reply, "unknown method Greet");
 }
 
+// Over HTTP/1.1 (connect-h1, grpc-web-h1) every shape HTTP/1.1 carries, against our server on
+// its one port; a bidirectional stream is refused by the server (505), each failure counted as
+// its protocol counts them.
+TEST(grpc_user_call_http1, every_shape_but_a_bidirectional_stream) {
+  auto server = test::builtin_protocol("grpc").make_server(server_config{});
+  for (const auto& [name, bidi_error] : {std::pair<const char*, const char*>{"connect-h1", "connect_unimplemented"},
+                                         {"grpc-web-h1", "status_UNIMPLEMENTED"}}) {
+    SCOPED_TRACE(name);
+    const protocol& p = test::builtin_protocol(name);
+    auto get = p.make_client(calling(server->local_endpoint(), "wirebench.echo.Echo/Get", R"({"text": "h1"})"));
+    expect_all_replied(*get, 20, R"({"text":"h1"})");
+    auto expand = p.make_client(calling(server->local_endpoint(), "wirebench.echo.Echo/Expand", R"({"text": "a b"})"));
+    expect_all_replied(*expand, 20, R"([{"text":"a"},{"text":"b"}])");
+    auto collect = p.make_client(calling(server->local_endpoint(), "wirebench.echo.Echo/Collect",
+                                         R"([{"text": "x"}, {"text": "y"}])"));
+    expect_all_replied(*collect, 20, R"({"text":"xy"})");
+    auto update = p.make_client(calling(server->local_endpoint(), "wirebench.echo.Echo/Update", R"([{"text": "u"}])"));
+    const auto r = test::greet_sync(*update, "");
+    EXPECT_EQ(error_name(r.ec), bidi_error) << r.ec.message();
+    EXPECT_EQ(r.reply, "a bidirectional stream needs HTTP/2");
+  }
+}
+
 TEST(grpc_user_call_refusals, each_is_one_line_at_start_up) {
   const endpoint nowhere = endpoint::parse_or_throw("tcp://127.0.0.1:9");
   for (const char* name : {"grpcpp", "grpc"}) {

@@ -53,11 +53,9 @@ class connect_client_wire final : public grpc_wire::rpc_client_wire {
   rpc_outcome read_response(const rpc_response& r, bool streaming, std::size_t max_message,
                             message_sink& messages) const override {
     const auto type = parse_content_type(r.content_type);
-    if (!streaming) return read_unary(r, type, max_message, messages);
-    if (r.http_status != 200) {
-      std::string why = std::to_string(r.http_status);
-      return {status_code::unknown, std::move(why), unexpected_status(r.http_status)};
-    }
+    // A stream's response is 200; one refused outright (a bidirectional stream over HTTP/1.1:
+    // 505) says why as a unary error does, or by its status.
+    if (!streaming || r.http_status != 200) return read_unary(r, type, max_message, messages);
     if (!type || !type->streaming) return wrong("a stream's reply of another content type");
     // Envelopes: messages, then the end of stream, then nothing.
     return grpc_wire::read_enveloped(r, flag_end_stream, max_message, max_message, messages,

@@ -9,7 +9,7 @@
 namespace wirebench {
 namespace {
 
-const protocol_registration connect_registration{66, [](protocol_registry& r) { r.add(grpc_wire::http2_entry(connect::client_wire())); }};
+const protocol_registration connect_registration{66, [](protocol_registry& r) { grpc_wire::add_http_entries(r, connect::client_wire()); }};
 
 }  // namespace
 }  // namespace wirebench

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "wirebench/protocols/protocol.hpp"
+#include "wirebench/protocols/registry.hpp"
 
 namespace wirebench::grpc_wire {
 
@@ -26,11 +27,16 @@ class rpc_client_wire;
 
 /// The RPC client codec's factory (grpc_client_codec.hpp) for `config`, writing its calls as
 /// `wire` does: the greet call, or the user's (--call with --proto or --reflect, mixes).
-client_codec_factory rpc_client_codecs(const client_config& config, const rpc_client_wire& wire);
+client_codec_factory rpc_client_codecs(const client_config& config, const rpc_client_wire& wire,
+                                       bool http1 = false);
 
-/// An entry whose calls go to that server over our HTTP/2 in `wire`'s protocol (`connect`,
-/// `grpc-web`, named and summed up by the wire): gRPC's libraries and capabilities, its user
-/// calls, the server, whose entry is grpc's (reference.server_of).
-protocol http2_entry(const rpc_client_wire& wire);
+/// Adds the two entries whose calls go to that server in `wire`'s protocol, named and summed up
+/// by the wire: on our HTTP/2 (`connect`, `grpc-web`: gRPC's libraries and capabilities, its user
+/// calls, the server, whose entry is grpc's: reference.server_of), and on our HTTP/1.1, named
+/// wire.name() + "-h1" (`connect-h1`, `grpc-web-h1`), against the same server on the same port
+/// (rpc_server_codec.hpp): no TLS (the server's ALPN offers h2 alone), no keep-alive ping
+/// (HTTP/1.1 has none), the user calls HTTP/1.1 carries (not a bidirectional stream: the server
+/// answers 505).
+void add_http_entries(protocol_registry& registry, const rpc_client_wire& wire);
 
 }  // namespace wirebench::grpc_wire

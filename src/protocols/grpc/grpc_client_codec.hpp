@@ -63,6 +63,9 @@ struct grpc_client_config {
 };
 
 std::unique_ptr<client_codec> make_grpc_client_codec(const grpc_client_config& config);
+// The same calls on HTTP/1.1 (rpc_http1_client_codec.cpp: `connect-h1`, `grpc-web-h1`), for the
+// wires HTTP/1.1 can carry (not gRPC's): pipelined, answered in order.
+std::unique_ptr<client_codec> make_rpc_http1_client_codec(const grpc_client_config& config);
 
 // `grpc-stream` and `grpc-batch` (grpc_stream_client_codec.cpp): every call of the connection a
 // message on one bidirectional stream, matched by id (the call's id in GreetRequest.id, echoed in

@@ -67,7 +67,8 @@ protocol grpc_entry(std::string name, std::string summary,
 // The greet call, or the user's methods (--call with --proto or --reflect, or a mix of them), made
 // once for every connection; with --reflect the server is asked once per service (over gRPC,
 // whatever the wire: reflection is a gRPC service).
-client_codec_factory grpc_wire::rpc_client_codecs(const client_config& c, const rpc_client_wire& wire) {
+client_codec_factory grpc_wire::rpc_client_codecs(const client_config& c, const rpc_client_wire& wire,
+                                                  bool http1) {
   grpc_client_config settings = client_settings(c);
   settings.wire = &wire;
   const auto methods = dynamic_methods(c.calls, [&c](const grpc_call& call) { return fetch_reflected_files(c, call); });
@@ -75,10 +76,11 @@ client_codec_factory grpc_wire::rpc_client_codecs(const client_config& c, const 
     settings.requests.push_back({.method = methods[i],
                                  .keyspace = c.calls[i].keyspace,
                                  .metadata = checked_metadata(*c.calls[i].as<grpc_call>())});
+  if (http1) return [settings] { return make_rpc_http1_client_codec(settings); };
   return [settings] { return make_grpc_client_codec(settings); };
 }
 
-protocol grpc_wire::http2_entry(const rpc_client_wire& wire) {
+void grpc_wire::add_http_entries(protocol_registry& registry, const rpc_client_wire& wire) {
   protocol p = grpc_entry(std::string(wire.name()),
                           std::string(wire.summary()) +
                               " on our HTTP/2 (nghttp2, protobuf; h2c, or TLS with ALPN h2), against the "
@@ -86,7 +88,17 @@ protocol grpc_wire::http2_entry(const rpc_client_wire& wire) {
                           [&wire](const client_config& c) { return rpc_client_codecs(c, wire); });
   p.reference.server_of = "grpc";
   p.can.user_calls = &grpc_call_form();  // any method of a .proto, every shape
-  return p;
+  registry.add(p);
+  p.name = std::string(wire.name()) + "-h1";
+  p.summary = std::string(wire.summary()) +
+              " on our HTTP/1.1 (llhttp; keep-alive, pipelined), against the grpc server on its h2c port; "
+              "--proto/--reflect user calls (not bidirectional streams)";
+  p.can.tls = false;
+  p.can.keepalive = false;
+  p.can.tls_alpn = {};
+  p.can.engine_depth = 1;  // one call in flight per connection, as http1's (pipelining: --depth)
+  p.client_codecs = [&wire](const client_config& c) { return rpc_client_codecs(c, wire, true); };
+  registry.add(std::move(p));
 }
 
 namespace {

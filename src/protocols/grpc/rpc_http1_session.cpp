@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "../http/ascii_case.hpp"
 #include "../http/greet_api.hpp"
 #include "../http/http_date.hpp"
 #include "wirebench/codec/bytes.hpp"
@@ -10,13 +11,6 @@
 
 namespace wirebench::grpc_wire {
 namespace {
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equal_lower(std::string_view a, std::string_view lower_b) {
-  return a.size() == lower_b.size() &&
-         std::equal(a.begin(), a.end(), lower_b.begin(), [](char x, char y) { return lower(x) == y; });
-}
 
 // Methods whose request and replies cross on one stream: HTTP/1.1 cannot carry them.
 bool bidirectional(std::string_view path) {
@@ -63,15 +57,24 @@ std::size_t rpc_http1_session::decode(std::span<const std::byte> data, server_re
     parser_.feed(data);
     consumed = data.size();
   }
-  if (http1::message* m = parser_.next(error)) {
+  http1::message* m = parser_.next(error);
+  if (m != nullptr && answered_early_) {  // its answer went at its headers: the rest is dropped
+    answered_early_ = false;
+    m = parser_.next(error);
+  }
+  if (m != nullptr) {
     take(*m, into, error);
-  } else if (const http1::message* a = parser_.arriving(); a != nullptr && bidirectional(a->target) && !error) {
+  } else if (const http1::message* a = parser_.arriving();
+             a != nullptr && !answered_early_ && bidirectional(a->target) && !error) {
     // A bidirectional method's client may wait for a reply before it ends its body: answered at
-    // its headers (505, as the whole request would be), and the connection closed after it.
+    // its headers (505, as the whole request would be), saying Connection: close. The connection
+    // stays open, the body read and dropped, until the client closes it: closing first, with its
+    // body unread, would reset the connection and could take the answer with it.
     http1::message early = *a;
     early.keep_alive = false;
-    take(early, into, error);
-    error = errc::shutting_down;
+    answered_early_ = true;
+    std::error_code ignored;  // keep reading: the client closes once it has the answer
+    take(early, into, ignored);
   } else if (error && !spoke_http1_ && parser_.error_status() == 400) {
     // The connection's first bytes are malformed as HTTP/1.1 (and are not HTTP/2's preface): a
     // peer that speaks neither gets no answer in either, only the close (h2spec's invalid
@@ -99,9 +102,9 @@ void rpc_http1_session::take(http1::message& m, server_request& into, std::error
   o.keep_alive = m.keep_alive && !last_before_stop;
   o.values.assign(header_names_.size(), std::string());
   for (const auto& [name, value] : m.headers) {
-    if (equal_lower(name, "content-type")) o.content_type = value;
+    if (http::equals_lower(name, "content-type")) o.content_type = value;
     for (std::size_t i = 0; i < header_names_.size(); ++i)
-      if (equal_lower(name, header_names_[i])) o.values[i] = value;
+      if (http::equals_lower(name, header_names_[i])) o.values[i] = value;
   }
   into.what = server_request::kind::answered;  // unless it is a call (below); the session holds it
   if (!m.keep_alive) error = errc::peer_closed;  // the client asked to close: answer, then close

@@ -76,6 +76,7 @@ class rpc_http1_session final : public server_codec {
   std::uint64_t next_key_ = 1;
   bool closing_ = false;
   bool spoke_http1_ = false;  // a whole HTTP/1.1 request has come on this connection
+  bool answered_early_ = false;  // the request arriving was answered at its headers
   std::string name_;       // a call's argument, valid until the next decode
   std::string body_;       // a response's body, before its head (capacity kept)
   std::string unwrapped_;  // a text dialect's request, decoded

@@ -9,7 +9,7 @@
 namespace wirebench {
 namespace {
 
-const protocol_registration grpc_web_registration{67, [](protocol_registry& r) { r.add(grpc_wire::http2_entry(grpc_web::client_wire())); }};
+const protocol_registration grpc_web_registration{67, [](protocol_registry& r) { grpc_wire::add_http_entries(r, grpc_web::client_wire()); }};
 
 }  // namespace
 }  // namespace wirebench

@@ -1,16 +1,9 @@
 #include "grpc_web_wire.hpp"
 
+#include "../http/ascii_case.hpp"
+
 namespace wirebench::grpc_web {
 namespace {
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equal_lower(std::string_view a, std::string_view lower_b) {
-  if (a.size() != lower_b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower_b[i]) return false;
-  return true;
-}
 
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -68,10 +61,10 @@ std::optional<call_status> parse_trailers_block(std::string_view block) {
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos || colon == 0) return std::nullopt;
     const std::string_view name = line.substr(0, colon), value = trimmed(line.substr(colon + 1));
-    if (equal_lower(name, "grpc-status")) {
+    if (http::equals_lower(name, "grpc-status")) {
       // Not a number: a status the peer did not send (UNKNOWN, as grpc's clients read it).
       out.status = grpc_wire::parse_status(value).value_or(status_code::unknown);
-    } else if (equal_lower(name, "grpc-message")) {
+    } else if (http::equals_lower(name, "grpc-message")) {
       out.message = value;
     }
   }

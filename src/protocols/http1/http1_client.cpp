@@ -15,6 +15,7 @@
 
 #include "http1_backend.hpp"
 #include "http1_parser.hpp"
+#include "http1_response_codec.hpp"
 #include "../user_call/in_order_requests.hpp"
 #include "../http/greet_api.hpp"
 #include "../http/user_request.hpp"
@@ -24,31 +25,30 @@
 namespace wirebench::http1 {
 namespace {
 
-class http1_client_codec final : public client_codec {
+class http1_client_codec final : public response_codec {
  public:
   // `calls`: the user's requests (several: a mix), or empty for the greet call.
   http1_client_codec(std::string host, std::size_t max_body, bool keep_alive,
                      std::shared_ptr<const std::vector<user_call>> calls)
-      : host_(std::move(host)),
+      : response_codec(limits{16 * 1024, 64, max_body}, /*keep_headers=*/false, /*idempotent=*/true),
+        host_(std::move(host)),
         keep_alive_(keep_alive),
         calls_(std::move(calls)),
         user_requests_(*calls_,
                        [this](const http_call& h) {
                          return http::http1_request(h, h.authority.empty() ? host_ : h.authority, keep_alive_);
-                       }),
-        parser_(parser::kind::response, limits{16 * 1024, 64, max_body}, /*keep_headers=*/false) {
+                       }) {
+    bool idempotent = true;  // the greet call is a GET
     for (const user_call& call : *calls_) {
       const http_call& h = *call.as<http_call>();
       // client_codecs() refuses a mix of HEAD and other methods: the parser is told once.
-      parser_.expect_bodiless_responses(h.method == "HEAD");
+      responses().expect_bodiless_responses(h.method == "HEAD");
       // RFC 9110 §9.2.2: the methods whose requests may be repeated with the same effect.
-      idempotent_ = idempotent_ && (h.method == "GET" || h.method == "HEAD" || h.method == "OPTIONS" ||
-                                    h.method == "TRACE" || h.method == "PUT" || h.method == "DELETE");
+      idempotent = idempotent && (h.method == "GET" || h.method == "HEAD" || h.method == "OPTIONS" ||
+                                  h.method == "TRACE" || h.method == "PUT" || h.method == "DELETE");
     }
+    set_idempotent(idempotent);
   }
-
-  reply_order order() const override { return reply_order::in_order; }
-  bool may_refuse() const override { return true; }
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
     if (!user_requests_.empty()) return user_requests_.append(name, out);  // a user request
@@ -58,57 +58,17 @@ class http1_client_codec final : public client_codec {
     return {};
   }
 
-  std::size_t decode(std::span<const std::byte> data, decoded& into, gather_queue&,
-                     std::error_code& error) override {
-    begin_decode();
-    if (closing_) return data.size();  // after a response that closes: not a response to anything
-    parser_.feed(data);
-    take_responses(into, error);
-    return data.size();  // the parser copies what it keeps
-  }
-
-  // A response the server delimits by closing (HTTP/1.0 style: neither Content-Length nor
-  // chunked) ends with the stream. A close between responses, the race every keep-alive client
-  // meets when a server drops an idle connection as a request goes out, leaves requests the
-  // server never read: idempotent ones may go again (RFC 9112 §9.3.1), POST never.
-  void end_of_stream(bool clean, decoded& into) override {
-    begin_decode();
-    if (closing_) return;  // the calls behind the closing response went back already
-    if (!parser_.mid_message()) {
-      into.rest_not_processed = idempotent_;
-      return;
-    }
-    std::error_code ignored;  // finish() true: no error is behind the message it completed
-    if (clean && parser_.finish()) take_responses(into, ignored);
-  }
-
-  bool mid_reply() const override { return !closing_ && parser_.mid_message(); }
-  std::size_t max_read_bytes() const override { return 64 * 1024; }
-
  private:
-  void begin_decode() {
-    parser_.release();  // the bodies handed out by the last decode are done with
+  void replies_read() override {
     storage_.clear();
     texts_used_ = 0;
   }
-  // The parser's complete responses as replies, up to one that ends the connection.
-  void take_responses(decoded& into, std::error_code& error) {
-    while (message* m_at = parser_.next(error)) {
-      message& m = *m_at;
-      if (!user_requests_.empty()) {
-        const auto [ec, text] = http::judge_response(user_requests_.answered(), m.status, m.body, next_text());
-        into.replies.push_back({0, ec, text});
-      } else {
-        into.replies.push_back(greet_reply(m));
-      }
-      if (!m.keep_alive) {  // the server closes after this response: nothing behind it was read
-        into.going_away = true;
-        into.rest_not_processed = true;
-        // Whatever follows is ignored, however it is cut into reads (llhttp calls it an error).
-        closing_ = true;
-        break;
-      }
+  codec_reply reply_to(message& m) override {
+    if (!user_requests_.empty()) {
+      const auto [ec, text] = http::judge_response(user_requests_.answered(), m.status, m.body, next_text());
+      return {0, ec, text};
     }
+    return greet_reply(m);
   }
   codec_reply greet_reply(const message& m) {
     std::string_view greeting;
@@ -130,13 +90,10 @@ class http1_client_codec final : public client_codec {
   bool keep_alive_;
   std::shared_ptr<const std::vector<user_call>> calls_;  // empty: the greet call
   in_order_requests<http_call> user_requests_;           // theirs, in order
-  parser parser_;
   std::string request_;  // the greet request's bytes, capacity reused
   std::deque<std::string> storage_;  // greetings that needed unescaping, error texts
   std::deque<std::string> texts_;    // a user call's reply texts (deque: stable addresses)
   std::size_t texts_used_ = 0;
-  bool closing_ = false;  // a response said Connection: close: the codec reads no more
-  bool idempotent_ = true;  // the greet call is a GET
 };
 
 }  // namespace
