@@ -16,8 +16,6 @@ namespace {
 
 constexpr std::string_view our_prefix = "/wirebench.echo.Echo/", article_prefix = "/echo.v1.Echo/";
 
-std::string_view without_query(std::string_view path) { return path.substr(0, path.find('?')); }
-
 }  // namespace
 
 echo_service::echo_service(std::size_t max_message_bytes)
@@ -25,14 +23,19 @@ echo_service::echo_service(std::size_t max_message_bytes)
 
 echo_service::~echo_service() = default;
 
-std::optional<std::string_view> echo_service::method_of(std::string_view path) {
-  path = without_query(path);
-  if (path.starts_with(our_prefix)) return path.substr(our_prefix.size());
-  if (path.starts_with(article_prefix)) return path.substr(article_prefix.size());
-  return std::nullopt;
+echo_service::route echo_service::route_of(std::string_view path) {
+  route r;
+  if (path.starts_with(our_prefix)) {
+    path.remove_prefix(our_prefix.size());
+    r.ours = true;
+  } else if (path.starts_with(article_prefix)) {
+    path.remove_prefix(article_prefix.size());
+  } else {
+    return r;
+  }
+  r.method = path.substr(0, path.find('?'));  // the method's name alone: short to search
+  return r;
 }
-
-bool echo_service::ours(std::string_view path) { return without_query(path).starts_with(our_prefix); }
 
 bool echo_service::message_bytes(const rpc_dialect& dialect, const rpc_call& call, bool compressed,
                                  std::span<const std::byte> bytes, std::string_view& message,

@@ -37,12 +37,17 @@ class echo_service {
   echo_service(const echo_service&) = delete;
   echo_service& operator=(const echo_service&) = delete;
 
-  /// The method `path` names on the service under either of its names ("Greet"), or nullopt for
-  /// another service. A query (Connect's GET) is not part of it.
-  static std::optional<std::string_view> method_of(std::string_view path);
-  /// True when `path` names the service by our name: only there are the greet methods (Greet,
-  /// GreetStream, GreetBatchStream); echo.v1.Echo has the article's four.
-  static bool ours(std::string_view path);
+  /// What a request's :path names: the method on the service under either of its names
+  /// ("Greet"; nullopt for another service; a query, Connect's GET's, is not part of it), and
+  /// whether by our name: only there are the greet methods (Greet, GreetStream,
+  /// GreetBatchStream); echo.v1.Echo has the article's four. Read once per request.
+  struct route {
+    std::optional<std::string_view> method;
+    bool ours = false;
+  };
+  static route route_of(std::string_view path);
+  static std::optional<std::string_view> method_of(std::string_view path) { return route_of(path).method; }
+  static bool ours(std::string_view path) { return route_of(path).ours; }
   /// Expand and Collect: methods a streaming dialect frames as streams, though they are answered
   /// once the request is whole.
   static bool half_streaming(std::string_view method) { return method == "Expand" || method == "Collect"; }

@@ -29,6 +29,7 @@ struct grpc_server_session::grpc_stream : http2::server_stream {
     pending.clear();
     deadline.reset();
     kind = bidi_method::none;
+    route = {};
     calls_out = 0;
     request_done = false;
     batch_size = 0;
@@ -48,6 +49,7 @@ struct grpc_server_session::grpc_stream : http2::server_stream {
   std::string pending;  // a text dialect's bytes not yet decoded into `body`
   std::optional<std::chrono::steady_clock::time_point> deadline;  // from the call's timeout
   bidi_method kind = bidi_method::none;
+  echo_service::route route;  // what its :path names, read when its headers end
   std::size_t calls_out = 0;  // calls handed out on this stream whose replies are owed
   bool request_done = false;  // the client has ended its side
   // A batch stream's replies not yet in a message: the first batch_size entries (their strings'

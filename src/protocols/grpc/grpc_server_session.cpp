@@ -87,7 +87,7 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
     respond_error(stream_id, g, code, why);
     hand_out_answered(stream_id);
   };
-  const auto method = echo_service::method_of(g.path);
+  const auto method = g.route.method;  // read when its headers ended
   std::string why;
   const status_code accepted = accept(g, method && echo_service::half_streaming(*method), why);
   // Not a dialect's at all: answered in HTTP's terms (415 and a text body, as grpc-go's handler
@@ -108,7 +108,7 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
   if (!g.dialect->unwrap(g.body, g.pending, unwrapped_, body) || !g.pending.empty())
     return refuse(status_code::internal, "the request body cannot be decoded");
   status_code code = status_code::ok;
-  if (*method != "Greet" || !echo_service::ours(g.path)) {
+  if (*method != "Greet" || !g.route.ours) {
     if (!service_.answer_echo(*method, *g.dialect, g.call, body, g.response, code, why)) return refuse(code, why);
     respond_ok(stream_id, g);
     return hand_out_answered(stream_id);

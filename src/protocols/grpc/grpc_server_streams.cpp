@@ -19,14 +19,15 @@ using method = bidi_method;
 
 namespace {
 
-method bidi_method_of(std::string_view path) {
-  if (path == reflection_v1_path || path == reflection_v1alpha_path) return method::reflection;
-  const auto name = echo_service::method_of(path);
-  if (!name) return method::none;
-  if (*name == "Update") return method::update;
-  if (!echo_service::ours(path)) return method::none;  // the article's service has no greet streams
-  if (*name == "GreetStream") return method::greet_stream;
-  if (*name == "GreetBatchStream") return method::greet_batch;
+method bidi_method_of(std::string_view path, const echo_service::route& route) {
+  if (!route.method) {
+    const bool reflection = path == reflection_v1_path || path == reflection_v1alpha_path;
+    return reflection ? method::reflection : method::none;
+  }
+  if (*route.method == "Update") return method::update;
+  if (!route.ours) return method::none;  // the article's service has no greet streams
+  if (*route.method == "GreetStream") return method::greet_stream;
+  if (*route.method == "GreetBatchStream") return method::greet_batch;
   return method::none;
 }
 
@@ -34,7 +35,8 @@ method bidi_method_of(std::string_view path) {
 
 void grpc_server_session::request_headers_ended(std::int32_t stream_id, http2::server_stream& st) {
   auto& g = static_cast<grpc_stream&>(st);
-  const method kind = bidi_method_of(g.path);
+  g.route = echo_service::route_of(g.path);
+  const method kind = bidi_method_of(g.path, g.route);
   if (kind == method::none) return;
   // A request its dialect does not accept is taken whole and refused when it ends, as a unary
   // one is (415, UNIMPLEMENTED, INTERNAL: request_ended says which).
