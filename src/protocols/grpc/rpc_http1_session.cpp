@@ -44,6 +44,27 @@ rpc_http1_session::rpc_http1_session(std::size_t max_message_bytes)
       parser_(http1::parser::kind::request,
               http1::limits{.max_body_bytes = (max_message_bytes + 5) / 3 * 4 + 64}) {}
 
+rpc_http1_session::owed& rpc_http1_session::push_owed() {
+  if (spare_.empty()) {
+    owed& o = owed_.emplace_back();
+    o.values.resize(header_names_.size());
+    return o;
+  }
+  owed_.push_back(std::move(spare_.back()));
+  spare_.pop_back();
+  owed& o = owed_.back();
+  o.key = 0;
+  o.ready = false;
+  o.keep_alive = true;
+  o.bytes.clear();
+  o.dialect = nullptr;
+  o.call = {};
+  o.content_type.clear();
+  for (std::string& value : o.values) value.clear();
+  o.deadline.reset();
+  return o;
+}
+
 rpc_request rpc_http1_session::request_of(const owed& o) const {
   return {.method = "POST", .path = {}, .content_type = o.content_type, .names = header_names_,
           .values = o.values.data()};
@@ -80,14 +101,14 @@ std::size_t rpc_http1_session::decode(std::span<const std::byte> data, server_re
     // peer that speaks neither gets no answer in either, only the close (h2spec's invalid
     // preface). A first request over a limit (413, 431) is HTTP/1.1, and is answered.
   } else if (error) {  // after the answers owed: the parser's status, and the close
-    owed& o = owed_.emplace_back();
+    owed& o = push_owed();
     o.ready = true;
     head_ = {.status = parser_.error_status(), .content_type = "text/plain; charset=utf-8", .headers = {}};
     body_.assign(parser_.error_reason()).push_back('\n');
     append_response(o.bytes, head_, body_, false);
     into.what = server_request::kind::notice;  // the session holds it: produce() sends it
   } else if (parser_.take_continue()) {
-    owed& o = owed_.emplace_back();
+    owed& o = push_owed();
     o.ready = true;
     o.bytes.assign("HTTP/1.1 100 Continue\r\n\r\n");
     into.what = server_request::kind::notice;
@@ -98,13 +119,12 @@ std::size_t rpc_http1_session::decode(std::span<const std::byte> data, server_re
 void rpc_http1_session::take(http1::message& m, server_request& into, std::error_code& error) {
   spoke_http1_ = true;
   const bool last_before_stop = closing_ && parser_.ready() == 0;
-  owed& o = owed_.emplace_back();
+  owed& o = push_owed();
   o.keep_alive = m.keep_alive && !last_before_stop;
-  o.values.assign(header_names_.size(), std::string());
-  for (const auto& [name, value] : m.headers) {
-    if (http::equals_lower(name, "content-type")) o.content_type = value;
+  for (const auto& [name, value] : m.headers) {  // by length first: most compare no byte
+    if (name.size() == 12 && http::equals_lower(name, "content-type")) o.content_type = value;
     for (std::size_t i = 0; i < header_names_.size(); ++i)
-      if (http::equals_lower(name, header_names_[i])) o.values[i] = value;
+      if (name.size() == header_names_[i].size() && http::equals_lower(name, header_names_[i])) o.values[i] = value;
   }
   into.what = server_request::kind::answered;  // unless it is a call (below); the session holds it
   if (!m.keep_alive) error = errc::peer_closed;  // the client asked to close: answer, then close
@@ -196,6 +216,7 @@ void rpc_http1_session::encode_reply(std::uint64_t key, bool ok, std::string_vie
 std::error_code rpc_http1_session::produce(gather_queue& out) {
   while (!owed_.empty() && owed_.front().ready) {
     out.append_bytes(as_bytes(owed_.front().bytes));  // the queue copies: the record may go
+    spare_.push_back(std::move(owed_.front()));       // its strings' capacity, for the next
     owed_.pop_front();
   }
   return {};

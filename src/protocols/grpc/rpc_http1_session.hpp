@@ -63,6 +63,8 @@ class rpc_http1_session final : public server_codec {
     std::optional<std::chrono::steady_clock::time_point> deadline;
   };
 
+  // A new record at the queue's end, reusing one sent before (a steady load allocates none).
+  owed& push_owed();
   void take(http1::message& m, server_request& into, std::error_code& error);
   // The response to `o`'s request: the dialect's head and body, as HTTP/1.1 writes them.
   void respond(owed& o, const rpc_request& request, status_code code, std::string_view message,
@@ -73,6 +75,7 @@ class rpc_http1_session final : public server_codec {
   http1::parser parser_;
   std::span<const std::string_view> header_names_ = read_header_names();
   std::deque<owed> owed_;
+  std::vector<owed> spare_;  // records sent, their strings' capacity kept
   std::uint64_t next_key_ = 1;
   bool closing_ = false;
   bool spoke_http1_ = false;  // a whole HTTP/1.1 request has come on this connection
