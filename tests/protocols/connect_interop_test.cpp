@@ -4,10 +4,12 @@
 // status and JSON) and h2load (Connect unary posts at load, every one 200). Peers that are missing
 // skip, naming what installs them, and fail under CI=true.
 #include <fstream>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "support/child_process.hpp"
 #include "support/h2load_posts.hpp"
@@ -15,6 +17,8 @@
 #include "support/protocol_cases.hpp"
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
+#include "support/user_calls.hpp"
+#include "test_paths.h"
 #include "wirebench/core/error_condition.hpp"
 #include "proto/echo.pb.h"
 
@@ -86,6 +90,45 @@ TEST(connect_interop, connect_go_calls_our_server_over_http_1_1_on_the_same_port
             "error: unknown: HTTP status 505 HTTP Version Not Supported\n");
   // And h2c on the same port, still.
   EXPECT_EQ(connect_go_call(peer, url, "-protocol grpc -text g"), "reply: hello, g\n");
+}
+
+// Article 003's set-up: its Echo API (echo.v1.Echo) on Linux's abstract socket, which the article
+// could not reach from connect-go's clients: connect-go's client, in each protocol, against our
+// server on unix:@NAME; our clients, from the article's .proto, against connect-go's server there.
+TEST(connect_interop, article_003s_echo_on_an_abstract_socket_both_ways) {
+  WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
+  const std::string ours_at = "@wirebench-echo-ours-" + std::to_string(::getpid());
+  server_config sc;
+  sc.listen = endpoint::parse_or_throw("unix:" + ours_at);
+  auto server = test::builtin_protocol("grpc").make_server(sc);
+  for (const char* protocol : {"connect", "grpc", "grpcweb"}) {
+    SCOPED_TRACE(protocol);
+    const std::string with = "-socket " + ours_at + " -service echo.v1.Echo -protocol " + protocol;
+    EXPECT_EQ(connect_go_call(peer, "http://echo", with + " -method get -text hello"), "reply: hello\n");
+    EXPECT_EQ(connect_go_call(peer, "http://echo", with + " -method expand -text '1 2'"), "reply: 1\nreply: 2\n");
+    EXPECT_EQ(connect_go_call(peer, "http://echo", with + " -method collect -count 2 -text c"), "reply: cc\n");
+    EXPECT_EQ(connect_go_call(peer, "http://echo", with + " -method update -count 2 -text u"), "reply: u\nreply: u\n");
+  }
+  const std::string theirs_at = "@wirebench-echo-theirs-" + std::to_string(::getpid());
+  test::child_process theirs({peer, "serve", "-socket", theirs_at});
+  client_config cc;
+  cc.connect = endpoint::parse_or_throw("unix:" + theirs_at);
+  cc.reply_timeout = 10s;
+  cc.calls = {user_call{grpc_call{.method = "echo.v1.Echo/Get",
+                                  .proto_file = std::string(WIREBENCH_PROTO_DIR) + "/echo_v1.proto",
+                                  .request_json = R"({"text": "from ours"})"}}};
+  for (const char* client : {"grpc", "connect", "grpc-web", "connect-h1", "grpc-web-h1"}) {
+    SCOPED_TRACE(client);
+    auto c = test::builtin_protocol(client).make_client(cc);
+    test::call_result r;
+    for (int i = 0; i < 50; ++i) {  // until its server listens (no port to wait on)
+      r = test::greet_sync(*c, "");
+      if (r.ec != errc::connect_failed) break;
+      std::this_thread::sleep_for(50ms);
+    }
+    EXPECT_FALSE(r.ec) << error_name(r.ec) << ": " << r.reply;
+    EXPECT_EQ(r.reply, R"({"text":"from ours"})");
+  }
 }
 
 // Our clients against connect-go's server, over HTTP/2 and HTTP/1.1: each greeting, and its

@@ -2,12 +2,14 @@
 // implementation, as a peer we did not write: its server of wirebench.echo.Echo (proto/echo.proto:
 // Greet, Get, Expand, Collect, Update) answering Connect, gRPC and gRPC-Web on one port, HTTP/1.1
 // and h2c; and its client calling any of those methods in any of the three protocols. For the
-// interop tests; scripts/setup builds it into the tools cache.
+// interop tests; scripts/setup builds it into the tools cache. Echo's four methods are served under
+// article 003's service name too (echo.v1.Echo), and both sides reach abstract Unix sockets.
 //
-//	connectgo_peer serve -port PORT
-//	    serves on 127.0.0.1:PORT, prints "listening", serves until killed
+//	connectgo_peer serve -port PORT | -socket @NAME
+//	    serves on 127.0.0.1:PORT (or the abstract Unix socket), prints "listening", serves until killed
 //	connectgo_peer call -url http://127.0.0.1:PORT [-protocol connect|grpc|grpcweb] [-codec proto|json]
 //	                    [-http1] [-method greet|get|expand|collect|update] [-text T] [-count N] [-gzip]
+//	                    [-socket @NAME] [-service wirebench.echo.Echo|echo.v1.Echo]
 //	    prints each reply as "reply: TEXT", or the error as "error: CODE: MESSAGE"; exits 0 either way
 //	    (1 on a usage or transport problem that is not an RPC error)
 //
@@ -108,7 +110,7 @@ func encode(text string, isJSON bool, field protowire.Number, key string) []byte
 
 func jsonOf(h http.Header) bool { return strings.Contains(h.Get("Content-Type"), "json") }
 
-func serve(port int) error {
+func serve(port int, socket string) error {
 	codecs := []connect.HandlerOption{connect.WithCodec(rawCodec{"proto"}), connect.WithCodec(rawCodec{"json"})}
 	mux := http.NewServeMux()
 	const prefix = "/wirebench.echo.Echo/"
@@ -128,66 +130,74 @@ func serve(port int) error {
 		out := encode("hello, "+in.text, isJSON, 2, "greeting")
 		return connect.NewResponse(&out), nil
 	}, codecs...))
-	mux.Handle(prefix+"Get", connect.NewUnaryHandler(prefix+"Get", func(ctx context.Context, r *connect.Request[[]byte]) (*connect.Response[[]byte], error) {
-		isJSON := jsonOf(r.Header())
-		in, err := decode(*r.Msg, isJSON, 1)
-		if err != nil {
-			return nil, connect.NewError(connect.CodeInvalidArgument, err)
-		}
-		out := encode(in.text, isJSON, 1, "text")
-		return connect.NewResponse(&out), nil
-	}, codecs...))
-	mux.Handle(prefix+"Expand", connect.NewServerStreamHandler(prefix+"Expand", func(ctx context.Context, r *connect.Request[[]byte], s *connect.ServerStream[[]byte]) error {
-		isJSON := jsonOf(r.Header())
-		in, err := decode(*r.Msg, isJSON, 1)
-		if err != nil {
-			return connect.NewError(connect.CodeInvalidArgument, err)
-		}
-		for _, word := range strings.Fields(in.text) {
-			out := encode(word, isJSON, 1, "text")
-			if err := s.Send(&out); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, codecs...))
-	mux.Handle(prefix+"Collect", connect.NewClientStreamHandler(prefix+"Collect", func(ctx context.Context, s *connect.ClientStream[[]byte]) (*connect.Response[[]byte], error) {
-		isJSON := jsonOf(s.RequestHeader())
-		joined := ""
-		for s.Receive() {
-			in, err := decode(*s.Msg(), isJSON, 1)
+	// Echo's four methods under our name and under article 003's (echo.v1.Echo), as our server
+	// serves them.
+	for _, service := range []string{prefix, "/echo.v1.Echo/"} {
+		mux.Handle(service+"Get", connect.NewUnaryHandler(service+"Get", func(ctx context.Context, r *connect.Request[[]byte]) (*connect.Response[[]byte], error) {
+			isJSON := jsonOf(r.Header())
+			in, err := decode(*r.Msg, isJSON, 1)
 			if err != nil {
 				return nil, connect.NewError(connect.CodeInvalidArgument, err)
 			}
-			joined += in.text
-		}
-		if err := s.Err(); err != nil {
-			return nil, err
-		}
-		out := encode(joined, isJSON, 1, "text")
-		return connect.NewResponse(&out), nil
-	}, codecs...))
-	mux.Handle(prefix+"Update", connect.NewBidiStreamHandler(prefix+"Update", func(ctx context.Context, s *connect.BidiStream[[]byte, []byte]) error {
-		isJSON := jsonOf(s.RequestHeader())
-		for {
-			msg, err := s.Receive()
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			in, err := decode(*msg, isJSON, 1)
+			out := encode(in.text, isJSON, 1, "text")
+			return connect.NewResponse(&out), nil
+		}, codecs...))
+		mux.Handle(service+"Expand", connect.NewServerStreamHandler(service+"Expand", func(ctx context.Context, r *connect.Request[[]byte], s *connect.ServerStream[[]byte]) error {
+			isJSON := jsonOf(r.Header())
+			in, err := decode(*r.Msg, isJSON, 1)
 			if err != nil {
 				return connect.NewError(connect.CodeInvalidArgument, err)
 			}
-			out := encode(in.text, isJSON, 1, "text")
-			if err := s.Send(&out); err != nil {
-				return err
+			for _, word := range strings.Fields(in.text) {
+				out := encode(word, isJSON, 1, "text")
+				if err := s.Send(&out); err != nil {
+					return err
+				}
 			}
-		}
-	}, codecs...))
-	listener, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+			return nil
+		}, codecs...))
+		mux.Handle(service+"Collect", connect.NewClientStreamHandler(service+"Collect", func(ctx context.Context, s *connect.ClientStream[[]byte]) (*connect.Response[[]byte], error) {
+			isJSON := jsonOf(s.RequestHeader())
+			joined := ""
+			for s.Receive() {
+				in, err := decode(*s.Msg(), isJSON, 1)
+				if err != nil {
+					return nil, connect.NewError(connect.CodeInvalidArgument, err)
+				}
+				joined += in.text
+			}
+			if err := s.Err(); err != nil {
+				return nil, err
+			}
+			out := encode(joined, isJSON, 1, "text")
+			return connect.NewResponse(&out), nil
+		}, codecs...))
+		mux.Handle(service+"Update", connect.NewBidiStreamHandler(service+"Update", func(ctx context.Context, s *connect.BidiStream[[]byte, []byte]) error {
+			isJSON := jsonOf(s.RequestHeader())
+			for {
+				msg, err := s.Receive()
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				in, err := decode(*msg, isJSON, 1)
+				if err != nil {
+					return connect.NewError(connect.CodeInvalidArgument, err)
+				}
+				out := encode(in.text, isJSON, 1, "text")
+				if err := s.Send(&out); err != nil {
+					return err
+				}
+			}
+		}, codecs...))
+	}
+	network, address := "tcp", fmt.Sprintf("127.0.0.1:%d", port)
+	if socket != "" { // "@name": Linux's abstract namespace, as article 003's servers listen
+		network, address = "unix", socket
+	}
+	listener, err := net.Listen(network, address)
 	if err != nil {
 		return err
 	}
@@ -206,14 +216,24 @@ func call(args []string) error {
 	text := flags.String("text", "connect-go", "the request's name or text")
 	count := flags.Int("count", 1, "messages sent (collect, update), or calls made (greet, get)")
 	gzip := flags.Bool("gzip", false, "compress the requests")
+	socket := flags.String("socket", "", "dial this Unix socket (@name: abstract) instead of the URL's host")
+	service := flags.String("service", "wirebench.echo.Echo", "the service's name: wirebench.echo.Echo or echo.v1.Echo")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
-	client := &http.Client{Timeout: 10 * time.Second}
+	// Dials the URL's host, or with -socket the Unix socket (the URL then names no real host):
+	// connect-go's clients reach an abstract socket this way, which article 003 did not find.
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		if *socket != "" {
+			return d.DialContext(ctx, "unix", *socket)
+		}
+		return d.DialContext(ctx, network, addr)
+	}
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DialContext: dial}}
 	if !*http1 {
 		client.Transport = &http2.Transport{AllowHTTP: true, DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, network, addr)
+			return dial(ctx, network, addr)
 		}}
 	}
 	options := []connect.ClientOption{connect.WithCodec(rawCodec{*codec})}
@@ -238,7 +258,7 @@ func call(args []string) error {
 	if procedure == "Greet" {
 		field = 2
 	}
-	c := connect.NewClient[[]byte, []byte](client, *url+"/wirebench.echo.Echo/"+procedure, options...)
+	c := connect.NewClient[[]byte, []byte](client, *url+"/"+*service+"/"+procedure, options...)
 	ctx := context.Background()
 	report := func(reply []byte, err error) {
 		if err != nil {
@@ -339,8 +359,9 @@ func main() {
 	case "serve":
 		flags := flag.NewFlagSet("serve", flag.ExitOnError)
 		port := flags.Int("port", 0, "port on 127.0.0.1")
+		socket := flags.String("socket", "", "a Unix socket instead (@name: abstract)")
 		_ = flags.Parse(os.Args[2:])
-		err = serve(*port)
+		err = serve(*port, *socket)
 	case "call":
 		err = call(os.Args[2:])
 	default:
