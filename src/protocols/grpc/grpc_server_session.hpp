@@ -1,9 +1,13 @@
 #pragma once
-// The `grpc` protocol's server codec: gRPC (doc/PROTOCOL-HTTP2.md) on our HTTP/2 server core
-// (../http2/h2_server_core.hpp), serving proto/echo.proto's Echo service. Sans-IO.
+// The gRPC server's HTTP/2 session: proto/echo.proto's Echo service (echo_service.hpp) on our
+// HTTP/2 server core (../http2/h2_server_core.hpp), in gRPC (doc/PROTOCOL-HTTP2.md) and in each
+// dialect registered beside it (rpc_dialect.hpp: Connect, gRPC-Web), chosen per request by its
+// content type; rpc_server_codec.hpp puts it on a connection whose first bytes are HTTP/2's.
+// Sans-IO. What follows says it in gRPC's terms; a dialect writes the same in its own.
 //
-// A request is POST /wirebench.echo.Echo/METHOD with content-type application/grpc[+proto|;...]
-// (else HTTP 415 with a text body) and its messages in the body. Greet is handed out as the greet
+// A request is POST /wirebench.echo.Echo/METHOD (or echo.v1.Echo's four) with content-type
+// application/grpc[+proto|+json|;...] (no dialect's: HTTP 415 with a text body) and its messages
+// in the body. Greet is handed out as the greet
 // call (its name the argument; the reply the GreetReply's greeting); Get, Expand and Collect are
 // answered by the codec itself once the request stream has ended (they are the Echo service's
 // fixtures, not the measured call); the bidirectional ones are streams (below). Any other method
