@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "echo_article.hpp"
 #include "wirebench/load/slo.hpp"
 
 namespace wirebench::app {
@@ -196,7 +197,7 @@ json benchmark_of(const benchmark_input& in) {
 
 json report_data(const std::vector<results_input>& inputs,
                  const std::vector<benchmark_input>& benchmarks) {
-  json files = json::array(), points = json::array(), knees = json::array();
+  json files = json::array(), points = json::array(), knees = json::array(), echo = json::array();
   const bool many = inputs.size() > 1;
   for (std::size_t f = 0; f < inputs.size(); ++f) {
     const run_record& run = inputs[f].run;
@@ -214,7 +215,20 @@ json report_data(const std::vector<results_input>& inputs,
     for (std::size_t i = 0; i < run.points.size(); ++i)
       points.push_back(point_of(run.points[i], std::move(doc["points"][i]), points.size(), f, many));
     for (const auto& k : run.knees) knees.push_back(knee_of(k, first));
+    for (const echo_cell& c : run.echo)
+      echo.push_back({{"file", f}, {"server", c.server}, {"client", c.client}, {"address", c.address},
+                      {"method", c.method}, {"workers", c.workers},
+                      {"mean_us", c.mean_us.empty() ? json(nullptr) : json(median(c.mean_us))},
+                      {"calls_per_second", c.calls_per_second.empty() ? json(nullptr) : json(median(c.calls_per_second))},
+                      {"repeats", c.mean_us.size()}, {"calls", c.calls}, {"failed", c.failed},
+                      {"point", c.point ? json(first + *c.point) : json(nullptr)}, {"skipped", c.skipped}});
   }
+  // Article 003's published figures, beside an echo table: a fact of its machine, not ours.
+  json article = json::array();
+  if (!echo.empty())
+    for (const auto& row : echo_article_rows)
+      article.push_back({{"server", row.server}, {"client", row.client}, {"address", row.address},
+                         {"kind", row.kind}, {"mean_us", row.mean_us}});
   json comparison = json::array();
   if (inputs.size() == 2) {
     for (const auto& before : inputs[0].run.points)
@@ -230,6 +244,8 @@ json report_data(const std::vector<results_input>& inputs,
           {"benchmarks", std::move(cases)},
           {"points", std::move(points)},
           {"knees", std::move(knees)},
+          {"echo", std::move(echo)},
+          {"echo_article", {{"machine", echo_article_machine}, {"rows", std::move(article)}}},
           {"comparison", std::move(comparison)}};
 }
 

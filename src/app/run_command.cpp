@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "echo_scenario.hpp"
 #include "number_checks.hpp"
 #include "error_text.hpp"
 #include "keepalive_flags.hpp"
@@ -39,6 +40,8 @@ struct run_options {
   std::string connect;
   std::vector<std::string> resolve;  // --resolve HOST:PORT:ADDR
   std::string scenario;
+  echo_plan echo;                    // --scenario echo
+  std::vector<std::string> servers;  // --servers: its servers
   bool quick = false;
   bool quiet = false;
   std::string out_json;
@@ -80,12 +83,90 @@ std::vector<std::string> check_points(const slo_target& target, const run_record
   return missed;
 }
 
+// What every run checks last: the CPUs it pins to are there, and its results files can be
+// written (nothing is created before there are results).
+std::string finish_placement_and_outputs(run_options& o) {
+  run_plan& plan = o.plan;
+  for (const auto* cpus : {&plan.server_cpus, &plan.client_cpus}) {
+    if (cpus->empty()) continue;
+    const std::string option = cpus == &plan.server_cpus ? "--server-cpus " : "--client-cpus ";
+    std::vector<int> list;
+    try {
+      list = parse_cpu_list(*cpus);
+    } catch (const std::exception& e) {
+      return option + error_text(e);
+    }
+    // Pinning to a CPU that is not there fails quietly, and the result would claim a placement
+    // that never happened.
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (const int cpu : list)
+      if (cpu < 0 || cpu >= online)
+        return option + *cpus + ": this machine has CPUs 0 to " + std::to_string(online - 1);
+  }
+  plan.progress = !o.quiet;
+  if (!o.out_json.empty() && o.out_csv.empty()) o.out_csv = csv_path_for(o.out_json);
+  for (const auto* path : {&o.out_json, &o.out_csv})
+    if (!path->empty())
+      if (auto problem = prepare_output(*path); !problem.empty()) return problem;
+  return {};
+}
+
+// --scenario echo's plan (echo_scenario.hpp): its own servers, clients and loads; the flags
+// that place and repeat it apply, those that choose another load or server are refused.
+std::string finish_echo_plan(run_options& o, const CLI::App& cmd) {
+  run_plan& plan = o.plan;
+  echo_plan& echo = o.echo;
+  auto given = [&](const char* name) { return cmd.get_option(name)->count() > 0; };
+  for (const char* flag : {"--load", "--rate", "--stages", "--find-max-rate", "--slo", "--max-rate", "--connect",
+                           "--depth", "--payload", "--server-engine", "--check", "--tls"})
+    if (given(flag)) return std::string("--scenario echo runs its own loads and servers: drop ") + flag;
+  if (workload_given(cmd) || !o.user.given(cmd).values.empty())
+    return "--scenario echo calls the article's Echo methods: drop the user call";
+  if (given("--protocol")) {
+    echo.clients.clear();
+    for (const auto& name : o.protocols) {
+      if (!echo_client_known(name))
+        return "--scenario echo: '" + name + "' is no client of the Echo service (grpc, connect, connect-h1, "
+               "grpc-web, grpc-web-h1, grpcpp, or connect-go for connect-go's own)";
+      echo.clients.push_back(name);
+    }
+  }
+  if (!o.servers.empty()) {
+    for (const auto& name : o.servers)
+      if (std::find(echo_server_names().begin(), echo_server_names().end(), name) == echo_server_names().end())
+        return "--servers: unknown '" + name + "' (ours, connect-go, grpc-go)";
+    echo.servers = o.servers;
+  }
+  if (given("--transport")) {
+    if (plan.transport == "unix") return "--scenario echo: --transport abstract or tcp (the article's two)";
+    echo.transports = {plan.transport};
+  }
+  if (given("--workers")) {
+    if (plan.workers.size() != 1) return "--scenario echo: --workers is the closed loop's one count";
+    echo.closed_workers = plan.workers.front();
+    if (echo.closed_workers < 2)
+      return "--scenario echo: --workers is the closed loop's callers, 2 or more (one caller is always measured)";
+  }
+  if (o.quick) {
+    echo.sequential_calls = 1000;
+    echo.closed_seconds = 0.5;
+    echo.warmup_seconds = 0.2;
+  }
+  if (given("--calls")) echo.sequential_calls = plan.calls;
+  if (given("--duration")) echo.closed_seconds = plan.duration_seconds;
+  if (given("--warmup")) echo.warmup_seconds = plan.warmup_seconds;
+  if (!given("--repeats")) plan.repeats = o.quick ? 1 : 3;
+  return finish_placement_and_outputs(o);
+}
+
 // Checks what CLI11 cannot and completes the plan; returns a message on a usage error.
 std::string finish_plan(run_options& o, const CLI::App& cmd) {
   run_plan& plan = o.plan;
   auto given = [&](const char* name) { return cmd.get_option(name)->count() > 0; };
+  if (!o.servers.empty() && o.scenario != "echo") return "--servers belongs to --scenario echo";
+  if (o.scenario == "echo") return finish_echo_plan(o, cmd);
   if (!o.scenario.empty()) {
-    if (o.scenario != "comparison") return "--scenario: unknown '" + o.scenario + "' (known: comparison)";
+    if (o.scenario != "comparison") return "--scenario: unknown '" + o.scenario + "' (known: comparison, echo)";
     // The comparison this project reproduces: 100 calls/s for 60 s per protocol, each call at a
     // random whole second (bursty) and evenly spaced (uniform). Up to 128 calls in flight: a
     // second's burst (~100) fits, and FIFO protocols open no more than 128 connections. A short
@@ -270,28 +351,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     plan.connect = *where;
   }
   if (!o.resolve.empty() && (!user.server || !o.connect.empty())) return resolve_needs_url;
-  for (const auto* cpus : {&plan.server_cpus, &plan.client_cpus}) {
-    if (cpus->empty()) continue;
-    const std::string option = cpus == &plan.server_cpus ? "--server-cpus " : "--client-cpus ";
-    std::vector<int> list;
-    try {
-      list = parse_cpu_list(*cpus);
-    } catch (const std::exception& e) {
-      return option + error_text(e);
-    }
-    // Pinning to a CPU that is not there fails quietly, and the result would claim a placement
-    // that never happened.
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    for (const int cpu : list)
-      if (cpu < 0 || cpu >= online)
-        return option + *cpus + ": this machine has CPUs 0 to " + std::to_string(online - 1);
-  }
-  plan.progress = !o.quiet;
-  if (!o.out_json.empty() && o.out_csv.empty()) o.out_csv = csv_path_for(o.out_json);
-  for (const auto* path : {&o.out_json, &o.out_csv})
-    if (!path->empty())
-      if (auto problem = prepare_output(*path); !problem.empty()) return problem;
-  return {};
+  return finish_placement_and_outputs(o);
 }
 
 }  // namespace
@@ -378,7 +438,14 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("--scenario", o->scenario,
                   "comparison: 100 calls/s for 60 s per protocol, bursty and uniform, "
-                  "min/p50/p90/max (other options still apply)");
+                  "min/p50/p90/max (other options still apply). echo: article 003's table, the "
+                  "Echo API (Get, Expand, Collect, Update) served by ours, connect-go and grpc-go "
+                  "on an abstract socket and TCP, called by our grpc, connect and grpc-web clients "
+                  "and connect-go's, one caller (-n calls, default 10000) then a closed loop "
+                  "(--workers, default 64, for --duration)");
+  cmd->add_option("--servers", o->servers,
+                  "--scenario echo: its servers (ours, connect-go, grpc-go; default all three)")
+      ->delimiter(',');
   cmd->add_flag("--quick", o->quick, "Short runs (comparison: 5 s; otherwise 0.5 s, 1 repeat)");
   cmd->add_flag("--find-max-rate", o->find_max_rate,
                 "Search each protocol's highest open-loop rate that meets --slo: a ramp from "
@@ -408,8 +475,12 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
     o->plan.interrupted = &interrupted_by;
     watch_for_interruption();
     sweep_status sweep;
-    const run_record record = execute(o->plan, sweep);
-    print_table(std::cout, record);
+    const bool echo = o->scenario == "echo";
+    const run_record record = echo ? run_echo_scenario(o->plan, o->echo, sweep) : execute(o->plan, sweep);
+    if (echo)
+      print_echo_table(std::cout, record);
+    else
+      print_table(std::cout, record);
     // Flushed before anything goes to stderr: with both in one file, the results line would
     // otherwise land inside the table.
     std::cout.flush();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "wirebench/load/results_file.hpp"
+#include "wirebench/load/server_process.hpp"
 #include "wirebench/load/slo.hpp"
 #include "wirebench/protocols/user_call.hpp"
 #include "wirebench/tls/tls_options.hpp"
@@ -39,6 +40,11 @@ struct run_plan {
   std::string client_cpus;
   std::size_t repeats = 3;
   std::optional<endpoint> connect;  // a server someone else runs
+  // A server at `connect` that this program started (--scenario echo's): its CPU is sampled as a
+  // started server's, its points are local, and `started_server_name` is its implementation
+  // (the points' server_engine: "connect-go").
+  const server_process* started_server = nullptr;
+  std::string started_server_name;
   // Sent instead of the greet call (--url, --path, --command, --request, --workload), by
   // protocol name (a workload file's sections give each kind of protocol its own): several are
   // a mix, each call sending one by weight. A protocol not in it sends the greet call.
@@ -88,6 +94,12 @@ struct sweep_status {
   // without destroying anything (the client was let go of, never freed).
   bool stuck = false;
 };
+
+// Now, in UTC, as results files keep it (ISO 8601).
+std::string utc_now();
+
+// The CPUs the generator's threads can use, beside the machine's, to judge whether it saturated.
+cpu_budget budget_for(const run_plan& plan, const machine_info& machine, bool open_loop);
 
 // Runs the sweep. An interrupted or stuck sweep returns the points it finished, with
 // run_record::incomplete saying why the rest is missing.

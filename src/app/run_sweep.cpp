@@ -26,15 +26,6 @@
 namespace wirebench::app {
 namespace {
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 std::string listen_endpoint(const std::string& transport, const std::string& protocol) {
   static int counter = 0;
   const std::string name = "wirebench-run-" + std::to_string(::getpid()) + "-" + protocol + "-" +
@@ -61,16 +52,6 @@ struct stuck : std::runtime_error {
 
 std::chrono::nanoseconds seconds(double s) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
-}
-
-// The generator's threads: the client's event loops, plus, in an open loop, the thread that keeps
-// the schedule (a closed loop's driving thread sleeps; its calls are issued from completions).
-cpu_budget budget_for(const run_plan& plan, const machine_info& machine, bool open_loop) {
-  const double available = machine.available_cpus ? machine.available_cpus : 1;
-  double client = static_cast<double>(plan.client_threads) + (open_loop ? 1 : 0);
-  if (!plan.client_cpus.empty())
-    client = std::min(client, static_cast<double>(parse_cpu_list(plan.client_cpus).size()));
-  return {std::min(client, available), available};
 }
 
 // One repeat of one point: a fresh client, the load, both sides' CPU over the measured window.
@@ -157,6 +138,25 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
 
 }  // namespace
 
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// The generator's threads: the client's event loops, plus, in an open loop, the thread that keeps
+// the schedule (a closed loop's driving thread sleeps; its calls are issued from completions).
+cpu_budget budget_for(const run_plan& plan, const machine_info& machine, bool open_loop) {
+  const double available = machine.available_cpus ? machine.available_cpus : 1;
+  double client = static_cast<double>(plan.client_threads) + (open_loop ? 1 : 0);
+  if (!plan.client_cpus.empty())
+    client = std::min(client, static_cast<double>(parse_cpu_list(plan.client_cpus).size()));
+  return {std::min(client, available), available};
+}
+
 connection_layout layout_for(bool multiplexed, std::size_t workers, std::size_t depth) {
   if (depth == 0) {
     if (multiplexed) return {1, workers, 0};
@@ -211,7 +211,8 @@ run_record execute(const run_plan& plan, sweep_status& status) {
       break;
     }
     const protocol& p = *protocol_registry::builtin().find(name);
-    std::unique_ptr<server_process> server;
+    std::unique_ptr<server_process> own_server;
+    const server_process* server = plan.started_server;  // null: a remote one, not measured
     endpoint where;
     try {
       if (plan.connect) {
@@ -229,7 +230,8 @@ run_record execute(const run_plan& plan, sweep_status& status) {
           config.tls.certificate_file = certificate->certificate();
           config.tls.private_key_file = certificate->key();
         }
-        server = std::make_unique<server_process>(serve_command_line(name, config));
+        own_server = std::make_unique<server_process>(serve_command_line(name, config));
+        server = own_server.get();
         where = server->local_endpoint();
       }
     } catch (const std::exception& e) {
@@ -263,11 +265,12 @@ run_record execute(const run_plan& plan, sweep_status& status) {
       params.payload_bytes = plan.payload_bytes;
       params.late_after_ms = plan.late_after_ms;
       // TLS is part of the transport: a figure over TLS is never read as one in cleartext.
-      params.transport = std::string(plan.connect ? "remote" : plan.transport) +
+      params.transport = std::string(plan.connect && !server ? "remote" : plan.transport) +
                          (plan.tls.enabled ? "+tls" : "");
       params.endpoint = where.to_string();
       params.server_threads = plan.server_threads;
-      if (server) params.server_engine = p.can.engine_for(plan.server_engine);  // --connect: unknown
+      if (own_server) params.server_engine = p.can.engine_for(plan.server_engine);  // --connect: unknown
+      if (plan.started_server) params.server_engine = plan.started_server_name;
       params.client_threads = plan.client_threads;
       params.server_cpus = plan.server_cpus.empty() ? "any" : plan.server_cpus;
       params.client_cpus = plan.client_cpus.empty() ? "any" : plan.client_cpus;
@@ -284,7 +287,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
         progress.begin_step(label + " repeat " + std::to_string(r) + "/" +
                             std::to_string(plan.repeats));
         try {
-          point.repeats.push_back(run_repeat(p, plan, params, layout, where, server.get(), tls));
+          point.repeats.push_back(run_repeat(p, plan, params, layout, where, server, tls));
         } catch (const no_connection& e) {  // nothing more of this protocol can run
           failures.push_back(name + ": " + error_text(e));  // printed when the run ends
           unreachable = true;
@@ -347,7 +350,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
         record.knees.push_back(std::move(knee));
       }
     }
-    if (server) server->stop();
+    if (own_server) own_server->stop();
   }
   return record;
 }

@@ -246,6 +246,13 @@ std::string results_json(const run_record& run) {
                      {"stopped_because", k.stopped_because},
                      {"steps", std::move(steps)}});
   }
+  json echo = json::array();
+  for (const echo_cell& c : run.echo)
+    echo.push_back({{"server", c.server}, {"client", c.client}, {"address", c.address},
+                    {"method", c.method}, {"workers", c.workers}, {"mean_us", c.mean_us},
+                    {"calls_per_second", c.calls_per_second}, {"calls", c.calls},
+                    {"failed", c.failed}, {"point", c.point ? json(*c.point) : json(nullptr)},
+                    {"skipped", c.skipped}});
   json doc = {{"format", results_format},
               {"command", run.command_line},
               {"started_at", run.started_at},
@@ -262,6 +269,7 @@ std::string results_json(const run_record& run) {
               {"libraries", std::move(libraries)},
               {"merged_from", std::move(merged_from)},
               {"knees", std::move(knees)},
+              {"echo", std::move(echo)},
               {"points", std::move(points)}};
   // Bytes that are not UTF-8 (a request body from a file) become U+FFFD rather than an exception.
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -167,6 +167,9 @@ run_record merge_results(const std::vector<results_input>& inputs) {
     if (!in.run.knees.empty())
       refuse(in.file + " is a rate search: each generator chose its own rates");
   for (const auto& in : inputs)
+    if (!in.run.echo.empty())
+      refuse(in.file + " is article 003's echo table: its servers were started by its run");
+  for (const auto& in : inputs)
     for (const auto& p : in.run.points)
       if (p.parameters.server_local)
         refuse(in.file + " loaded a server it started itself: merge adds generators that loaded "

@@ -331,6 +331,21 @@ run_record read_results_json(std::string_view text) {
     }
     run.knees.push_back(std::move(knee));
   }
+  const json no_echo = json::array();
+  const reader echo = top.has("echo") ? top.at("echo") : reader(no_echo, "file.echo");
+  for (std::size_t i = 0; i < echo.size(); ++i) {
+    const reader c = echo.at(i);
+    echo_cell cell{c.text("server"), c.text("client"), c.text("address"), c.text("method"),
+                   c.count("workers"), {}, {}, c.count("calls"), c.count("failed"), {},
+                   c.text("skipped")};
+    for (const char* key : {"mean_us", "calls_per_second"}) {
+      const reader values = c.at(key);
+      auto& into = key[0] == 'm' ? cell.mean_us : cell.calls_per_second;
+      for (std::size_t j = 0; j < values.size(); ++j) into.push_back(values.at(j).as<double>());
+    }
+    if (c.has("point")) cell.point = c.count("point");
+    run.echo.push_back(std::move(cell));
+  }
   const reader points = top.at("points");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const reader p = points.at(i);
@@ -341,6 +356,9 @@ run_record read_results_json(std::string_view text) {
     point.summary = summary(p.at("summary"), point.repeats);
     run.points.push_back(std::move(point));
   }
+  for (std::size_t i = 0; i < run.echo.size(); ++i)
+    if (run.echo[i].point && *run.echo[i].point >= run.points.size())
+      echo.at(i).at("point").fail("names no point (the file has " + std::to_string(run.points.size()) + ")");
   return run;
 }
 

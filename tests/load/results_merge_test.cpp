@@ -174,6 +174,11 @@ TEST(results_merge, refuses_what_is_not_one_load_at_one_time) {
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", search}}),
             "b.json is a rate search: each generator chose its own rates");
 
+  run_record echo = generator("gen-2", s, 1000.0);
+  echo.echo.push_back({"ours", "grpc", "unix:@e", "Get", 1, {100}, {10000}, 10, 0, 0, ""});
+  EXPECT_EQ(refusal({{"a.json", a}, {"b.json", echo}}),
+            "b.json is article 003's echo table: its servers were started by its run");
+
   run_record no_start = generator("gen-2", s, 1000.0);
   no_start.points[0].repeats[0].load.window_start_unix = 0;
   EXPECT_EQ(refusal({{"a.json", a}, {"b.json", no_start}}),

@@ -81,6 +81,12 @@ run_record run_to_read() {
   }
   run.knees.push_back({"resp", "uniform", 4, "p99<=1ms", 1000, 2000, "p99 1.5ms > 1ms", "",
                        {{1000, "", 0}, {2000, "p99 1.5ms > 1ms", 1}}});
+  // An echo table's cells: one of our client's (its point), one measured by connect-go's own
+  // client (no point), one the server does not speak.
+  run.echo.push_back({"ours", "grpc", "unix:@e", "Get", 1, {101.5, 99.25}, {9852, 10075}, 2000, 0, 0, ""});
+  run.echo.push_back({"connect-go", "connect-go/grpc", "tcp://127.0.0.1:9", "Update", 1, {310.0}, {3225.8}, 100,
+                      3, std::nullopt, ""});
+  run.echo.push_back({"grpc-go", "connect", "tcp", "Get", 1, {}, {}, 0, 0, std::nullopt, "grpc-go serves gRPC only"});
   return run;
 }
 
@@ -114,6 +120,12 @@ TEST(results_reader, reads_back_everything_that_was_written) {
   EXPECT_EQ(read.points[0].summary.outcomes.samples()[0].text, "ERR unknown command 'FOO'");
   ASSERT_EQ(read.knees.size(), 1u);
   EXPECT_EQ(read.knees[0].steps[1].violation, "p99 1.5ms > 1ms");
+  ASSERT_EQ(read.echo.size(), 3u);
+  EXPECT_EQ(read.echo[0].point, 0u);
+  EXPECT_EQ(read.echo[0].mean_us, (std::vector<double>{101.5, 99.25}));
+  EXPECT_EQ(read.echo[1].point, std::nullopt);
+  EXPECT_EQ(read.echo[1].failed, 3u);
+  EXPECT_EQ(read.echo[2].skipped, "grpc-go serves gRPC only");
   EXPECT_EQ(read.points[0].parameters.calls, 0u);
   EXPECT_EQ(read.points[1].parameters.calls, 5000u);
   EXPECT_EQ(read.points[1].repeats[1].load.gave_up, run_to_read().points[1].repeats[1].load.gave_up);
@@ -167,6 +179,13 @@ TEST(results_reader, refuses_what_is_not_a_results_file) {
   EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
   doc["points"][0]["parameters"]["workers"] = -1;  // not 2^64 - 1
   EXPECT_EQ(reason(doc.dump()), "file.points[0].parameters.workers is not a whole number >= 0");
+
+  doc = nlohmann::json::parse(results_json(run_to_read()));
+  doc["echo"][1]["point"] = 2;  // the file has two
+  EXPECT_EQ(reason(doc.dump()), "file.echo[1].point names no point (the file has 2)");
+  doc["echo"][1]["point"] = nullptr;
+  doc["echo"][0]["mean_us"][1] = "fast";
+  EXPECT_EQ(reason(doc.dump()), "file.echo[0].mean_us[1] has the wrong type (string)");
 
   doc = nlohmann::json::parse(results_json(run_to_read()));
   doc["points"][0]["repeats"][0]["timeline"]["reconnects"].push_back(0);

@@ -8,9 +8,9 @@
 #include <string_view>
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "support/child_process.hpp"
+#include "wirebench/load/tools_cache.hpp"
 
 namespace wirebench::test {
 
@@ -20,15 +20,9 @@ inline bool in_ci() {
 }
 
 // A peer that is a Go module (grpcurl, ...), which scripts/setup builds where Go is present, into
-// the cache it uses (WIREBENCH_TOOLS, else $XDG_CACHE_HOME/wirebench or ~/.cache/wirebench), as
-// `<name>-<version>/<name>`; or the one on PATH. "" when there is neither.
+// the tools cache (wirebench/load/tools_cache.hpp); or the one on PATH. "" when there is neither.
 inline std::string go_tool(const std::string& name, const std::string& version) {
-  std::string cache;
-  if (const char* tools = std::getenv("WIREBENCH_TOOLS")) cache = tools;
-  else if (const char* xdg = std::getenv("XDG_CACHE_HOME")) cache = std::string(xdg) + "/wirebench";
-  else if (const char* home = std::getenv("HOME")) cache = std::string(home) + "/.cache/wirebench";
-  const std::string built = cache + "/" + name + "-" + version + "/" + name;
-  if (!cache.empty() && ::access(built.c_str(), X_OK) == 0) return built;
+  if (std::string built = cached_tool(name, version); !built.empty()) return built;
   return have_tool(name) ? name : "";
 }
 

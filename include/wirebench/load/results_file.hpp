@@ -2,6 +2,7 @@
 // A run's results as files: JSON (everything: machine, library versions, every parameter, each
 // repeat's figures and latency histograms, the summary; results_reader.hpp reads it back) and
 // CSV (one row per point, the summary), for scripts/plot and spreadsheets alike.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,6 +39,26 @@ struct knee_result {
   std::vector<knee_step> steps;  // in the order run
 };
 
+// `wirebench run --scenario echo` (article 003's table): one server x client x address x method
+// under one load, its time per call repeat by repeat. Measured by our generator (`point` is then
+// its point in run_record::points) or by a peer's own client timing itself, as the article's
+// echo-go does (connect-go's: no point, only its means and counts).
+struct echo_cell {
+  std::string server;   // "ours", "connect-go", "grpc-go"
+  std::string client;   // a protocol of ours ("grpc", "connect", ...) or "connect-go/connect", ...
+  std::string address;  // the endpoint: "unix:@NAME", "tcp://127.0.0.1:PORT"
+  std::string method;   // Get, Expand, Collect, Update
+  std::size_t workers = 1;  // 1: one caller, one call after another (the article's); else a closed loop
+  // Per repeat: the time per call a caller sees, workers x window / successful calls (Little's
+  // law; with one caller, the article's elapsed / n).
+  std::vector<double> mean_us;
+  std::vector<double> calls_per_second;  // per repeat, successful calls
+  std::uint64_t calls = 0;               // completed, summed over repeats
+  std::uint64_t failed = 0;              // of those, not successful
+  std::optional<std::size_t> point;
+  std::string skipped;  // why the cell has no figure ("grpc-go serves gRPC only"), else ""
+};
+
 struct run_record {
   std::string command_line;
   std::string started_at;  // UTC, ISO 8601
@@ -46,6 +67,7 @@ struct run_record {
   std::vector<point_result> points;
   std::vector<merged_input> merged_from;  // empty unless `wirebench merge` made this run
   std::vector<knee_result> knees;         // empty unless the run searched (--find-max-rate)
+  std::vector<echo_cell> echo;            // empty unless --scenario echo
   // Why the run ended before all its points (interrupted by SIGINT, a client that could not be
   // closed), or empty: then every point asked for is here (or named among the failures).
   std::string incomplete;

@@ -417,6 +417,73 @@ function kneeSection(data) {
   }
 }
 
+// Article 003's table (run --scenario echo): a row per server, client and address, a column per
+// Echo method; one caller's mean per call, then the closed loop's; the article's own figures
+// beside, labelled as its machine's, and a chart of both for each method.
+function echoSection(data) {
+  if (!data.echo.length) return;
+  const s = section("Article 003's Echo table: gRPC, Connect and gRPC-Web, ours and the references", "echo");
+  const methods = ["Get", "Expand", "Collect", "Update"];
+  s.append(el("p", { class: "note" },
+              "Mean time per call as a caller sees it (median over repeats): one caller making one call " +
+              "after another, as the article measured (its elapsed time over n calls), then a closed loop " +
+              "of callers (workers × window / successful calls). n/a: the server does not speak the " +
+              "client's protocol. connect-go/…: connect-go's own client, timing itself."));
+  const byRow = (workers) => {
+    const rows = new Map();
+    for (const c of data.echo.filter((c) => c.workers === workers)) {
+      const key = `${c.server}\u0000${c.client}\u0000${c.address}`;
+      if (!rows.has(key)) rows.set(key, { server: c.server, client: c.client, address: c.address, cells: {} });
+      rows.get(key).cells[c.method] = c;
+    }
+    return [...rows.values()];
+  };
+  const cellText = (c, rate) => {
+    if (!c) return "-";
+    if (c.mean_us === null) return c.skipped ? "n/a" : "-";
+    let text = fmtLatency(c.mean_us);
+    if (rate) text += ` (${fmtNumber(c.calls_per_second)}/s)`;
+    if (c.failed) text += ` (${c.failed} failed)`;
+    return text;
+  };
+  const one = byRow(1);
+  s.append(el("h3", {}, "One caller"));
+  table(s, ["server", "client", "address", ...methods],
+        one.map((r) => [r.server, r.client, r.address, ...methods.map((m) => cellText(r.cells[m], false))]), "echo");
+  const closed = [...new Set(data.echo.filter((c) => c.workers > 1).map((c) => c.workers))];
+  for (const w of closed) {
+    s.append(el("h3", {}, `A closed loop of ${w} callers`));
+    table(s, ["server", "client", "address", ...methods],
+          byRow(w).map((r) => [r.server, r.client, r.address, ...methods.map((m) => cellText(r.cells[m], true))]), "echo");
+  }
+  const article = data.echo_article;
+  s.append(el("h3", {}, "The article's table"));
+  s.append(el("p", { class: "note" }, article.machine));
+  table(s, ["server", "client", "address", ...methods],
+        article.rows.map((r) => [r.server, r.client, r.address, ...r.mean_us.map((v) => fmtLatency(v))]), "echo");
+  // A bar per row, ours then the article's (hatched grey), a chart per method.
+  const kindOf = (a) => (a.startsWith("unix:@") ? "abstract" : "tcp");
+  for (const [i, m] of methods.entries()) {
+    const ours = one.filter((r) => r.cells[m] && r.cells[m].mean_us !== null);
+    const labels = [...ours.map((r) => `${r.server} · ${r.client} · ${kindOf(r.address)}`),
+                    ...article.rows.map((r) => `article: ${r.server} · ${r.client} · ${r.kind}`)];
+    const values = [...ours.map((r) => r.cells[m].mean_us), ...article.rows.map((r) => r.mean_us[i])];
+    const colours = [...ours.map((r) => colourOf(r.server)), ...article.rows.map(() => "#bbbbbb")];
+    const canvas = chartBox(s, `${m}: one caller, mean time per call`,
+                            "ours on this machine in colour (a colour per server); the article's, on its machine, in grey");
+    canvas.parentNode.style.height = `${Math.max(220, 16 * labels.length + 60)}px`;
+    draw(canvas, {
+      type: "bar",
+      data: { labels, datasets: [{ label: "mean per call", data: values, backgroundColor: colours }] },
+      options: {
+        indexAxis: "y",
+        scales: { x: axis("mean time per call", "linear", { ticks: { callback: (v) => tickLatency(v) } }) },
+        plugins: { legend: { display: false } },
+      },
+    });
+  }
+}
+
 // Closed-loop sweeps over workers: calls/s and p99 against workers, a line per protocol.
 function sweepSection(data) {
   const byKey = new Map();
@@ -618,11 +685,15 @@ function main() {
   const data = JSON.parse(document.getElementById("data").textContent);
   Chart.defaults.font.size = 11;
   header(data);
-  if (data.points.length) summarySection(data);
+  echoSection(data);
+  // An echo table's points are its cells (their figures are in the results file): no summary,
+  // sweep or timeline of its own.
+  const echo = data.echo.length > 0;
+  if (data.points.length && !echo) summarySection(data);
   comparisonSection(data);
   kneeSection(data);
-  sweepSection(data);
-  groupSections(data);
+  if (!echo) sweepSection(data);
+  if (!echo) groupSections(data);
   benchmarkSection(data);
 }
 

@@ -5,13 +5,17 @@
 // interop tests; scripts/setup builds it into the tools cache. Echo's four methods are served under
 // article 003's service name too (echo.v1.Echo), and both sides reach abstract Unix sockets.
 //
-//	connectgo_peer serve -port PORT | -socket @NAME
-//	    serves on 127.0.0.1:PORT (or the abstract Unix socket), prints "listening", serves until killed
+//	connectgo_peer serve [-port PORT | -socket @NAME] [-ready-fd N]
+//	    serves on 127.0.0.1:PORT (0: a free one) or the Unix socket (@name: abstract), prints
+//	    "listening" and, with -ready-fd, writes its endpoint ("tcp://127.0.0.1:PORT", "unix:@NAME")
+//	    as one line to that descriptor (what `wirebench run` waits for); serves until killed
 //	connectgo_peer call -url http://127.0.0.1:PORT [-protocol connect|grpc|grpcweb] [-codec proto|json]
 //	                    [-http1] [-method greet|get|expand|collect|update] [-text T] [-count N] [-gzip]
 //	                    [-socket @NAME] [-service wirebench.echo.Echo|echo.v1.Echo]
 //	    prints each reply as "reply: TEXT", or the error as "error: CODE: MESSAGE"; exits 0 either way
-//	    (1 on a usage or transport problem that is not an RPC error)
+//	    (1 on a usage or transport problem that is not an RPC error); with -n N [-warmup W] Echo's
+//	    method is made W times, then N times timed, as article 003's echo-go client times it, and
+//	    one line says "timed: calls=N failed=F mean_ns=M" (see timeCalls)
 //
 // No generated code: a codec hands the message bytes through (one named "proto", one "json"), and
 // the handlers read and write EchoRequest{text: 1}, EchoResponse{text: 1}, GreetRequest{id: 1,
@@ -110,7 +114,7 @@ func encode(text string, isJSON bool, field protowire.Number, key string) []byte
 
 func jsonOf(h http.Header) bool { return strings.Contains(h.Get("Content-Type"), "json") }
 
-func serve(port int, socket string) error {
+func serve(port int, socket string, readyFD int) error {
 	codecs := []connect.HandlerOption{connect.WithCodec(rawCodec{"proto"}), connect.WithCodec(rawCodec{"json"})}
 	mux := http.NewServeMux()
 	const prefix = "/wirebench.echo.Echo/"
@@ -202,6 +206,9 @@ func serve(port int, socket string) error {
 		return err
 	}
 	fmt.Println("listening")
+	if readyFD >= 0 {
+		announce(readyFD, listener.Addr())
+	}
 	server := &http.Server{Handler: h2c.NewHandler(mux, &http2.Server{}), ReadHeaderTimeout: 10 * time.Second}
 	return server.Serve(listener)
 }
@@ -218,6 +225,8 @@ func call(args []string) error {
 	gzip := flags.Bool("gzip", false, "compress the requests")
 	socket := flags.String("socket", "", "dial this Unix socket (@name: abstract) instead of the URL's host")
 	service := flags.String("service", "wirebench.echo.Echo", "the service's name: wirebench.echo.Echo or echo.v1.Echo")
+	timed := flags.Int("n", 0, "Echo's get, expand, collect or update made N times and timed (see timeCalls)")
+	warmup := flags.Int("warmup", 0, "with -n: calls made first, untimed")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -277,6 +286,9 @@ func call(args []string) error {
 		key = "name"
 	}
 	request := encode(*text, isJSON, field, key)
+	if *timed > 0 {
+		return timeCalls(ctx, c, procedure, *text, *count, *warmup, *timed, isJSON)
+	}
 	switch procedure {
 	case "Greet", "Get":
 		for i := 0; i < *count; i++ {
@@ -332,6 +344,141 @@ func call(args []string) error {
 	return nil
 }
 
+// timeCalls makes `warmup` calls of Echo's `procedure` untimed, then `n` timed, one after
+// another, as article 003's echo-go client does with -n (its track.Measure: the time of all calls
+// over their number): Get and Expand send `text`; Collect and Update send "TEXT 0" ... "TEXT
+// count-1", Update all of them before it reads the replies, as echo-go's does. Every reply is
+// checked (its text, and how many came); prints "timed: calls=N failed=F mean_ns=M", where a
+// failed call is an error or a wrong reply (the first one's why goes to stderr).
+func timeCalls(ctx context.Context, c *connect.Client[[]byte, []byte], procedure, text string, count, warmup, n int, isJSON bool) error {
+	words := strings.Fields(text)
+	texts := make([]string, count)
+	requests := make([][]byte, count)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("%s %d", text, i)
+		requests[i] = encode(texts[i], isJSON, 1, "text")
+	}
+	single := encode(text, isJSON, 1, "text")
+	expect := func(reply []byte, want string) error {
+		got, err := decode(reply, isJSON, 1)
+		if err != nil {
+			return err
+		}
+		if got.text != want {
+			return fmt.Errorf("reply %q, not %q", got.text, want)
+		}
+		return nil
+	}
+	once := func() error {
+		switch procedure {
+		case "Get":
+			r, err := c.CallUnary(ctx, connect.NewRequest(&single))
+			if err != nil {
+				return err
+			}
+			return expect(*r.Msg, text)
+		case "Expand":
+			s, err := c.CallServerStream(ctx, connect.NewRequest(&single))
+			if err != nil {
+				return err
+			}
+			got := 0
+			for ; s.Receive(); got++ {
+				if got >= len(words) {
+					return errors.New("more replies than words")
+				}
+				if err := expect(*s.Msg(), words[got]); err != nil {
+					return err
+				}
+			}
+			if err := s.Err(); err != nil {
+				return err
+			}
+			if got != len(words) {
+				return fmt.Errorf("%d replies for %d words", got, len(words))
+			}
+			return s.Close()
+		case "Collect":
+			s := c.CallClientStream(ctx)
+			for i := range requests {
+				if err := s.Send(&requests[i]); err != nil {
+					break // the reply says why
+				}
+			}
+			r, err := s.CloseAndReceive()
+			if err != nil {
+				return err
+			}
+			return expect(*r.Msg, strings.Join(texts, ""))
+		case "Update":
+			s := c.CallBidiStream(ctx)
+			for i := range requests {
+				if err := s.Send(&requests[i]); err != nil {
+					break
+				}
+			}
+			if err := s.CloseRequest(); err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				reply, err := s.Receive()
+				if errors.Is(err, io.EOF) {
+					if i != len(texts) {
+						return fmt.Errorf("%d replies for %d messages", i, len(texts))
+					}
+					return s.CloseResponse()
+				}
+				if err != nil {
+					return err
+				}
+				if i >= len(texts) {
+					return errors.New("more replies than messages")
+				}
+				if err := expect(*reply, texts[i]); err != nil {
+					return err
+				}
+			}
+		}
+		return fmt.Errorf("%s is not timed", procedure)
+	}
+	failed := 0
+	var first error
+	call := func() {
+		if err := once(); err != nil {
+			failed++
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	for i := 0; i < warmup; i++ {
+		call()
+	}
+	failed, first = 0, nil
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		call()
+	}
+	elapsed := time.Since(start)
+	if first != nil {
+		fmt.Fprintln(os.Stderr, "connectgo_peer: first failure:", first)
+	}
+	fmt.Printf("timed: calls=%d failed=%d mean_ns=%d\n", n, failed, elapsed.Nanoseconds()/int64(n))
+	return nil
+}
+
+// announce writes the endpoint as wirebench names endpoints ("tcp://127.0.0.1:PORT",
+// "unix:@NAME"), one line, to descriptor fd: what `wirebench run` waits for.
+func announce(fd int, addr net.Addr) {
+	f := os.NewFile(uintptr(fd), "ready")
+	if addr.Network() == "unix" {
+		fmt.Fprintf(f, "unix:%s\n", addr.String())
+	} else {
+		fmt.Fprintf(f, "tcp://%s\n", addr.String())
+	}
+	f.Close()
+}
+
 // sendAll runs send `count` times, until it fails.
 func sendAll(count int, send func() error) {
 	for i := 0; i < count; i++ {
@@ -360,8 +507,9 @@ func main() {
 		flags := flag.NewFlagSet("serve", flag.ExitOnError)
 		port := flags.Int("port", 0, "port on 127.0.0.1")
 		socket := flags.String("socket", "", "a Unix socket instead (@name: abstract)")
+		readyFD := flags.Int("ready-fd", -1, "write the endpoint, one line, to this descriptor once listening")
 		_ = flags.Parse(os.Args[2:])
-		err = serve(*port, *socket)
+		err = serve(*port, *socket, *readyFD)
 	case "call":
 		err = call(os.Args[2:])
 	default:
