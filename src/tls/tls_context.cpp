@@ -155,9 +155,11 @@ context_ptr make_server_context(const tls_options& options, alpn_choice alpn) {
   if (!alpn.protocol.empty()) {
     // The callback's argument must live as long as the context: the returned pointer's deleter
     // owns both (holders of a channel keep the context_ptr, so neither dies under a handshake).
+    // In our order of preference: SSL_select_next_proto picks the first of ours the client offers.
     auto wire = std::make_shared<std::string>(alpn_wire(alpn.protocol));
+    if (!alpn.server_also.empty()) wire->append(alpn_wire(alpn.server_also));
     SSL_CTX_set_alpn_select_cb(ctx.get(), select_alpn, wire.get());
-    if (alpn.required) SSL_CTX_set_client_hello_cb(ctx.get(), require_alpn, nullptr);
+    if (alpn.required && alpn.server_also.empty()) SSL_CTX_set_client_hello_cb(ctx.get(), require_alpn, nullptr);
     return context_ptr(ctx.get(), [ctx, wire](SSL_CTX*) mutable { ctx.reset(); });
   }
   return ctx;

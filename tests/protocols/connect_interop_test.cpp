@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "support/cert_files.hpp"
 #include "support/child_process.hpp"
 #include "support/h2load_posts.hpp"
 #include "support/loopback_listen.hpp"
@@ -184,6 +185,85 @@ TEST(connect_interop, curl_calls_our_server_in_json_and_reads_its_errors) {
   EXPECT_EQ(out, R"({"code":"unimplemented","message":"unknown method Nope"} 501 application/json)");
   out = test::run_shell(curl + "-H 'connect-timeout-ms: 12345678901' -d '{}' " + url + "Greet", &rc);
   EXPECT_EQ(out, R"({"code":"invalid_argument","message":"connect-timeout-ms must be 1 to 10 digits"} 400 application/json)");
+}
+
+// Connect's GET: a side-effect-free unary method (Greet, Get) called with its message in the
+// query, as curl fetches any URL, over HTTP/1.1 and h2c; JSON percent-encoded, or proto in
+// URL-safe base64; a method with side effects or a stream 405, an unknown encoding 415, a
+// message that is not base64 400, each with the Connect error's JSON.
+TEST(connect_interop, curl_gets_a_side_effect_free_method_with_its_message_in_the_query) {
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
+  auto server = our_server();
+  const std::string url = base_url(*server) + "/wirebench.echo.Echo/";
+  for (const char* version : {"", "--http2-prior-knowledge "}) {
+    SCOPED_TRACE(version);
+    const std::string curl = std::string("curl -s ") + version + "-w ' %{http_code} %{content_type}' ";
+    int rc = -1;
+    // {"text":"hi there"}, percent-encoded (a form's '+' is a space).
+    EXPECT_EQ(test::run_shell(curl + "'" + url + "Get?connect=v1&encoding=json&message=%7B%22text%22%3A%22hi+there%22%7D'", &rc),
+              R"({"text":"hi there"} 200 application/json)");
+    EXPECT_EQ(rc, 0);
+    // EchoRequest{text: "hi"} is 0a 02 68 69: "CgJoaQ" in URL-safe base64, unpadded.
+    EXPECT_EQ(test::run_shell(curl + "-o /dev/null '" + url + "Get?encoding=proto&base64=1&message=CgJoaQ'", &rc),
+              " 200 application/proto");
+    EXPECT_EQ(test::run_shell("curl -s " + std::string(version) + "'" + url +
+                                  "Get?encoding=proto&base64=1&message=CgJoaQ' | od -An -tx1",
+                              &rc),
+              " 0a 02 68 69\n");
+    // GreetRequest{name: "get"}: 12 03 67 65 74, "EgNnZXQ=" padded.
+    EXPECT_EQ(test::run_shell(curl + "'" + url + "Greet?encoding=json&message=%7B%22name%22%3A%22get%22%7D'", &rc),
+              R"({"greeting":"hello, get"} 200 application/json)");
+    EXPECT_EQ(test::run_shell(curl + "-o /dev/null '" + url + "Greet?encoding=proto&base64=1&message=EgNnZXQ%3D'", &rc),
+              " 200 application/proto");
+    EXPECT_EQ(test::run_shell(curl + "'" + url + "Expand?encoding=json&message=%7B%7D'", &rc),
+              R"({"code":"unimplemented","message":"a streaming method is not called with GET"} 405 application/json)");
+    EXPECT_EQ(test::run_shell(curl + "'" + base_url(*server) + "/echo.v1.Echo/Update?encoding=json&message=%7B%7D'", &rc),
+              R"({"code":"unimplemented","message":"a streaming method is not called with GET"} 405 application/json)");
+    EXPECT_EQ(test::run_shell(curl + "'" + url + "Get?encoding=xml&message=x'", &rc),
+              R"({"code":"unimplemented","message":"encoding xml is not supported; supported: proto, json"} 415 application/json)");
+    EXPECT_EQ(test::run_shell(curl + "'" + url + "Get?encoding=proto&base64=1&message=C*'", &rc),
+              R"({"code":"invalid_argument","message":"the message is not base64"} 400 application/json)");
+    EXPECT_EQ(test::run_shell(curl + "'" + url + "Get?encoding=json&message=%7B&connect=v2'", &rc),
+              R"({"code":"invalid_argument","message":"connect must be v1"} 400 application/json)");
+  }
+}
+
+// connect-go's client calls the side-effect-free methods with GET when told they are (its
+// WithHTTPGet and WithIdempotency options), over h2c and HTTP/1.1.
+TEST(connect_interop, connect_go_gets_greet_and_get_from_our_server) {
+  WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
+  auto server = our_server();
+  const std::string url = base_url(*server);
+  for (const char* http : {"", "-http1 "}) {
+    for (const char* codec : {"proto", "json"}) {
+      SCOPED_TRACE(std::string(http) + codec);
+      const std::string with = std::string("-get ") + http + "-codec " + codec;
+      EXPECT_EQ(connect_go_call(peer, url, with + " -text 'a b&c=d'"), "reply: hello, a b&c=d\n");
+      EXPECT_EQ(connect_go_call(peer, url, with + " -method get -text got"), "reply: got\n");
+    }
+  }
+}
+
+// Over TLS the one port offers h2, then http/1.1, in ALPN: curl gets Connect over each, as it
+// asks, and over h2 when it offers both (ours is preferred in order).
+TEST(connect_interop, curl_over_tls_gets_http_1_1_or_h2_as_alpn_chooses) {
+  WIREBENCH_REQUIRE_PEER("curl", "curl");
+  test::cert_files files;
+  server_config sc;
+  sc.listen = endpoint::parse_or_throw("tcp://127.0.0.1:0");
+  sc.tls.enabled = true;
+  sc.tls.certificate_file = files.cert();
+  sc.tls.private_key_file = files.key();
+  auto server = test::builtin_protocol("connect").make_server(sc);
+  const std::string url =
+      "https://127.0.0.1:" + std::to_string(server->local_endpoint().port) + "/wirebench.echo.Echo/Greet";
+  const std::string curl = "curl -s --cacert " + files.cert() +
+                           " -H 'content-type: application/json' -w ' %{http_version} %{http_code}' -d '{\"name\": \"tls\"}' ";
+  int rc = -1;
+  EXPECT_EQ(test::run_shell(curl + "--http1.1 " + url, &rc), R"({"greeting":"hello, tls"} 1.1 200)");
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(test::run_shell(curl + "--http2 " + url, &rc), R"({"greeting":"hello, tls"} 2 200)");
+  EXPECT_EQ(rc, 0);
 }
 
 TEST(connect_interop, h2load_posts_connect_unary_calls_and_each_is_200) {

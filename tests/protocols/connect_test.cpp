@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../../src/protocols/connect/connect_get.hpp"
 #include "../../src/protocols/connect/connect_wire.hpp"
 #include "../../src/protocols/grpc/grpc_gzip.hpp"
 #include "grpc_server_session_testing.hpp"
@@ -174,6 +175,64 @@ TEST(connect_server, get_is_answered_unary_and_a_gzip_body_inflated) {
   pb::EchoResponse out;
   ASSERT_TRUE(out.ParseFromString(r.body)) << r.body;
   EXPECT_EQ(out.text(), "zip");
+}
+
+TEST(connect_get, the_query_gives_the_codec_and_the_message) {
+  EXPECT_TRUE(is_get_query("/p.S/M?encoding=json&message=%7B%7D"));
+  EXPECT_FALSE(is_get_query("/p.S/M?encoding=json"));
+  EXPECT_FALSE(is_get_query("/p.S/M"));
+  get_query q;
+  int status = -1;
+  std::string why;
+  ASSERT_EQ(parse_get_query("/p.S/M?connect=v1&encoding=json&message=%7B%22a%22%3A%22b+c%22%7D", q, status, why),
+            status_code::ok);
+  EXPECT_EQ(q.format, grpc_wire::message_format::json);
+  EXPECT_EQ(q.message, R"({"a":"b c"})");
+  EXPECT_FALSE(q.gzip);
+  // Either base64 alphabet, padded or not; gzip named by compression=.
+  ASSERT_EQ(parse_get_query("/p.S/M?message=_-8&base64=1&encoding=proto&compression=gzip", q, status, why),
+            status_code::ok);
+  EXPECT_EQ(q.message, "\xff\xef");
+  EXPECT_TRUE(q.gzip);
+  ASSERT_EQ(parse_get_query("/p.S/M?encoding=proto&base64=1&message=%2F%2B8%3D", q, status, why), status_code::ok);
+  EXPECT_EQ(q.message, "\xff\xef");
+  // Refusals: the codec or compression 415, the rest 400.
+  EXPECT_EQ(parse_get_query("/p.S/M?encoding=xml&message=", q, status, why), status_code::unimplemented);
+  EXPECT_EQ(status, 415);
+  EXPECT_EQ(parse_get_query("/p.S/M?encoding=proto&compression=br&message=", q, status, why),
+            status_code::unimplemented);
+  EXPECT_EQ(why, "compression br is not supported; supported: gzip, identity");
+  EXPECT_EQ(parse_get_query("/p.S/M?encoding=proto&message=%4", q, status, why), status_code::invalid_argument);
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(why, "the message is not percent-encoded");
+  EXPECT_EQ(parse_get_query("/p.S/M?encoding=proto&base64=1&message=a!", q, status, why),
+            status_code::invalid_argument);
+  EXPECT_EQ(parse_get_query("/p.S/M?encoding=proto", q, status, why), status_code::invalid_argument);
+  EXPECT_EQ(why, "a GET names its message");
+}
+
+TEST(connect_server, a_get_of_a_method_without_side_effects_is_answered_as_a_post) {
+  // EchoRequest{text: "hi"} is 0a 02 68 69: CgJoaQ.
+  const response r =
+      respond(call(1, {.path = "/echo.v1.Echo/Get?encoding=proto&base64=1&message=CgJoaQ", .content_type = "",
+                       .post = false},
+                   ""));
+  EXPECT_EQ(r.headers, (header_list{{":status", "200"}, {"content-type", "application/proto"}}));
+  EXPECT_EQ(r.body, echo_bytes("hi"));
+  const response greet = respond(call(
+      1, {.path = "/wirebench.echo.Echo/Greet?encoding=json&message=%7B%22name%22%3A%22g%22%7D", .content_type = "",
+          .post = false},
+      ""));
+  EXPECT_EQ(greet.body, R"({"greeting":"hello, g"})");
+  // A stream, or a method with side effects: 405.
+  const response collect =
+      respond(call(1, {.path = "/echo.v1.Echo/Collect?encoding=json&message=%7B%7D", .content_type = "", .post = false}, ""));
+  EXPECT_EQ(collect.headers, json_error_headers("405"));
+  EXPECT_EQ(collect.body, R"({"code":"unimplemented","message":"a streaming method is not called with GET"})");
+  const response stream = respond(
+      call(1, {.path = "/wirebench.echo.Echo/GreetStream?encoding=json&message=%7B%7D", .content_type = "", .post = false},
+           ""));
+  EXPECT_EQ(stream.headers, json_error_headers("405"));
 }
 
 TEST(connect_server, refusals_are_the_codes_http_status_with_the_json_error) {

@@ -258,10 +258,8 @@ TEST(protocol_registry, a_protocol_without_tls_refuses_a_tls_config) {
     expect_refused("client", [&] { p.make_client(cc); });
     refused.insert(p.name);
   }
-  // resp-sync's hiredis (0.14) has no TLS; redis-server is started by us without a TLS port;
-  // connect-h1 and grpc-web-h1 would need the gRPC server's TLS to offer http/1.1 beside h2 in
-  // ALPN, which our TLS layer (one protocol per side) does not yet.
-  EXPECT_EQ(refused, (std::set<std::string>{"resp-sync", "redis-server", "connect-h1", "grpc-web-h1"}));
+  // resp-sync's hiredis (0.14) has no TLS; redis-server is started by us without a TLS port.
+  EXPECT_EQ(refused, (std::set<std::string>{"resp-sync", "redis-server"}));
 }
 
 }  // namespace

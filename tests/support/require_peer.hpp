@@ -19,9 +19,10 @@ inline bool in_ci() {
   return ci != nullptr && std::string_view(ci) == "true";
 }
 
-// A peer that is a Go module (grpcurl, ...), which scripts/setup builds where Go is present, into
-// the tools cache (wirebench/load/tools_cache.hpp); or the one on PATH. "" when there is neither.
-inline std::string go_tool(const std::string& name, const std::string& version) {
+// A peer that is a Go module (grpcurl, ...) or an npm package (buf), which scripts/setup installs
+// where Go or npm is present, into the tools cache (wirebench/load/tools_cache.hpp); or the one on
+// PATH. "" when there is neither.
+inline std::string cached_peer(const std::string& name, const std::string& version) {
   if (std::string built = cached_tool(name, version); !built.empty()) return built;
   return have_tool(name) ? name : "";
 }
@@ -59,11 +60,15 @@ inline bool debian_python_imports(const std::string& module) {
     }                                                                                            \
   } while (0)
 
-// A Go tool (grpcurl, ghz, h2spec) that scripts/setup builds into the tools cache where Go is
-// present: declares `var` as its path; skips the test where it is missing, failing under CI=true.
-#define WIREBENCH_REQUIRE_GO_TOOL(var, name, version)                                            \
-  const std::string var = ::wirebench::test::go_tool(name, version);                             \
+// A program that scripts/setup installs into the tools cache where Go (grpcurl, ghz, h2spec, our
+// Go peers) or npm (buf) is present: declares `var` as its path; skips the test where it is
+// missing, failing under CI=true.
+#define WIREBENCH_REQUIRE_CACHED_TOOL(var, name, version, installer)                              \
+  const std::string var = ::wirebench::test::cached_peer(name, version);                          \
   if (var.empty()) {                                                                             \
-    if (::wirebench::test::in_ci()) FAIL() << (name) << " missing, which scripts/setup builds"; \
-    GTEST_SKIP() << (name) << " missing (scripts/setup builds it where Go is present)";         \
+    if (::wirebench::test::in_ci()) FAIL() << (name) << " missing, which scripts/setup installs"; \
+    GTEST_SKIP() << (name) << " missing (scripts/setup installs it where " << (installer)        \
+                 << " is present)";                                                              \
   }
+#define WIREBENCH_REQUIRE_GO_TOOL(var, name, version) WIREBENCH_REQUIRE_CACHED_TOOL(var, name, version, "Go")
+#define WIREBENCH_REQUIRE_NPM_TOOL(var, name, version) WIREBENCH_REQUIRE_CACHED_TOOL(var, name, version, "npm")

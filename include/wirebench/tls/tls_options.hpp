@@ -38,6 +38,10 @@ struct alpn_choice {
   /// The handshake fails unless both agree on it (HTTP/2, RFC 9113 3.2); false: a peer that
   /// offers no ALPN, or a server that selects none, is fine.
   bool required = false;
+  /// Another protocol the server accepts, after `protocol` (the gRPC server's "http/1.1", for
+  /// Connect and gRPC-Web over HTTP/1.1 on its one port). A server with one requires no ALPN:
+  /// a client that offers none speaks HTTP/1.1 or names HTTP/2 by its preface.
+  std::string_view server_also = {};
 };
 
 }  // namespace wirebench

@@ -8,7 +8,10 @@
 //   always 200 and ended by an EndStreamResponse envelope (flag 0x02): {} or {"error":{...}};
 // - Connect-Timeout-Ms (1 to 10 digits) as the call's deadline, Connect-Protocol-Version 1 when
 //   sent (another version is refused with 400).
+// - GET for a unary method with no side effects (Greet, Get), its message in the query
+//   (connect_get.hpp), answered as a POST is; 405 for any other method.
 // A unary content type on a streaming method, or the reverse, is 415, as connect-go answers.
+#include "connect_get.hpp"
 #include "connect_wire.hpp"
 #include "../grpc/rpc_dialect.hpp"
 
@@ -28,11 +31,12 @@ class connect_dialect final : public grpc_wire::rpc_dialect {
     return names;
   }
   bool serves(const rpc_request& r) const override {
-    return parse_content_type(r.content_type).has_value();
+    return parse_content_type(r.content_type).has_value() || is_get(r);
   }
 
   status_code accept(const rpc_request& r, bool streaming, rpc_call& call,
                      std::string& why) const override {
+    if (is_get(r)) return accept_get(r, streaming, call, why);
     const content_type_info type = *parse_content_type(r.content_type);
     call.format = type.format;
     call.bare = !type.streaming;
@@ -47,10 +51,43 @@ class connect_dialect final : public grpc_wire::rpc_dialect {
                       : "a unary method takes application/proto or application/json";
       return status_code::unknown;
     }
-    static const std::size_t version_slot = grpc_wire::header_slot("connect-protocol-version");
-    static const std::size_t timeout_slot = grpc_wire::header_slot("connect-timeout-ms");
     static const std::size_t unary_encoding_slot = grpc_wire::header_slot("content-encoding");
     static const std::size_t stream_encoding_slot = grpc_wire::header_slot("connect-content-encoding");
+    if (const status_code code = accept_headers(r, call, why); code != status_code::ok) return code;
+    const std::string_view encoding = r.header(type.streaming ? stream_encoding_slot : unary_encoding_slot);
+    if (!grpc_wire::is_known_encoding(encoding)) {
+      why = "content encoding " + std::string(encoding) + " is not supported; supported: gzip, identity";
+      return status_code::unimplemented;
+    }
+    call.gzip = encoding == "gzip";
+    return status_code::ok;
+  }
+
+  // A GET: no content type, the call in the query. Only a unary method with no side effects.
+  static bool is_get(const rpc_request& r) {
+    return r.method == "GET" && r.content_type.empty() && is_get_query(r.path);
+  }
+  static status_code accept_get(const rpc_request& r, bool streaming, rpc_call& call, std::string& why) {
+    call.bare = true;
+    if (streaming || !r.side_effect_free) {
+      call.refusal_status = 405;
+      why = streaming ? "a streaming method is not called with GET" : "the method has side effects: POST it";
+      return status_code::unimplemented;
+    }
+    get_query query;
+    if (const status_code code = parse_get_query(r.path, query, call.refusal_status, why); code != status_code::ok)
+      return code;
+    call.format = query.format;
+    call.gzip = query.gzip;
+    call.from_query = true;
+    call.query_message = std::move(query.message);
+    return accept_headers(r, call, why);
+  }
+
+  // What a POST and a GET share: Connect-Protocol-Version and Connect-Timeout-Ms.
+  static status_code accept_headers(const rpc_request& r, rpc_call& call, std::string& why) {
+    static const std::size_t version_slot = grpc_wire::header_slot("connect-protocol-version");
+    static const std::size_t timeout_slot = grpc_wire::header_slot("connect-timeout-ms");
     if (const std::string_view version = r.header(version_slot);
         !version.empty() && version != "1") {
       why = "connect-protocol-version must be 1";
@@ -64,12 +101,6 @@ class connect_dialect final : public grpc_wire::rpc_dialect {
       }
       call.timeout = *ms;
     }
-    const std::string_view encoding = r.header(type.streaming ? stream_encoding_slot : unary_encoding_slot);
-    if (!grpc_wire::is_known_encoding(encoding)) {
-      why = "content encoding " + std::string(encoding) + " is not supported; supported: gzip, identity";
-      return status_code::unimplemented;
-    }
-    call.gzip = encoding == "gzip";
     return status_code::ok;
   }
 

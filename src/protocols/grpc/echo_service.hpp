@@ -48,6 +48,13 @@ class echo_service {
   static route route_of(std::string_view path);
   static std::optional<std::string_view> method_of(std::string_view path) { return route_of(path).method; }
   static bool ours(std::string_view path) { return route_of(path).ours; }
+  /// Methods with no side effects, which Connect may call with GET: Greet and Get (declared so in
+  /// proto/echo.proto: idempotency_level NO_SIDE_EFFECTS).
+  static bool side_effect_free(std::string_view method) { return method == "Greet" || method == "Get"; }
+  /// The bidirectional streams (Update, the greet streams): HTTP/2's alone.
+  static bool bidirectional(std::string_view method) {
+    return method == "Update" || method == "GreetStream" || method == "GreetBatchStream";
+  }
   /// Expand and Collect: methods a streaming dialect frames as streams, though they are answered
   /// once the request is whole.
   static bool half_streaming(std::string_view method) { return method == "Expand" || method == "Collect"; }

@@ -32,9 +32,10 @@ server_codec_factory grpc_wire::server_codecs(const server_config& c) {
 }
 
 protocol_capabilities grpc_wire::http2_capabilities() {
+  // The server's TLS offers http/1.1 after h2: Connect and gRPC-Web over HTTP/1.1 on its one port.
   return {.tls = true,
           .keepalive = true,
-          .tls_alpn = http2::tls_alpn,
+          .tls_alpn = {http2::tls_alpn.protocol, http2::tls_alpn.required, "http/1.1"},
           .engine_depth = 1024,
           .server_options = http2::server_options(),
           .fit_server_to_load = http2::fit_server_to_load};
@@ -91,11 +92,10 @@ void grpc_wire::add_http_entries(protocol_registry& registry, const rpc_client_w
   registry.add(p);
   p.name = std::string(wire.name()) + "-h1";
   p.summary = std::string(wire.summary()) +
-              " on our HTTP/1.1 (llhttp; keep-alive, pipelined), against the grpc server on its h2c port; "
-              "--proto/--reflect user calls (not bidirectional streams)";
-  p.can.tls = false;
+              " on our HTTP/1.1 (llhttp; keep-alive, pipelined; or TLS with ALPN http/1.1), against the grpc "
+              "server on its one port; --proto/--reflect user calls (not bidirectional streams)";
   p.can.keepalive = false;
-  p.can.tls_alpn = {};
+  p.can.tls_alpn = {"http/1.1", true};  // the server offers it after h2
   p.can.engine_depth = 1;  // one call in flight per connection, as http1's (pipelining: --depth)
   p.client_codecs = [&wire](const client_config& c) { return rpc_client_codecs(c, wire, true); };
   registry.add(std::move(p));

@@ -67,7 +67,8 @@ void grpc_server_session::keep_header(grpc_stream& st, std::string_view name, st
 
 status_code grpc_server_session::accept(grpc_stream& st, bool streaming, std::string& why) {
   if (st.dialect != nullptr) return status_code::ok;  // accepted when its headers ended
-  const rpc_request request = st.request();
+  rpc_request request = st.request();
+  request.side_effect_free = st.route.method && echo_service::side_effect_free(*st.route.method);
   st.dialect = dialect_for(request);
   if (st.dialect == nullptr) return status_code::unknown;  // not ours: answered in HTTP's terms
   const status_code code = st.dialect->accept(request, streaming, st.call, why);
@@ -89,7 +90,9 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
   };
   const auto method = g.route.method;  // read when its headers ended
   std::string why;
-  const status_code accepted = accept(g, method && echo_service::half_streaming(*method), why);
+  // A bidirectional method is here only when its dialect refused it at its headers: still a stream.
+  const status_code accepted = accept(
+      g, method && (echo_service::half_streaming(*method) || echo_service::bidirectional(*method)), why);
   // Not a dialect's at all: answered in HTTP's terms (415 and a text body, as grpc-go's handler
   // does: HTTP clients and h2spec expect a body), the gRPC status in the headers too.
   if (g.dialect == nullptr) {
@@ -104,8 +107,8 @@ void grpc_server_session::request_ended(std::int32_t stream_id, http2::server_st
   }
   if (accepted != status_code::ok) return refuse(accepted, why);
   if (!method) return refuse(status_code::unimplemented, "unknown service");
-  std::string_view body;
-  if (!g.dialect->unwrap(g.body, g.pending, unwrapped_, body) || !g.pending.empty())
+  std::string_view body = g.call.query_message;  // a Connect GET's
+  if (!g.call.from_query && (!g.dialect->unwrap(g.body, g.pending, unwrapped_, body) || !g.pending.empty()))
     return refuse(status_code::internal, "the request body cannot be decoded");
   status_code code = status_code::ok;
   if (*method != "Greet" || !g.route.ours) {

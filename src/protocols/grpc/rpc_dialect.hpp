@@ -28,6 +28,8 @@ struct rpc_request {
   std::string_view content_type;  // "" when absent
   std::span<const std::string_view> names;  // read_header_names()
   const std::string* values = nullptr;      // by the same index ("" when absent)
+  // The method it calls has no side effects (the service says which): Connect lets a GET call it.
+  bool side_effect_free = false;
 
   /// A header's value by its slot (header_slot(): "" when absent or empty; the last one when
   /// repeated).
@@ -49,6 +51,10 @@ struct rpc_call {
   // The HTTP status of a refusal when the dialect's own mapping is not the one (0: it is): gRPC's
   // 405 for a method other than POST, Connect's 415 for a content type the method cannot take.
   int refusal_status = 0;
+  // The request's message came in its query (Connect's GET), not its body: `query_message`,
+  // decoded, is the bare message.
+  bool from_query = false;
+  std::string query_message;
 };
 
 /// How a response begins: its status and headers (names literal or the dialect's; values copied).

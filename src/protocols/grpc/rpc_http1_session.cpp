@@ -16,7 +16,7 @@ namespace {
 bool bidirectional(std::string_view path) {
   if (path.find("ServerReflection/ServerReflectionInfo") != std::string_view::npos) return true;
   const auto method = echo_service::method_of(path);
-  return method && (*method == "Update" || *method == "GreetStream" || *method == "GreetBatchStream");
+  return method && echo_service::bidirectional(*method);
 }
 
 // A whole HTTP/1.1 response: the status line, Date, the content type, the head's headers, the
@@ -133,6 +133,7 @@ void rpc_http1_session::take(http1::message& m, server_request& into, std::error
   request.method = m.method;
   request.path = m.target;
   const auto method = echo_service::method_of(m.target);
+  request.side_effect_free = method && echo_service::side_effect_free(*method);
   o.dialect = dialect_for(request);
   if (o.dialect == nullptr || o.dialect == &grpc_dialect()) {
     // Not a dialect's, or gRPC, which needs HTTP/2: answered in HTTP's terms, with a text body.
@@ -156,9 +157,9 @@ void rpc_http1_session::take(http1::message& m, server_request& into, std::error
     code = status_code::unimplemented;
     why = "unknown service";
   }
-  std::string_view body;
+  std::string_view body = o.call.query_message;  // a Connect GET's
   std::string pending;
-  if (code == status_code::ok &&
+  if (code == status_code::ok && !o.call.from_query &&
       (!o.dialect->unwrap(m.body, pending, unwrapped_, body) || !pending.empty())) {
     code = status_code::internal;
     why = "the request body cannot be decoded";

@@ -4,36 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "form_decode.hpp"
 #include "json_string.hpp"
 
 namespace wirebench::http {
 namespace {
-
-int hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// application/x-www-form-urlencoded decoding of one query value; false on a bad escape.
-bool url_decode(std::string_view in, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '+') {
-      out.push_back(' ');
-    } else if (in[i] == '%') {
-      if (i + 2 >= in.size()) return false;  // needs two hex digits after it
-      const int hi = hex(in[i + 1]), lo = hex(in[i + 2]);
-      if (hi < 0 || lo < 0) return false;
-      out.push_back(static_cast<char>(hi * 16 + lo));
-      i += 2;
-    } else {
-      out.push_back(in[i]);
-    }
-  }
-  return true;
-}
 
 void error(int status, std::string_view why, api_response& out) {
   // Rare, so nlohmann's dump; the text may quote the client's bytes (a path): what is not UTF-8
@@ -61,7 +36,7 @@ bool greet_call(std::string_view method, std::string_view target, std::string_vi
       const auto amp = query.find('&');
       const std::string_view pair = query.substr(0, amp);
       if (pair.starts_with("name=")) {
-        if (!url_decode(pair.substr(5), name)) {
+        if (!form_decoded(pair.substr(5), name)) {
           error(400, "bad %-escape in name", refusal);
           return false;
         }

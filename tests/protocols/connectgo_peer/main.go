@@ -11,7 +11,7 @@
 //	    as one line to that descriptor (what `wirebench run` waits for); serves until killed
 //	connectgo_peer call -url http://127.0.0.1:PORT [-protocol connect|grpc|grpcweb] [-codec proto|json]
 //	                    [-http1] [-method greet|get|expand|collect|update] [-text T] [-count N] [-gzip]
-//	                    [-socket @NAME] [-service wirebench.echo.Echo|echo.v1.Echo]
+//	                    [-socket @NAME] [-service wirebench.echo.Echo|echo.v1.Echo] [-get]
 //	    prints each reply as "reply: TEXT", or the error as "error: CODE: MESSAGE"; exits 0 either way
 //	    (1 on a usage or transport problem that is not an RPC error); with -n N [-warmup W] Echo's
 //	    method is made W times, then N times timed, as article 003's echo-go client times it, and
@@ -49,6 +49,11 @@ type rawCodec struct{ name string }
 
 func (c rawCodec) Name() string                { return c.name }
 func (rawCodec) Marshal(v any) ([]byte, error) { return *v.(*[]byte), nil }
+
+// MarshalStable and IsBinary make it a stable codec, which connect-go's GET needs (the bytes are
+// the message's own, so they are as stable as the caller made them).
+func (c rawCodec) MarshalStable(v any) ([]byte, error) { return c.Marshal(v) }
+func (c rawCodec) IsBinary() bool                      { return c.name == "proto" }
 func (rawCodec) Unmarshal(data []byte, v any) error {
 	*v.(*[]byte) = append((*v.(*[]byte))[:0], data...)
 	return nil
@@ -225,6 +230,7 @@ func call(args []string) error {
 	gzip := flags.Bool("gzip", false, "compress the requests")
 	socket := flags.String("socket", "", "dial this Unix socket (@name: abstract) instead of the URL's host")
 	service := flags.String("service", "wirebench.echo.Echo", "the service's name: wirebench.echo.Echo or echo.v1.Echo")
+	get := flags.Bool("get", false, "greet and get with HTTP GET, as side-effect-free methods (Connect only)")
 	timed := flags.Int("n", 0, "Echo's get, expand, collect or update made N times and timed (see timeCalls)")
 	warmup := flags.Int("warmup", 0, "with -n: calls made first, untimed")
 	if err := flags.Parse(args); err != nil {
@@ -257,6 +263,9 @@ func call(args []string) error {
 	}
 	if *gzip {
 		options = append(options, connect.WithSendGzip())
+	}
+	if *get {
+		options = append(options, connect.WithHTTPGet(), connect.WithIdempotency(connect.IdempotencyNoSideEffects))
 	}
 	isJSON := *codec == "json"
 	field := protowire.Number(1)
