@@ -24,7 +24,8 @@ class rpc_http1_client_codec final : public http1::response_codec {
                                      .max_body_bytes = rpc_calls::max_body_of(config)},
                        /*keep_headers=*/true, rpc_calls::idempotent),
         calls_(config),
-        authority_(config.authority) {}
+        authority_(config.authority),
+        max_body_(rpc_calls::max_body_of(config)) {}
 
   std::error_code encode(std::uint32_t, std::string_view name, gather_queue& out) override {
     rpc_calls::call c;
@@ -44,6 +45,27 @@ class rpc_http1_client_codec final : public http1::response_codec {
  private:
   void replies_read() override { texts_used_ = 0; }
   void closing() override { requests_.clear(); }
+
+  // A body of envelopes (gRPC-Web's, a Connect stream's) whose next envelope declares more than
+  // the body may hold is refused at that envelope's header, not after its bytes have come (or
+  // at the timeout, from a server that sends no more).
+  std::error_code judge_arriving(const http1::message& m) override {
+    const std::string_view type = m.header("content-type");
+    const bool enveloped = (type.find("grpc-web") != std::string_view::npos || type.find("connect+") != std::string_view::npos) &&
+                           type.find("text") == std::string_view::npos;  // base64: judged whole
+    if (!enveloped) return {};
+    std::string_view body = m.body;
+    while (body.size() >= 5) {
+      const std::uint64_t length = (std::uint64_t{static_cast<unsigned char>(body[1])} << 24) |
+                                   (std::uint64_t{static_cast<unsigned char>(body[2])} << 16) |
+                                   (std::uint64_t{static_cast<unsigned char>(body[3])} << 8) |
+                                   std::uint64_t{static_cast<unsigned char>(body[4])};
+      if (5 + length > max_body_) return make_error_code(errc::frame_too_long);
+      if (body.size() < 5 + length) break;
+      body.remove_prefix(5 + length);
+    }
+    return {};
+  }
 
   codec_reply reply_to(http1::message& m) override {
     rpc_response r{.http_status = m.status, .content_type = {}, .encoding = {}, .header_status = {},
@@ -73,6 +95,7 @@ class rpc_http1_client_codec final : public http1::response_codec {
 
   rpc_calls calls_;
   std::string authority_;
+  std::size_t max_body_;              // a response body's limit (the reply limit, and framing)
   std::deque<std::size_t> requests_;  // the requests sent and not yet answered, oldest first
   std::string body_, request_;        // one request's body, and the whole of it (capacity kept)
   std::string lowered_;               // a response header's name, lower-case

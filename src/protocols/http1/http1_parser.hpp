@@ -74,9 +74,9 @@ class parser {
   // has not: the server answers "100 Continue" now, or the client waits (curl: a second) before
   // sending the body. A body that arrives with its headers needs none (RFC 9110 §10.1.1).
   bool take_continue() { return std::exchange(continue_due_, false); }
-  // The request being parsed once its headers are in and its body is not (method, target and
-  // headers set; the body partial): for a server that answers before the body has come. Null
-  // otherwise.
+  // The message being parsed once its headers are in and its body is not (method or status,
+  // target and headers set; the body partial): for a server that answers before the body has
+  // come, or a client that judges a body by its start. Null otherwise.
   const message* arriving() const { return headers_in_ ? current_ : nullptr; }
 
  private:

@@ -13,6 +13,8 @@ std::size_t response_codec::decode(std::span<const std::byte> data, decoded& int
   if (closing_) return data.size();  // after a response that closes: not a response to anything
   parser_.feed(data);
   take_responses(into, error);
+  if (!error && !closing_)
+    if (const message* m = parser_.arriving()) error = judge_arriving(*m);
   return data.size();  // the parser copies what it keeps
 }
 

@@ -35,6 +35,9 @@ class response_codec : public client_codec {
   virtual void replies_read() {}
   // A response said Connection: close: the requests behind it are not answered here.
   virtual void closing() {}
+  // The response still arriving (headers in, body partial), after each read: an error fails the
+  // connection now, rather than when the body is whole (a frame its start declares too large).
+  virtual std::error_code judge_arriving(const message& m) { (void)m; return {}; }
 
   parser& responses() { return parser_; }
   void set_idempotent(bool idempotent) { idempotent_ = idempotent; }
