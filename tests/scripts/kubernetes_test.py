@@ -157,7 +157,10 @@ def dockerfile():
     libs = re.findall(r"=> (/\S+)", subprocess.run(["ldd", wirebench], capture_output=True, text=True).stdout)
     owners = set()
     for lib in libs:
-        found = subprocess.run(["dpkg", "-S", "*/" + os.path.basename(lib)], capture_output=True, text=True)
+        # By its folder's name too (x86_64-linux-gnu/libm.so.6): the path dpkg lists may be /usr's
+        # (merged /usr), and the bare name is also another architecture's (libc6-i386's lib32).
+        name = os.path.join(os.path.basename(os.path.dirname(lib)), os.path.basename(lib))
+        found = subprocess.run(["dpkg", "-S", "*/" + name], capture_output=True, text=True)
         owners |= {line.split(":")[0] for line in found.stdout.splitlines()[:1]}
     # A sanitizer build links its runtime too; the image builds a plain release.
     owners = {p for p in owners if not re.match(r"lib(a|ub|t|l)san\d", p)}
