@@ -4,6 +4,7 @@
 // 30 000 deep. Each call ends once, with a typed error, at once (not at its timeout), and the
 // client holds no more than its reply limit.
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -25,8 +26,9 @@ struct lie_outcome {
 
 // `protocol`'s client calls Greet once against a server that answers `response` whatever it is
 // asked; the call's error's name and how long it took.
-lie_outcome against(const std::string& protocol, const std::string& response) {
-  test::trickle_server server(response, 0ms);
+lie_outcome against(const std::string& protocol, const std::string& response,
+                    std::chrono::milliseconds gap = 0ms) {
+  test::trickle_server server(response, gap);
   client_config cc;
   cc.connect = server.where();
   cc.reply_timeout = 10s;
@@ -84,6 +86,22 @@ TEST(rpc_hostile_server_grpc_web, an_envelope_declaring_two_gigabytes_is_refused
   const std::string envelope_head("\x00\x7f\xff\xff\xff", 5);
   const lie_outcome o = against("grpc-web-h1", head("application/grpc-web+proto", "transfer-encoding: chunked\r\n") +
                                                    "5\r\n" + envelope_head + "\r\n");
+  EXPECT_EQ(o.error, "frame_too_long");
+  EXPECT_LT(o.took, 5s);
+}
+
+TEST(rpc_hostile_server_grpc_web, a_second_envelope_declaring_two_gigabytes_is_refused_though_trickled) {
+  // One whole envelope, then one declaring 2 GiB, a byte a millisecond: each read judges only
+  // what is new, and the second header is refused as soon as it is whole.
+  const std::string first = std::string("\x00\x00\x00\x00\x03", 5) + "abc";
+  const std::string second("\x00\x7f\xff\xff\xff", 5);
+  const std::string body = first + second;
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", body.size());
+  const lie_outcome o = against("grpc-web-h1",
+                                head("application/grpc-web+proto", "transfer-encoding: chunked\r\n") + size +
+                                    "\r\n" + body + "\r\n",
+                                1ms);
   EXPECT_EQ(o.error, "frame_too_long");
   EXPECT_LT(o.took, 5s);
 }

@@ -48,13 +48,15 @@ class rpc_http1_client_codec final : public http1::response_codec {
 
   // A body of envelopes (gRPC-Web's, a Connect stream's) whose next envelope declares more than
   // the body may hold is refused at that envelope's header, not after its bytes have come (or
-  // at the timeout, from a server that sends no more).
+  // at the timeout, from a server that sends no more). Each envelope is judged once: `judged_`
+  // is where the next begins (a server trickling a byte per read costs no rescan).
   std::error_code judge_arriving(const http1::message& m) override {
     const std::string_view type = m.header("content-type");
     const bool enveloped = (type.find("grpc-web") != std::string_view::npos || type.find("connect+") != std::string_view::npos) &&
                            type.find("text") == std::string_view::npos;  // base64: judged whole
     if (!enveloped) return {};
-    std::string_view body = m.body;
+    if (judged_ > m.body.size()) judged_ = 0;  // another response (the last one's end was missed)
+    std::string_view body = std::string_view(m.body).substr(judged_);
     while (body.size() >= 5) {
       const std::uint64_t length = (std::uint64_t{static_cast<unsigned char>(body[1])} << 24) |
                                    (std::uint64_t{static_cast<unsigned char>(body[2])} << 16) |
@@ -63,11 +65,13 @@ class rpc_http1_client_codec final : public http1::response_codec {
       if (5 + length > max_body_) return make_error_code(errc::frame_too_long);
       if (body.size() < 5 + length) break;
       body.remove_prefix(5 + length);
+      judged_ += 5 + length;
     }
     return {};
   }
 
   codec_reply reply_to(http1::message& m) override {
+    judged_ = 0;  // the next response's envelopes start at its body's start
     rpc_response r{.http_status = m.status, .content_type = {}, .encoding = {}, .header_status = {},
                    .header_message = {}, .body = m.body};
     for (const auto& [name, value] : m.headers) {
@@ -96,6 +100,7 @@ class rpc_http1_client_codec final : public http1::response_codec {
   rpc_calls calls_;
   std::string authority_;
   std::size_t max_body_;              // a response body's limit (the reply limit, and framing)
+  std::size_t judged_ = 0;            // judge_arriving: the arriving body's envelopes up to here
   std::deque<std::size_t> requests_;  // the requests sent and not yet answered, oldest first
   std::string body_, request_;        // one request's body, and the whole of it (capacity kept)
   std::string lowered_;               // a response header's name, lower-case
