@@ -189,11 +189,7 @@ class echo_run {
         libraries_(library_versions()) {}
 
   run_record run() {
-    const auto& registry = protocol_registry::builtin();
-    for (const std::string& client : echo_.clients)
-      if (client != "connect-go")
-        if (const protocol& p = *registry.find(client); p.reference.prepare_client_process)
-          p.reference.prepare_client_process();
+    // Each client's process-wide preparation is execute()'s, before each point's client.
     const std::size_t total = echo_.servers.size() * echo_.transports.size() * base_.repeats;
     std::size_t step = 0;
     for (const std::string& server : echo_.servers)
