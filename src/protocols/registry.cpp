@@ -72,7 +72,7 @@ void protocol_registry::add(protocol p) {
                                              "limit; resync is for the stream framings");
     for (const auto& [flag, value] : c.options) {
       const auto declared = std::find_if(options.begin(), options.end(),
-                                         [&](const protocol_option& o) { return o.flag == flag; });
+                                         [&flag = flag](const protocol_option& o) { return o.flag == flag; });
       if (declared == options.end())
         throw std::invalid_argument(flag + ": protocol '" + name + "' has no such setting");
       try {

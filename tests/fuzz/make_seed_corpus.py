@@ -241,3 +241,92 @@ server_seed("grpc", "grpc_streams", h2_preface + client_settings
             + h2_frame(0, 1, 5, grpc_message(pb_string(1, b"again")))
             + grpc_post(7, echo + b"GreetStream")
             + h2_frame(0, 0, 7, grpc_message(greet_request(6, b"z")) + b"\x02\x00\x00\x00\x00"))
+
+# ---- Connect and gRPC-Web (client_codec: the server's replies; server_codec: the gRPC server,
+# which answers both beside gRPC, on HTTP/2 and on HTTP/1.1 at the same port) ---------------------
+import base64
+
+
+def hpack_new(name, value):  # a literal header without indexing, its name new
+    return b"\x00" + bytes([len(name)]) + name + bytes([len(value)]) + value
+
+
+def web_trailers(status, message=b""):
+    block = b"grpc-status:%d\r\n" % status + (b"grpc-message: %s\r\n" % message if message else b"")
+    return bytes([0x80]) + struct.pack(">I", len(block)) + block
+
+
+def text(*frames):  # gRPC-Web-text as Envoy sends it: each frame base64'd on its own, padded
+    return b"".join(base64.b64encode(f) for f in frames)
+
+
+def h1_reply(content_type, body, status=b"200 OK"):
+    return b"HTTP/1.1 %s\r\ncontent-type: %s\r\ncontent-length: %d\r\n\r\n%s" % (status, content_type, len(body), body)
+
+
+reply1, reply2 = pb_string(2, b"hello, n1"), pb_string(2, b"hello, n2")
+connect_error = b'{"code":"unavailable","message":"busy"}'
+h2_head = lambda stream, content_type, status=b"\x88": h2_frame(1, 4, stream, status + hpack_literal(31, content_type))
+codec_seed("connect", "connect", settings + h2_head(1, b"application/proto") + h2_frame(0, 1, 1, reply1)
+           + h2_head(3, b"application/json", hpack_literal(8, b"503")) + h2_frame(0, 1, 3, connect_error)
+           + h2_head(5, b"application/proto") + h2_frame(0, 1, 5, b"\xff"))
+codec_seed("connect-json", "connect_json", settings + h2_head(1, b"application/json")
+           + h2_frame(0, 1, 1, b'{"greeting":"hello, n1"}')
+           + h2_head(3, b"application/json", hpack_literal(8, b"429")) + h2_frame(0, 1, 3, b"{}"))
+web_ok = grpc_message(reply1) + web_trailers(0)
+web_err = web_trailers(14, b"busy%21")
+codec_seed("grpc-web", "grpc_web", settings + h2_head(1, b"application/grpc-web+proto") + h2_frame(0, 1, 1, web_ok)
+           + h2_head(3, b"application/grpc-web+proto") + h2_frame(0, 1, 3, web_err)
+           + h2_frame(1, 5, 5, b"\x88" + hpack_literal(31, b"application/grpc-web+proto") + hpack_new(b"grpc-status", b"12")))
+codec_seed("grpc-web-text", "grpc_web_text", settings + h2_head(1, b"application/grpc-web-text+proto")
+           + h2_frame(0, 0, 1, text(grpc_message(reply1))) + h2_frame(0, 1, 1, text(web_trailers(0)))
+           + h2_head(3, b"application/grpc-web-text+proto") + h2_frame(0, 1, 3, text(web_err)))
+codec_seed("connect-h1", "connect_h1", h1_reply(b"application/proto", reply1) + h1_reply(b"application/proto", reply2)
+           + h1_reply(b"application/json", connect_error, b"503 Service Unavailable"))
+codec_seed("grpc-web-h1", "grpc_web_h1", h1_reply(b"application/grpc-web+proto", web_ok)
+           + h1_reply(b"application/grpc-web+proto", web_err)
+           + b"HTTP/1.1 200 OK\r\ncontent-type: application/grpc-web+proto\r\ntransfer-encoding: chunked\r\n\r\n"
+           + b"%x\r\n%s\r\n0\r\n\r\n" % (len(web_ok), web_ok))
+codec_seed("grpc-web-text-h1", "grpc_web_text_h1", h1_reply(b"application/grpc-web-text+proto",
+                                                             text(grpc_message(reply1), web_trailers(0)))
+           + h1_reply(b"application/grpc-web-text+proto", text(web_err))
+           + h1_reply(b"application/grpc-web-text+proto", b"not base64!"))
+
+# The server: Connect unary in proto and JSON, with a timeout and an 11-digit one, a Connect
+# stream, gRPC-Web binary and text, on HTTP/2; then the same port over HTTP/1.1.
+connect_post = lambda stream, path, content_type, extra=b"": h2_frame(
+    1, 4, stream, b"\x83\x86" + hpack_literal(4, path) + hpack_literal(1, b"localhost")
+    + hpack_literal(31, content_type) + hpack_new(b"connect-protocol-version", b"1") + extra)
+server_seed("grpc", "connect", h2_preface + client_settings
+            + connect_post(1, echo + b"Greet", b"application/proto") + h2_frame(0, 1, 1, pb_string(2, b"ada"))
+            + connect_post(3, echo + b"Greet", b"application/json", hpack_new(b"connect-timeout-ms", b"1000"))
+            + h2_frame(0, 1, 3, b'{"name":"bob"}')
+            + connect_post(5, echo + b"Get", b"application/proto", hpack_new(b"connect-timeout-ms", b"12345678901"))
+            + h2_frame(0, 1, 5, pb_string(1, b"hi"))
+            + connect_post(7, echo + b"Expand", b"application/connect+proto")
+            + h2_frame(0, 1, 7, grpc_message(pb_string(1, b"a b")) + bytes([2]) + struct.pack(">I", 2) + b"{}")
+            + connect_post(9, echo + b"Greet", b"application/grpc-web+proto")
+            + h2_frame(0, 1, 9, grpc_message(pb_string(2, b"web")))
+            + connect_post(11, echo + b"Greet", b"application/grpc-web-text")
+            + h2_frame(0, 0, 11, text(grpc_message(pb_string(2, b"tx")))[:6])
+            + h2_frame(0, 1, 11, text(grpc_message(pb_string(2, b"tx")))[6:]))
+h1_post = lambda path, content_type, body, extra=b"": (
+    b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\n%sContent-Length: %d\r\n\r\n%s"
+    % (path, content_type, extra, len(body), body))
+server_seed("grpc", "connect_http1",
+            h1_post(echo + b"Greet", b"application/proto", pb_string(2, b"ada"), b"Connect-Protocol-Version: 1\r\n")
+            + h1_post(echo + b"Greet", b"application/json", b'{"name":"bob"}', b"Connect-Timeout-Ms: 50\r\n")
+            + b"GET " + echo + b"Get?connect=v1&encoding=json&message=%7B%22text%22%3A%22q%22%7D HTTP/1.1\r\nHost: x\r\n\r\n"
+            + b"GET " + echo + b"Greet?connect=v1&encoding=proto&base64=1&message=EgNhZGE HTTP/1.1\r\nHost: x\r\n\r\n"
+            + h1_post(echo + b"Greet", b"application/grpc-web-text", text(grpc_message(pb_string(2, b"t"))))
+            + b"POST " + echo + b"Collect HTTP/1.1\r\nHost: x\r\nContent-Type: application/connect+proto\r\n"
+            + b"Transfer-Encoding: chunked\r\n\r\n"
+            + b"%x\r\n%s\r\n0\r\n\r\n" % (len(grpc_message(pb_string(1, b"c"))), grpc_message(pb_string(1, b"c")))
+            + h1_post(echo + b"Update", b"application/connect+proto", grpc_message(pb_string(1, b"u"))))
+# connect-stream: replies by id on the one stream, then its end of stream with an error (the calls
+# left fail with it as Connect's code).
+end_stream = bytes([2]) + struct.pack(">I", 60) + b'{"error":{"code":"resource_exhausted","message":"busy"}}    '
+codec_seed("connect-stream", "connect_stream", settings + h2_head(1, b"application/connect+proto")
+           + h2_frame(0, 0, 1, grpc_message(greet_reply(2)) + grpc_message(greet_reply(9))[:4])
+           + h2_frame(0, 0, 1, grpc_message(greet_reply(9))[4:] + grpc_message(greet_reply(1)))
+           + h2_frame(0, 1, 1, end_stream))

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "support/cert_files.hpp"
+#include "support/concurrent_calls.hpp"
 #include "support/child_process.hpp"
 #include "support/h2load_posts.hpp"
 #include "support/loopback_listen.hpp"
@@ -118,7 +119,8 @@ TEST(connect_interop, article_003s_echo_on_an_abstract_socket_both_ways) {
   cc.calls = {user_call{grpc_call{.method = "echo.v1.Echo/Get",
                                   .proto_file = std::string(WIREBENCH_PROTO_DIR) + "/echo_v1.proto",
                                   .request_json = R"({"text": "from ours"})"}}};
-  for (const char* client : {"grpc", "connect", "grpc-web", "connect-h1", "grpc-web-h1"}) {
+  for (const char* client : {"grpc", "connect", "grpc-web", "connect-h1", "grpc-web-h1", "connect-json",
+                             "connect-json-h1"}) {
     SCOPED_TRACE(client);
     auto c = test::builtin_protocol(client).make_client(cc);
     test::call_result r;
@@ -134,7 +136,7 @@ TEST(connect_interop, article_003s_echo_on_an_abstract_socket_both_ways) {
 
 // Our clients against connect-go's server, over HTTP/2 and HTTP/1.1: each greeting, and its
 // errors counted by their code: Connect's names (its unary errors carry the JSON), gRPC's for
-// gRPC-Web (the trailers frame).
+// gRPC-Web (the trailers frame); then the id-multiplexed stream clients.
 TEST(connect_interop, our_connect_and_grpc_web_clients_call_a_connect_go_server) {
   WIREBENCH_REQUIRE_GO_TOOL(peer, "connectgo_peer", WIREBENCH_CONNECTGO_PEER_VERSION);
   const int port = test::free_loopback_port();
@@ -147,7 +149,10 @@ TEST(connect_interop, our_connect_and_grpc_web_clients_call_a_connect_go_server)
       {"connect", {"connect_resource_exhausted", "connect_unavailable", "connect_permission_denied"}},
       {"grpc-web", {"status_RESOURCE_EXHAUSTED", "status_UNAVAILABLE", "status_PERMISSION_DENIED"}},
       {"connect-h1", {"connect_resource_exhausted", "connect_unavailable", "connect_permission_denied"}},
-      {"grpc-web-h1", {"status_RESOURCE_EXHAUSTED", "status_UNAVAILABLE", "status_PERMISSION_DENIED"}}};
+      {"grpc-web-h1", {"status_RESOURCE_EXHAUSTED", "status_UNAVAILABLE", "status_PERMISSION_DENIED"}},
+      // In JSON, as connect-go's server takes it besides protobuf (its codecs by content type).
+      {"connect-json", {"connect_resource_exhausted", "connect_unavailable", "connect_permission_denied"}},
+      {"connect-json-h1", {"connect_resource_exhausted", "connect_unavailable", "connect_permission_denied"}}};
   for (const auto& [protocol, counted] : clients) {
     SCOPED_TRACE(protocol);
     auto client = test::builtin_protocol(protocol).make_client(cc);
@@ -162,6 +167,14 @@ TEST(connect_interop, our_connect_and_grpc_web_clients_call_a_connect_go_server)
       EXPECT_EQ(error_name(r.ec), counted[i]) << r.ec.message();
       EXPECT_EQ(r.reply, "failed as asked");
     }
+  }
+  // Every call of a connection a message on one Connect bidi stream (connect-stream), or gRPC's
+  // (grpc-stream), on connect-go's GreetStream: each call completes once, with its own greeting,
+  // whatever order the replies come in.
+  for (const char* protocol : {"connect-stream", "grpc-stream"}) {
+    SCOPED_TRACE(protocol);
+    auto client = test::builtin_protocol(protocol).make_client(cc);
+    test::expect_each_call_completes_once(*client, 4, 250);
   }
 }
 

@@ -85,7 +85,8 @@ class grpc_user_call : public ::testing::Test {
 
 // The shapes of a user call, from each client (ours, `grpc`, and grpc++'s, `grpcpp`) against
 // each server, and from ours in Connect and gRPC-Web (`connect`, `grpc-web`: the same codec on
-// another wire) against ours: the same calls, the same JSON.
+// another wire; `connect-json`, its messages in JSON; `grpc-web-text`, its bodies in base64)
+// against ours: the same calls, the same JSON.
 struct pairing {
   const char* client;
   const char* server;
@@ -100,7 +101,8 @@ class grpc_user_call_shapes : public ::testing::TestWithParam<pairing> {
 INSTANTIATE_TEST_SUITE_P(clients_and_servers, grpc_user_call_shapes,
                          ::testing::Values(pairing{"grpcpp", "grpcpp"}, pairing{"grpc", "grpc"},
                                            pairing{"grpc", "grpcpp"}, pairing{"grpcpp", "grpc"},
-                                           pairing{"connect", "grpc"}, pairing{"grpc-web", "grpc"}),
+                                           pairing{"connect", "grpc"}, pairing{"grpc-web", "grpc"},
+                                           pairing{"connect-json", "grpc"}, pairing{"grpc-web-text", "grpc"}),
                          [](const auto& info) {
                            std::string name = std::string(info.param.client) + "_to_" + info.param.server;
                            std::replace(name.begin(), name.end(), '-', '_');
@@ -216,7 +218,7 @@ TEST_P(grpc_user_call_shapes, a_method_the_server_lacks_fails_each_call_with_its
   ASSERT_TRUE(r.completed);
   const std::string_view client = GetParam().client;
   if (client == "grpcpp") EXPECT_EQ(r.ec, errc::remote_error);
-  else if (client == "connect") EXPECT_EQ(error_name(r.ec), "connect_unimplemented") << r.ec.message();
+  else if (client.starts_with("connect")) EXPECT_EQ(error_name(r.ec), "connect_unimplemented") << r.ec.message();
   else EXPECT_EQ(error_name(r.ec), "status_UNIMPLEMENTED") << r.ec.message();
 }
 
@@ -225,7 +227,7 @@ TEST_P(grpc_user_call_shapes, a_method_the_server_lacks_fails_each_call_with_its
 TEST(grpc_user_call_article, echo_v1_answers_under_its_own_name_in_every_wire) {
   auto server = test::builtin_protocol("grpc").make_server(server_config{});
   const std::string proto = std::string(WIREBENCH_PROTO_DIR) + "/echo_v1.proto";
-  for (const char* name : {"grpc", "connect", "grpc-web", "grpcpp"}) {
+  for (const char* name : {"grpc", "connect", "grpc-web", "grpcpp", "connect-json", "grpc-web-text"}) {
     SCOPED_TRACE(name);
     const protocol& p = test::builtin_protocol(name);
     auto get = p.make_client(calling(server->local_endpoint(), "echo.v1.Echo/Get", R"({"text": "hello"})", proto));
@@ -250,13 +252,15 @@ TEST(grpc_user_call_article, echo_v1_answers_under_its_own_name_in_every_wire) {
   EXPECT_EQ(r.reply, "unknown method Greet");
 }
 
-// Over HTTP/1.1 (connect-h1, grpc-web-h1) every shape HTTP/1.1 carries, against our server on
+// Over HTTP/1.1 (connect-h1, grpc-web-h1, and in JSON and text) every shape HTTP/1.1 carries, against our server on
 // its one port; a bidirectional stream is refused by the server (505), each failure counted as
 // its protocol counts them.
 TEST(grpc_user_call_http1, every_shape_but_a_bidirectional_stream) {
   auto server = test::builtin_protocol("grpc").make_server(server_config{});
   for (const auto& [name, bidi_error] : {std::pair<const char*, const char*>{"connect-h1", "connect_unimplemented"},
-                                         {"grpc-web-h1", "status_UNIMPLEMENTED"}}) {
+                                         {"grpc-web-h1", "status_UNIMPLEMENTED"},
+                                         {"connect-json-h1", "connect_unimplemented"},
+                                         {"grpc-web-text-h1", "status_UNIMPLEMENTED"}}) {
     SCOPED_TRACE(name);
     const protocol& p = test::builtin_protocol(name);
     auto get = p.make_client(calling(server->local_endpoint(), "wirebench.echo.Echo/Get", R"({"text": "h1"})"));

@@ -1,5 +1,5 @@
-// Our Connect and gRPC-Web clients over HTTP/1.1 (connect-h1, grpc-web-h1) against a server that
-// lies, each case written by hand as bytes: a body that never ends, a Content-Length or an
+// Our Connect and gRPC-Web clients over HTTP/1.1 (connect-h1, grpc-web-h1, grpc-web-text-h1)
+// against a server that lies, each case written by hand as bytes: a body that never ends, a Content-Length or an
 // envelope declaring gigabytes, garbage where an envelope should be, an error body nested
 // 30 000 deep. Each call ends once, with a typed error, at once (not at its timeout), and the
 // client holds no more than its reply limit.
@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../../src/protocols/http/base64.hpp"
+#include "proto/echo.pb.h"
 #include "support/sync_call.hpp"
 #include "support/trickle_server.hpp"
 #include "wirebench/core/error_condition.hpp"
@@ -46,7 +48,8 @@ std::string head(std::string_view content_type, std::string_view framing) {
 }
 
 const char* content_type_of(const std::string& protocol) {
-  return protocol == "connect-h1" ? "application/proto" : "application/grpc-web+proto";
+  if (protocol == "connect-h1") return "application/proto";
+  return protocol == "grpc-web-text-h1" ? "application/grpc-web-text+proto" : "application/grpc-web+proto";
 }
 
 class rpc_hostile_server : public ::testing::TestWithParam<std::string> {};
@@ -74,7 +77,7 @@ TEST_P(rpc_hostile_server, garbage_for_a_reply_is_a_wrong_reply) {
   EXPECT_LT(o.took, 5s);
 }
 
-INSTANTIATE_TEST_SUITE_P(http1, rpc_hostile_server, ::testing::Values("connect-h1", "grpc-web-h1"),
+INSTANTIATE_TEST_SUITE_P(http1, rpc_hostile_server, ::testing::Values("connect-h1", "grpc-web-h1", "grpc-web-text-h1"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) if (c == '-') c = '_';
@@ -104,6 +107,34 @@ TEST(rpc_hostile_server_grpc_web, a_second_envelope_declaring_two_gigabytes_is_r
                                 1ms);
   EXPECT_EQ(o.error, "frame_too_long");
   EXPECT_LT(o.took, 5s);
+}
+
+// gRPC-Web-text as Envoy's grpc_web filter sends it: each frame base64'd on its own, padded, so
+// the body is a run of padded groups; and a body that is not base64 at all.
+std::string text_reply(const std::string& body) {
+  return head("application/grpc-web-text+proto", "content-length: " + std::to_string(body.size()) + "\r\n") + body;
+}
+
+TEST(rpc_hostile_server_grpc_web_text, frames_padded_one_by_one_decode_and_what_is_not_base64_is_refused) {
+  echo::GreetReply reply;
+  reply.set_greeting("hello, xy");  // 11 bytes of message, 16 with its envelope: "==" of padding
+  const std::string message = reply.SerializeAsString();
+  std::string frame(1, '\0');
+  for (int shift = 24; shift >= 0; shift -= 8) frame.push_back(static_cast<char>(message.size() >> shift));
+  frame += message;
+  const std::string trailers_block = "grpc-status:0\r\n";
+  std::string trailers(1, '\x80');
+  for (int shift = 24; shift >= 0; shift -= 8) trailers.push_back(static_cast<char>(trailers_block.size() >> shift));
+  trailers += trailers_block;
+  std::string body;
+  http::append_base64(body, frame);
+  http::append_base64(body, trailers);
+  ASSERT_EQ(body.find("=="), 22u) << "the first frame must end padded: " << body;
+  EXPECT_EQ(against("grpc-web-text-h1", text_reply(body)).error, "ok");
+  EXPECT_EQ(against("grpc-web-text-h1", text_reply(body.substr(0, body.size() - 1) + "!")).error, "wrong_reply");
+  // Binary where text was asked for: not base64.
+  std::string binary = frame + trailers;
+  EXPECT_EQ(against("grpc-web-text-h1", text_reply(binary)).error, "wrong_reply");
 }
 
 TEST(rpc_hostile_server_connect, an_error_body_nested_thirty_thousand_deep_is_no_crash) {

@@ -1,4 +1,5 @@
-// The Connect protocol's wire for the RPC client codec (../grpc/rpc_client_wire.hpp):
+// The Connect protocol's wire for the RPC client codec (../grpc/rpc_client_wire.hpp), in protobuf's
+// binary form (`connect`) or in JSON (`connect-json`, the codec connect-go's WithProtoJSON picks):
 // - unary calls: content-type application/proto (or application/json), the one request message
 //   bare, connect-protocol-version 1, connect-timeout-ms, accept-encoding gzip; the reply bare
 //   with 200 (content-encoding gzip inflated), an error as a non-200 status with the JSON
@@ -26,8 +27,13 @@ rpc_outcome wrong(std::string why) { return grpc_wire::wrong_reply_outcome(std::
 
 class connect_client_wire final : public grpc_wire::rpc_client_wire {
  public:
-  std::string_view name() const override { return "connect"; }
-  std::string_view summary() const override { return "Connect unary Echo.Greet (application/proto)"; }
+  explicit connect_client_wire(message_format format) : format_(format) {}
+  std::string_view name() const override { return json() ? "connect-json" : "connect"; }
+  std::string_view summary() const override {
+    return json() ? "Connect unary Echo.Greet in JSON (application/json)"
+                  : "Connect unary Echo.Greet (application/proto)";
+  }
+  message_format format() const override { return format_; }
 
   void request_headers(bool streaming, message_format format, std::string_view timeout,
                        std::vector<nghttp2_nv>& out) const override {
@@ -59,16 +65,21 @@ class connect_client_wire final : public grpc_wire::rpc_client_wire {
     if (!type || !type->streaming) return wrong("a stream's reply of another content type");
     // Envelopes: messages, then the end of stream, then nothing.
     return grpc_wire::read_enveloped(r, flag_end_stream, max_message, max_message, messages,
-                                     [](std::string_view json) -> rpc_outcome {
-                                       const auto end = parse_end_stream_json(json);
-                                       if (!end) return wrong("an end of stream that is not an EndStreamResponse");
-                                       return {end->code, end->message, {}};
-                                     });
+                                     [this](std::string_view json) { return read_end(json); });
+  }
+
+  std::uint8_t end_flag() const override { return flag_end_stream; }
+  rpc_outcome read_end(std::string_view json) const override {
+    const auto end = parse_end_stream_json(json);
+    if (!end) return wrong("an end of stream that is not an EndStreamResponse");
+    return {end->code, end->message, {}};
   }
 
   std::error_code failed(status_code code) const override { return connect_error(code); }
 
  private:
+  bool json() const { return format_ == message_format::json; }
+
   static rpc_outcome read_unary(const rpc_response& r, const std::optional<content_type_info>& type,
                                 std::size_t max_message, message_sink& messages) {
     if (r.http_status != 200) {
@@ -88,13 +99,15 @@ class connect_client_wire final : public grpc_wire::rpc_client_wire {
     if (!messages.take(r.body, r.encoding == "gzip" && !r.body.empty())) return wrong({});
     return {};
   }
+
+  message_format format_;
 };
 
 }  // namespace
 
-const grpc_wire::rpc_client_wire& client_wire() {
-  static const connect_client_wire instance;
-  return instance;
+const grpc_wire::rpc_client_wire& client_wire(message_format format) {
+  static const connect_client_wire proto{message_format::proto}, json{message_format::json};
+  return format == message_format::json ? json : proto;
 }
 
 }  // namespace wirebench::connect

@@ -55,7 +55,7 @@ std::optional<error_body> parse_error_json(std::string_view body);
 /// An EndStreamResponse: nullopt when it is not one; an OK end has code ok.
 std::optional<error_body> parse_end_stream_json(std::string_view body);
 
-/// Connect's wire for the RPC client codec (connect_client_wire.cpp).
-const grpc_wire::rpc_client_wire& client_wire();
+/// Connect's wire for the RPC client codec (connect_client_wire.cpp), its messages in `format`.
+const grpc_wire::rpc_client_wire& client_wire(message_format format);
 
 }  // namespace wirebench::connect

@@ -39,4 +39,9 @@ client_codec_factory rpc_client_codecs(const client_config& config, const rpc_cl
 /// answers 505).
 void add_http_entries(protocol_registry& registry, const rpc_client_wire& wire);
 
+/// An entry whose calls are messages on one bidirectional stream per connection, matched by id
+/// (grpc_client_codec.hpp's stream codec, `batch` calls per message), in `wire`'s protocol on our
+/// HTTP/2, against that server: grpc-stream and grpc-batch, connect-stream.
+protocol rpc_stream_entry(std::string name, std::string summary, std::size_t batch, const rpc_client_wire& wire);
+
 }  // namespace wirebench::grpc_wire

@@ -14,6 +14,7 @@
 #include "grpc_status.hpp"
 #include "grpc_timeout.hpp"
 #include "protobuf_log.hpp"
+#include "rpc_calls.hpp"
 #include "rpc_message_format.hpp"
 #include "proto/echo.pb.h"
 #include "../http2/h2_client_core.hpp"

@@ -57,9 +57,8 @@ struct grpc_client_config {
   std::string raw_path = {};
   std::vector<std::pair<std::string, std::string>> raw_metadata = {};
   // The protocol the calls are written in (gRPC's; Connect's and gRPC-Web's from their folders),
-  // and the messages' format on it (JSON: Connect's and gRPC's JSON codec).
+  // which says the messages' format on it too (rpc_client_wire::format).
   const rpc_client_wire* wire = &grpc_client_wire();
-  message_format format = message_format::proto;
 };
 
 std::unique_ptr<client_codec> make_grpc_client_codec(const grpc_client_config& config);

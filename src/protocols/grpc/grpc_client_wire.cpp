@@ -54,6 +54,10 @@ class grpc_wire_client final : public grpc_family_client_wire {
 
 }  // namespace
 
+rpc_outcome rpc_client_wire::read_end(std::string_view) const {
+  return wrong("an end envelope, which this protocol has not");
+}
+
 std::string grpc_family_client_wire::format_timeout(std::chrono::nanoseconds timeout) const {
   return grpc_wire::format_timeout(timeout);
 }

@@ -7,6 +7,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <nlohmann/json.hpp>
 
+#include "rpc_message_format.hpp"
 #include "wirebench/core/setting_error.hpp"
 
 namespace wirebench::grpc_wire {
@@ -101,15 +102,17 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
       throw setting_error("data", "not a " + method->input_type()->full_name() + " in JSON (" +
                                       std::string(parsed_json.message()) + ")");
     request->SerializeToString(&requests_.emplace_back());
+    serialize_message(message_format::json, *request, requests_json_.emplace_back());
   }
   reply_prototype_ = factory_.GetPrototype(method->output_type());
 }
 
 grpc_dynamic_method::~grpc_dynamic_method() = default;
 
-bool grpc_dynamic_method::append_reply_json(std::string_view bytes, std::string& json) const {
+bool grpc_dynamic_method::append_reply_json(message_format format, std::string_view bytes,
+                                            std::string& json) const {
   std::unique_ptr<protobuf::Message> reply(reply_prototype_->New());
-  if (!reply->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return false;
+  if (!parse_message(format, bytes, *reply)) return false;
   std::string one;
   if (!protobuf::util::MessageToJsonString(*reply, &one).ok()) return false;
   json.append(one);

@@ -16,6 +16,7 @@
 #include <google/protobuf/dynamic_message.h>
 
 #include "grpc_call.hpp"
+#include "rpc_dialect.hpp"
 #include "wirebench/protocols/user_call.hpp"
 
 namespace wirebench::grpc_wire {
@@ -39,15 +40,17 @@ class grpc_dynamic_method {
   const std::string& path() const { return path_; }
   bool client_streaming() const { return client_streaming_; }
   bool server_streaming() const { return server_streaming_; }
-  // The request messages, serialized: one, or one per element of -d's JSON array.
-  const std::vector<std::string>& request_messages() const { return requests_; }
+  // The request messages, serialized in `format`: one, or one per element of -d's JSON array.
+  const std::vector<std::string>& request_messages(message_format format = message_format::proto) const {
+    return format == message_format::json ? requests_json_ : requests_;
+  }
   // How many of them one call sends: all (a client-streaming method's stream), or one, each call
   // the next in turn.
   std::size_t messages_per_call() const { return client_streaming_ ? requests_.size() : 1; }
-  // `bytes` as the reply message in JSON, appended to `json`; false when they are not a valid
-  // reply. Any thread (the prototype is shared read-only; each call parses into a message of its
-  // own).
-  bool append_reply_json(std::string_view bytes, std::string& json) const;
+  // `bytes`, a reply message in `format`, as JSON (protobuf's canonical form) appended to `json`;
+  // false when they are not a valid reply. Any thread (the prototype is shared read-only; each
+  // call parses into a message of its own).
+  bool append_reply_json(message_format format, std::string_view bytes, std::string& json) const;
 
  private:
   class error_collector;
@@ -59,7 +62,8 @@ class grpc_dynamic_method {
   google::protobuf::DynamicMessageFactory factory_;  // after importer_: its prototypes go first
   const google::protobuf::Message* reply_prototype_ = nullptr;
   std::string path_;
-  std::vector<std::string> requests_;
+  std::vector<std::string> requests_;       // protobuf's binary form
+  std::vector<std::string> requests_json_;  // the same in canonical JSON (Connect's JSON codec)
   bool client_streaming_ = false;
   bool server_streaming_ = false;
 };

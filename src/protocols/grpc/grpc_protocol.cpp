@@ -101,21 +101,28 @@ void grpc_wire::add_http_entries(protocol_registry& registry, const rpc_client_w
   registry.add(std::move(p));
 }
 
-namespace {
-
-// grpcpp-batch's batch, so that the two compare like for like.
-constexpr std::size_t batch_size = 10;
-
-// A stream client of `batch` calls per message on grpc's server.
-protocol stream_entry(std::string name, std::string summary, std::size_t batch) {
+protocol grpc_wire::rpc_stream_entry(std::string name, std::string summary, std::size_t batch,
+                                     const rpc_client_wire& wire) {
   protocol p = grpc_entry(std::move(name), std::move(summary),
-                          [batch](const client_config& c) -> client_codec_factory {
-                            return [settings = client_settings(c), batch] {
+                          [batch, &wire](const client_config& c) -> client_codec_factory {
+                            grpc_client_config settings = client_settings(c);
+                            settings.wire = &wire;
+                            return [settings, batch] {
                               return grpc_wire::make_grpc_stream_client_codec(settings, batch);
                             };
                           });
   p.reference.server_of = "grpc";
   return p;
+}
+
+namespace {
+
+// grpcpp-batch's batch, so that the two compare like for like.
+constexpr std::size_t batch_size = 10;
+
+// A stream client of `batch` calls per message on grpc's server, in gRPC's protocol.
+protocol stream_entry(std::string name, std::string summary, std::size_t batch) {
+  return grpc_wire::rpc_stream_entry(std::move(name), std::move(summary), batch, grpc_wire::grpc_client_wire());
 }
 
 void register_grpc_protocol(protocol_registry& registry) {

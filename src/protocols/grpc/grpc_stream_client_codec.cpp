@@ -1,6 +1,7 @@
-// `grpc-stream` and `grpc-batch`: calls as messages on one bidirectional gRPC stream per
-// connection (see grpc_client_codec.hpp), on our HTTP/2 client core. Sans-IO; everything runs on
-// the connection's thread, in the engine's encode()/produce()/decode() calls.
+// `grpc-stream`, `grpc-batch` and `connect-stream`: calls as messages on one bidirectional stream
+// per connection (see grpc_client_codec.hpp), in gRPC's protocol or Connect's (its wire), on our
+// HTTP/2 client core. Sans-IO; everything runs on the connection's thread, in the engine's
+// encode()/produce()/decode() calls.
 #include <deque>
 #include <limits>
 #include <string>
@@ -26,13 +27,18 @@ class grpc_stream_client_codec final : public http2::client_core {
  public:
   grpc_stream_client_codec(const grpc_client_config& config, std::size_t batch)
       : client_core(config.max_message_bytes + 5),
+        wire_(*config.wire),
         authority_(config.authority),
-        scheme_(config.https ? "https" : "http"),
-        path_(batch > 1 ? "/wirebench.echo.Echo/GreetBatchStream"
-                        : "/wirebench.echo.Echo/GreetStream"),
         batch_(batch),
-        max_message_(config.max_message_bytes) {
+        max_message_(config.max_message_bytes),
+        end_flag_(wire_.end_flag()) {
     drop_protobuf_parse_complaints();  // a lying server must not be able to flood our stderr
+    using http2::static_header;
+    headers_ = {static_header(":method", "POST"), static_header(":scheme", config.https ? "https" : "http"),
+                static_header(":path", batch > 1 ? "/wirebench.echo.Echo/GreetBatchStream"
+                                                 : "/wirebench.echo.Echo/GreetStream"),
+                static_header(":authority", authority_)};
+    wire_.request_headers(true, message_format::proto, {}, headers_);  // no timeout: per call, the engine's
   }
 
   // The stream's requests may not be sent again: a call is never reported as not processed.
@@ -84,7 +90,7 @@ class grpc_stream_client_codec final : public http2::client_core {
     return std::make_unique<grpc_call_stream>();
   }
   void response_header(client_stream& s, std::string_view name, std::string_view value) override {
-    static_cast<grpc_call_stream&>(s).read_header(name, value);
+    static_cast<grpc_call_stream&>(s).read_header(wire_, name, value);
   }
   // Only the stream's record exists, and it is streaming: never judged as a whole.
   codec_reply reply_for(client_stream& s) override { return {s.call, errc::wrong_reply, {}}; }
@@ -94,8 +100,7 @@ class grpc_stream_client_codec final : public http2::client_core {
     if (stream_ != nullptr && !stream_->request_closed) return *stream_;
     auto& s = static_cast<grpc_call_stream&>(take_stream(std::numeric_limits<std::uint32_t>::max()));
     s.streaming = true;
-    const auto headers = grpc_request_headers(scheme_, path_, authority_);
-    (void)submit(s, headers);  // refused: stream_ended() comes with the next decode
+    (void)submit(s, headers_);  // refused: stream_ended() comes with the next decode
     stream_ = &s;
     return s;
   }
@@ -119,7 +124,8 @@ class grpc_stream_client_codec final : public http2::client_core {
     }
   }
 
-  // The stream's DATA: every whole message a reply (or a batch of them).
+  // The stream's DATA: every whole message a reply (or a batch of them); in Connect's protocol the
+  // end of stream last, and nothing after it.
   void response_data(client_stream& s, std::string_view bytes) override {
     auto& g = static_cast<grpc_call_stream&>(s);
     if (wrong_reply_) return;
@@ -127,7 +133,17 @@ class grpc_stream_client_codec final : public http2::client_core {
     grpc_message_decoder decoder(max_message_);
     const std::span<const std::byte> body = as_bytes(std::string_view(g.body));
     std::size_t consumed = 0;
-    while (!wrong_reply_) {
+    while (!wrong_reply_ && consumed < body.size()) {
+      if (g.end) {  // bytes after the end
+        wrong_reply_ = true;
+        break;
+      }
+      if (end_flag_ != 0 && (std::to_integer<std::uint8_t>(body[consumed]) & end_flag_)) {
+        const auto used = read_end(g, body.subspan(consumed));
+        if (used == 0) break;  // not whole yet
+        consumed += used;
+        continue;
+      }
       const auto step = decoder.decode(body.subspan(consumed));
       if (step.status == decode_status::need_more) break;
       if (step.status != decode_status::frame) {
@@ -146,6 +162,30 @@ class grpc_stream_client_codec final : public http2::client_core {
       read_replies(message);
     }
     g.body.erase(0, consumed);
+  }
+
+  // The end envelope at the start of `body` read into g.end (its bytes inflated as its flag
+  // says): how many bytes it took, 0 when it is not whole yet.
+  std::size_t read_end(grpc_call_stream& g, std::span<const std::byte> body) {
+    if (body.size() < 5) return 0;
+    const std::uint32_t length = std::to_integer<std::uint32_t>(body[1]) << 24 |
+                                 std::to_integer<std::uint32_t>(body[2]) << 16 |
+                                 std::to_integer<std::uint32_t>(body[3]) << 8 | std::to_integer<std::uint32_t>(body[4]);
+    if (length > max_message_) {
+      wrong_reply_ = true;
+      return 0;
+    }
+    if (body.size() - 5 < length) return 0;
+    std::string_view end = as_text(body.subspan(5, length));
+    if (std::to_integer<std::uint8_t>(body[0]) & 0x01) {  // compressed as the messages are
+      if (g.encoding != "gzip" || gunzip(body.subspan(5, length), max_message_, inflated_)) {
+        wrong_reply_ = true;
+        return 0;
+      }
+      end = inflated_;
+    }
+    g.end = wire_.read_end(end);
+    return 5 + length;
   }
 
   void read_replies(std::string_view message) {
@@ -179,9 +219,17 @@ class grpc_stream_client_codec final : public http2::client_core {
   std::error_code stream_ended(client_stream& s) override {
     auto& g = static_cast<grpc_call_stream&>(s);
     if (stream_ == &g) stream_ = nullptr;
-    if (g.grpc_status && *g.grpc_status != status_code::ok) {
+    if (g.end && g.end->error) {  // an end that is not one
+      failure_ = g.end->message;
+      return g.end->error;
+    }
+    if (g.end && g.end->code != status_code::ok) {
+      failure_ = g.end->message;
+      return wire_.failed(g.end->code);
+    }
+    if (g.trailer_status && *g.trailer_status != status_code::ok) {
       failure_ = percent_decoded(g.message);
-      return status_error(*g.grpc_status);
+      return wire_.failed(*g.trailer_status);
     }
     if (g.status != 0 && g.status != 200) {
       failure_ = std::to_string(g.status) + " " + g.body.substr(0, 200);
@@ -191,11 +239,12 @@ class grpc_stream_client_codec final : public http2::client_core {
     return errc::connection_closed;
   }
 
+  const rpc_client_wire& wire_;
   std::string authority_;
-  std::string_view scheme_;  // "https" under TLS, else "http"
-  std::string_view path_;
+  std::vector<nghttp2_nv> headers_;  // the stream's request headers (values: literals, authority_)
   std::size_t batch_;
   std::size_t max_message_;
+  std::uint8_t end_flag_;  // the flag of an end envelope in the body (Connect's), or 0 (gRPC's)
   grpc_call_stream* stream_ = nullptr;  // the open stream's record (null: none yet, or ended)
   // grpc-batch: the calls encoded since the last produce(), the first queued_ entries (their
   // strings' capacity kept).

@@ -14,7 +14,7 @@ namespace wirebench::grpc_wire {
 
 rpc_calls::rpc_calls(const grpc_client_config& config)
     : wire_(*config.wire),
-      format_(config.format),
+      format_(config.wire->format()),
       max_message_(config.max_message_bytes),
       requests_(config.requests),
       raw_path_(config.raw_path) {
@@ -27,11 +27,12 @@ rpc_calls::rpc_calls(const grpc_client_config& config)
     request_template& t = templates_.emplace_back();
     t.method = r.method.get();
     const bool streaming = r.method->client_streaming() || r.method->server_streaming();
-    const auto& messages = r.method->request_messages();
+    const auto& messages = r.method->request_messages(format_);
     const std::size_t per_call = r.method->messages_per_call();
     for (std::size_t first = 0; first == 0 || first < messages.size(); first += per_call) {
       std::string& body = t.bodies.emplace_back();
       for (std::size_t m = first; m < first + per_call; ++m) append_message(streaming, messages[m], body);
+      // A text wire's placeholders are filled in the messages, before the body is wrapped.
       t.fillers.emplace_back(body, r.keyspace, next_placeholder_seed());
       if (per_call == 0) break;  // a client stream of no messages: one empty body
     }
@@ -46,8 +47,8 @@ std::size_t rpc_calls::max_body_of(const grpc_client_config& config) {
   // server-streaming user call up to 64.
   const std::size_t one = config.max_message_bytes + 5;
   for (const grpc_user_request& r : config.requests)
-    if (r.method->server_streaming()) return 64 * one;
-  return 2 * one;
+    if (r.method->server_streaming()) return config.wire->wrapped_size(64 * one);
+  return config.wire->wrapped_size(2 * one);
 }
 
 // The wire's headers, then the call's metadata. Every value lives here (or is a literal) until the
@@ -74,18 +75,21 @@ std::error_code rpc_calls::prepare(std::string_view name, std::string& body, cal
     t.next = (next + 1) % t.bodies.size();
     body.assign(t.bodies[next]);
     if (!t.fillers[next].empty()) t.fillers[next].fill(body);
+    wire_.wrap_body(body, wrapped_);
     into = {.request = *which, .path = t.method->path(), .headers = &t.headers};
     return {};
   }
   body.clear();
   if (!raw_path_.empty()) {  // the argument is the message
     append_message(false, name, body);
+    wire_.wrap_body(body, wrapped_);
     into = {.request = 0, .path = raw_path_, .headers = &call_headers_};
     return {};
   }
   request_.mutable_name()->assign(name.data(), name.size());
   serialize_message(format_, request_, scratch_);
   append_message(false, scratch_, body);
+  wire_.wrap_body(body, wrapped_);
   into = {.request = 0, .path = greet_path, .headers = &call_headers_};
   return {};
 }
@@ -102,7 +106,14 @@ codec_reply rpc_calls::verdict(std::uint32_t id, std::size_t request, const rpc_
   encoding_ = response.encoding;
   text_ = &text;
   text.clear();
-  rpc_outcome end = wire_.read_response(response, streaming, max_message_, *this);
+  rpc_response unwrapped = response;
+  const auto body = wire_.unwrap_body(response.body, wrapped_);
+  if (!body) {
+    why = "a body that is not in the wire's encoding (base64)";
+    return {id, errc::wrong_reply, why};
+  }
+  unwrapped.body = *body;
+  rpc_outcome end = wire_.read_response(unwrapped, streaming, max_message_, *this);
   if (end.error) {
     why = why_.empty() ? std::move(end.message) : std::string(why_);
     return {id, end.error, why};
@@ -128,7 +139,7 @@ bool rpc_calls::take(std::string_view bytes, bool compressed) {
     text.assign(bytes);
   } else if (method_) {
     if (many_) text.push_back(count_ == 1 ? '[' : ',');
-    if (!method_->append_reply_json(bytes, text)) return false;
+    if (!method_->append_reply_json(format_, bytes, text)) return false;
   } else {
     if (!parse_message(format_, bytes, reply_)) return false;
     text.swap(*reply_.mutable_greeting());

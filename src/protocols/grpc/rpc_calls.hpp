@@ -85,6 +85,7 @@ class rpc_calls : private message_sink {
   ::wirebench::echo::GreetReply reply_;
   std::string scratch_;   // a request serialized, before its framing
   std::string inflated_;  // a compressed reply, inflated
+  std::string wrapped_;   // a body as a text wire wraps or unwraps it
   // The response verdict is reading, for take().
   std::string_view encoding_;
   std::string* text_ = nullptr;

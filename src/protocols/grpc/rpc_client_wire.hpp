@@ -79,6 +79,27 @@ class rpc_client_wire {
   /// A call that ended with `code` (not ok): the error it counts as (gRPC's status_NAME,
   /// Connect's connect_NAME).
   virtual std::error_code failed(status_code code) const { return status_error(code); }
+
+  /// Where a stream's status is in its body (Connect's end of stream, gRPC-Web's trailers frame):
+  /// the flag of that last envelope; 0 where it comes in HTTP trailers (gRPC's).
+  virtual std::uint8_t end_flag() const { return 0; }
+  /// That envelope's bytes (inflated) as the call's outcome (a wrong_reply one when they are not
+  /// what the wire ends a body with).
+  virtual rpc_outcome read_end(std::string_view bytes) const;
+
+  /// The messages' format on this wire (`connect-json`: JSON; else protobuf's binary form).
+  virtual message_format format() const { return message_format::proto; }
+  /// A request's body as it goes on the wire, made from its messages (as framed) in `body`, in
+  /// place; `scratch` is the caller's, reused. Unchanged but for a text wire (gRPC-Web's base64).
+  virtual void wrap_body(std::string& body, std::string& scratch) const { (void)body, (void)scratch; }
+  /// How many bytes a body of `bytes` bytes of messages takes once wrapped.
+  virtual std::size_t wrapped_size(std::size_t bytes) const { return bytes; }
+  /// A response's body as messages, from what came (`body`); `scratch` may hold the result.
+  /// nullopt: not in the wire's body encoding (the call fails wrong_reply).
+  virtual std::optional<std::string_view> unwrap_body(std::string_view body, std::string& scratch) const {
+    (void)scratch;
+    return body;
+  }
 };
 
 /// What gRPC's wire and gRPC-Web's share: grpc-timeout's units, and the response's grpc-encoding,

@@ -46,15 +46,16 @@ class rpc_http1_client_codec final : public http1::response_codec {
   void replies_read() override { texts_used_ = 0; }
   void closing() override { requests_.clear(); }
 
-  // A body of envelopes (gRPC-Web's, a Connect stream's) whose next envelope declares more than
-  // the body may hold is refused at that envelope's header, not after its bytes have come (or
-  // at the timeout, from a server that sends no more). Each envelope is judged once: `judged_`
-  // is where the next begins (a server trickling a byte per read costs no rescan).
+  // A chunked body of envelopes (gRPC-Web's, a Connect stream's) whose next envelope declares
+  // more than the body may hold is refused at that envelope's header, not after its bytes have
+  // come (or at the timeout, from a server that sends no more). A body with a Content-Length is
+  // bounded by it (the parser refuses one over the limit) and read whole. Each envelope is judged
+  // once: `judged_` is where the next begins (a server trickling a byte per read costs no rescan).
   std::error_code judge_arriving(const http1::message& m) override {
     const std::string_view type = m.header("content-type");
     const bool enveloped = (type.find("grpc-web") != std::string_view::npos || type.find("connect+") != std::string_view::npos) &&
                            type.find("text") == std::string_view::npos;  // base64: judged whole
-    if (!enveloped) return {};
+    if (!enveloped || !m.header("content-length").empty()) return {};
     if (judged_ > m.body.size()) judged_ = 0;  // another response (the last one's end was missed)
     std::string_view body = std::string_view(m.body).substr(judged_);
     while (body.size() >= 5) {

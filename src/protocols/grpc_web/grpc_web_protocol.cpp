@@ -9,7 +9,11 @@
 namespace wirebench {
 namespace {
 
-const protocol_registration grpc_web_registration{67, [](protocol_registry& r) { grpc_wire::add_http_entries(r, grpc_web::client_wire()); }};
+// `grpc-web`, `grpc-web-h1`, then text's `grpc-web-text`, `grpc-web-text-h1`.
+const protocol_registration grpc_web_registration{67, [](protocol_registry& r) {
+  grpc_wire::add_http_entries(r, grpc_web::client_wire(false));
+  grpc_wire::add_http_entries(r, grpc_web::client_wire(true));
+}};
 
 }  // namespace
 }  // namespace wirebench

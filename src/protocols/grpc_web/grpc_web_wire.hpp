@@ -42,7 +42,7 @@ struct call_status {
 };
 std::optional<call_status> parse_trailers_block(std::string_view block);
 
-/// gRPC-Web's wire for the RPC client codec, binary (grpc_web_client_wire.cpp).
-const grpc_wire::rpc_client_wire& client_wire();
+/// gRPC-Web's wire for the RPC client codec, binary or (`text`) base64 (grpc_web_client_wire.cpp).
+const grpc_wire::rpc_client_wire& client_wire(bool text);
 
 }  // namespace wirebench::grpc_web

@@ -32,6 +32,7 @@ void response_codec::end_of_stream(bool clean, decoded& into) {
 // The parser's complete responses as replies, up to one that ends the connection.
 void response_codec::take_responses(decoded& into, std::error_code& error) {
   while (message* m = parser_.next(error)) {
+    if ((error = judge_arriving(*m))) return;
     into.replies.push_back(reply_to(*m));
     if (!m->keep_alive) {  // the server closes after this response: nothing behind it was read
       into.going_away = true;

@@ -35,8 +35,10 @@ class response_codec : public client_codec {
   virtual void replies_read() {}
   // A response said Connection: close: the requests behind it are not answered here.
   virtual void closing() {}
-  // The response still arriving (headers in, body partial), after each read: an error fails the
-  // connection now, rather than when the body is whole (a frame its start declares too large).
+  // A response's body as far as it has come: after each read while it arrives (headers in, body
+  // partial), and once whole before reply_to. An error fails the connection now, rather than when
+  // the body is whole (a frame its start declares too large); judged whole too, so that how the
+  // reads cut the response makes no difference.
   virtual std::error_code judge_arriving(const message& m) { (void)m; return {}; }
 
   parser& responses() { return parser_; }

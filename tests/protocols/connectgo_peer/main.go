@@ -1,7 +1,7 @@
 // connectgo_peer: connect-go (connectrpc.com/connect), the Connect protocol's reference
 // implementation, as a peer we did not write: its server of wirebench.echo.Echo (proto/echo.proto:
-// Greet, Get, Expand, Collect, Update) answering Connect, gRPC and gRPC-Web on one port, HTTP/1.1
-// and h2c; and its client calling any of those methods in any of the three protocols. For the
+// Greet, GreetStream, Get, Expand, Collect, Update) answering Connect, gRPC and gRPC-Web on one
+// port, HTTP/1.1 and h2c; and its client calling any of those methods in any of the three protocols. For the
 // interop tests; scripts/setup builds it into the tools cache. Echo's four methods are served under
 // article 003's service name too (echo.v1.Echo), and both sides reach abstract Unix sockets.
 //
@@ -119,6 +119,29 @@ func encode(text string, isJSON bool, field protowire.Number, key string) []byte
 
 func jsonOf(h http.Header) bool { return strings.Contains(h.Get("Content-Type"), "json") }
 
+// answerEach answers each message of a bidi stream as it comes (its string field `field` and id
+// decoded), with what reply makes of it, until the client ends its side.
+func answerEach(s *connect.BidiStream[[]byte, []byte], field protowire.Number, reply func(in fields, isJSON bool) []byte) error {
+	isJSON := jsonOf(s.RequestHeader())
+	for {
+		msg, err := s.Receive()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		in, err := decode(*msg, isJSON, field)
+		if err != nil {
+			return connect.NewError(connect.CodeInvalidArgument, err)
+		}
+		out := reply(in, isJSON)
+		if err := s.Send(&out); err != nil {
+			return err
+		}
+	}
+}
+
 func serve(port int, socket string, readyFD int) error {
 	codecs := []connect.HandlerOption{connect.WithCodec(rawCodec{"proto"}), connect.WithCodec(rawCodec{"json"})}
 	mux := http.NewServeMux()
@@ -138,6 +161,21 @@ func serve(port int, socket string, readyFD int) error {
 		}
 		out := encode("hello, "+in.text, isJSON, 2, "greeting")
 		return connect.NewResponse(&out), nil
+	}, codecs...))
+	// GreetStream: every GreetRequest answered by a GreetReply with its id, as it comes (the stream
+	// our grpc-stream and connect-stream clients put every call of a connection on).
+	mux.Handle(prefix+"GreetStream", connect.NewBidiStreamHandler(prefix+"GreetStream", func(ctx context.Context, s *connect.BidiStream[[]byte, []byte]) error {
+		return answerEach(s, 2, func(in fields, isJSON bool) []byte {
+			if isJSON {
+				out, _ := json.Marshal(map[string]any{"id": in.id, "greeting": "hello, " + in.text})
+				return out
+			}
+			out := encode("hello, "+in.text, false, 2, "greeting")
+			if in.id != 0 {
+				out = protowire.AppendVarint(protowire.AppendTag(out, 1, protowire.VarintType), in.id)
+			}
+			return out
+		})
 	}, codecs...))
 	// Echo's four methods under our name and under article 003's (echo.v1.Echo), as our server
 	// serves them.
@@ -182,24 +220,7 @@ func serve(port int, socket string, readyFD int) error {
 			return connect.NewResponse(&out), nil
 		}, codecs...))
 		mux.Handle(service+"Update", connect.NewBidiStreamHandler(service+"Update", func(ctx context.Context, s *connect.BidiStream[[]byte, []byte]) error {
-			isJSON := jsonOf(s.RequestHeader())
-			for {
-				msg, err := s.Receive()
-				if errors.Is(err, io.EOF) {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-				in, err := decode(*msg, isJSON, 1)
-				if err != nil {
-					return connect.NewError(connect.CodeInvalidArgument, err)
-				}
-				out := encode(in.text, isJSON, 1, "text")
-				if err := s.Send(&out); err != nil {
-					return err
-				}
-			}
+			return answerEach(s, 1, func(in fields, isJSON bool) []byte { return encode(in.text, isJSON, 1, "text") })
 		}, codecs...))
 	}
 	network, address := "tcp", fmt.Sprintf("127.0.0.1:%d", port)
