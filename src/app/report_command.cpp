@@ -9,6 +9,8 @@
 #include "report_data.hpp"
 #include "report_page.hpp"
 #include "results_output.hpp"
+#include "wirebench/protocols/input_file.hpp"
+#include "wirebench/protocols/nesting_depth.hpp"
 
 namespace wirebench::app {
 namespace {
@@ -22,8 +24,14 @@ struct report_options {
 // Whether `path` holds Google Benchmark's JSON (--benchmark_out): its cases are drawn too, as
 // scripts/bench's sweeps. Anything else is taken for a results file (and refused if it is not).
 bool is_google_benchmark(const std::string& path, nlohmann::json& doc) {
-  std::ifstream in(path, std::ios::binary);
-  doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::string text;
+  try {
+    text = read_input_file(path, max_results_file_bytes, "");
+  } catch (const std::invalid_argument&) {
+    return false;  // the results reader says why, naming the file
+  }
+  if (!nesting_within(text, max_json_nesting)) return false;
+  doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   return doc.is_object() && doc.contains("benchmarks") && doc["benchmarks"].is_array();
 }
 

@@ -14,17 +14,24 @@
 
 #include "error_text.hpp"
 #include "wirebench/load/results_reader.hpp"
+#include "wirebench/protocols/input_file.hpp"
+#include "wirebench/protocols/nesting_depth.hpp"
 
 namespace wirebench::app {
 
 std::optional<std::vector<results_input>> read_results_files(const std::vector<std::string>& files) {
   std::vector<results_input> inputs;
   for (const auto& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
     try {
-      inputs.push_back({file, read_results_json(text.str())});
+      // Bounded before it is read: a results file may come from anywhere.
+      const std::string text = read_input_file(file, max_results_file_bytes, "");
+      if (!nesting_within(text, max_json_nesting))
+        throw std::invalid_argument(file + ": nests deeper than " + std::to_string(max_json_nesting) +
+                                    " levels, which no results file does");
+      inputs.push_back({file, read_results_json(text)});
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "wirebench: " << e.what() << "\n";  // names the file itself
+      return std::nullopt;
     } catch (const std::exception& e) {
       std::cerr << "wirebench: " << file << ": " << error_text(e) << "\n";
       return std::nullopt;

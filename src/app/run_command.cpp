@@ -200,6 +200,8 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
         if (s.target != std::floor(s.target))
           return "--stages " + o.stages + ": with --load closed each stage is a whole number of workers";
       if (stages->peak() < 1) return "--stages " + o.stages + ": no stage has a worker";
+      if (stages->peak() > most_workers)
+        return "--stages " + o.stages + ": at most " + std::to_string(most_workers) + " workers";
       plan.workers = {std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(stages->peak())))};
       plan.worker_stages = std::move(stages);
     } else {
@@ -207,6 +209,9 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
         if (load != "uniform" && load != "poisson")
           return "--stages ramps an open loop's rate (--load uniform or poisson) or, alone, a "
                  "closed loop's workers (--load closed), not " + load;
+      if (!(stages->total_calls() >= 1)) return "--stages " + o.stages + ": the stages hold no call";
+      if (stages->peak() > highest_rate)
+        return "--stages " + o.stages + ": at most " + std::to_string(static_cast<std::uint64_t>(highest_rate)) + " calls/s";
       plan.rate = stages->peak();
       plan.stages = std::move(stages);
     }
@@ -376,14 +381,14 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
                   "Worker counts to sweep (closed loop: callers; open loop: most calls in flight, "
                   "default 64)")
       ->delimiter(',')
-      ->check(above_zero())
+      ->check(from_to(1, most_workers))
       ->capture_default_str();
   cmd->add_option("--load", plan.loads,
                   "Load models: closed, or an open loop's arrivals: uniform, poisson, bursty")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("-r,--rate", plan.rate, "Open loop: calls per second (implies --load uniform)")
-      ->check(above_zero());
+      ->check(above_zero() & from_to(0, highest_rate));
   cmd->add_option("-D,--duration", plan.duration_seconds, "Seconds measured per repeat")
       ->check(from_to(0.01, 86400.0))
       ->capture_default_str();
@@ -454,7 +459,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
                   "The target of --find-max-rate: quantiles and an error share, e.g. "
                   "'p99<=1ms', 'p50<=200us,p99.9<=5ms,errors<=0.1%' (errors<=1% unless given)");
   cmd->add_option("--max-rate", plan.max_rate, "--find-max-rate: the highest rate tried (calls/s)")
-      ->check(above_zero())
+      ->check(above_zero() & from_to(0, highest_rate))
       ->capture_default_str();
   cmd->add_option("--check", o->check,
                   "Exit 3 when a point misses this target (as --slo: quantiles and an error "

@@ -20,6 +20,12 @@
 
 namespace wirebench::app {
 
+// The most workers and the highest open-loop rate a run takes: past what one machine drives (our
+// generator tops out near half a million calls/s on a core), and bounded so that a slip of the
+// finger (--workers 1e12, --rate 1e15) is refused before anything is sized by it.
+inline constexpr std::size_t most_workers = 100'000;
+inline constexpr double highest_rate = 1e7;
+
 struct run_plan {
   std::vector<std::string> protocols;
   std::vector<std::string> loads = {"closed"};  // closed, uniform, poisson, bursty

@@ -13,6 +13,8 @@
 
 #include "workload_yaml.hpp"
 #include "wirebench/load/request_mix.hpp"
+#include "wirebench/protocols/input_file.hpp"
+#include "wirebench/protocols/nesting_depth.hpp"
 #include "wirebench/protocols/registry.hpp"
 
 namespace wirebench::app {
@@ -21,12 +23,6 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument(why); }
-
-std::string read_file(const std::string& path, const char* flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(std::string(flag) + " " + path + ": cannot read it: " + std::strerror(errno));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The server a mix's requests go to: every one that names a server (an absolute URL) must name
 // the same (a mix loads one server); the others go to it, or to --connect.
@@ -189,7 +185,9 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
     // By its name: .yaml or .yml is YAML, anything else JSON.
     const std::string& name = o.workload_file;
     const bool yaml = name.ends_with(".yaml") || name.ends_with(".yml");
-    const std::string text = read_file(name, "--workload");
+    const std::string text = read_input_file(name, max_listing_file_bytes, "--workload");
+    if (!nesting_within(text, max_json_nesting))
+      refuse("--workload " + name + ": nests deeper than " + std::to_string(max_json_nesting) + " levels");
     const json doc = yaml ? yaml_as_json(text, name) : json::parse(text, nullptr, false);
     if (doc.is_discarded()) refuse("--workload " + name + ": not JSON (a YAML file's name ends in .yaml or .yml)");
     const std::vector<const user_call_form*> all = protocol_registry::builtin().forms();
@@ -222,6 +220,10 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
              "kind of request, or give a --workload file a section per kind (" +
              form_names(protocol_registry::builtin().forms()) + ")");
     auto add = [&](const std::string& line, const std::string& where) {
+      // Refused at the first request past the most, not after a file of millions is parsed.
+      if (choice.calls.size() == max_mix_requests)
+        refuse(where + ": more than " + std::to_string(max_mix_requests) +
+               " requests: a mix has at most " + std::to_string(max_mix_requests) + " (each keeps histograms of its own)");
       user_call call{form->from_line(line, d, where), user.keyspace};
       server.take(call, where);
       choice.calls.push_back(std::move(call));
@@ -232,7 +234,7 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
         continue;
       }
       const std::string path = request.substr(1);
-      std::istringstream lines(read_file(path, "--request @"));
+      std::istringstream lines(read_input_file(path, max_call_file_bytes, "--request"));
       std::size_t number = 0, before = choice.calls.size();
       for (std::string line; std::getline(lines, line);) {
         ++number;

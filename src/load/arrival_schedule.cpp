@@ -55,7 +55,8 @@ arrival_schedule::arrival_schedule(arrival_kind kind, rate_profile profile, std:
                                    std::size_t share, std::size_t shares)
     : arrival_schedule(kind == arrival_kind::bursty
                            ? throw std::invalid_argument("bursty arrivals have no ramp: give uniform or poisson")
-                           : kind,
+                       : !(profile.total_calls() >= 1) ? throw std::invalid_argument("the stages hold no call")
+                                                        : kind,
                        std::max(profile.peak(), 1.0), profile.duration(), seed, share, shares) {
   profile_.emplace(std::move(profile));
 }

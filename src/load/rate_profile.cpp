@@ -27,7 +27,6 @@ rate_profile::rate_profile(std::vector<rate_stage> stages) : stages_(std::move(s
   }
   seconds_ = seconds_of(duration_);
   if (duration_.count() <= 0) throw std::invalid_argument("the stages last no time");
-  if (!(total_calls() >= 1)) throw std::invalid_argument("the stages hold no call");
 }
 
 std::optional<rate_profile> rate_profile::parse(std::string_view text, std::string& problem) {

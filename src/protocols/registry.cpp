@@ -129,6 +129,17 @@ void protocol_registry::add(protocol p) {
   auto expand = [](const client_config& c) {
     expanded_config e{c, nullptr};
     picked_calls picked = expand_picks(c.calls);
+    // Every connection encodes every variant: their bytes, as each will be built, times the
+    // connections, judged before anything is built (ten two-value picks beside a 1 MiB payload
+    // were 1 GiB a connection).
+    std::size_t bytes = 0;
+    for (const user_call& call : picked.variants) bytes += expanded_size(call);
+    const std::size_t connections = std::max<std::size_t>(1, c.connections);
+    if (bytes > most_request_bytes / connections)
+      throw std::invalid_argument("requests: their variants come to " + std::to_string(bytes >> 20) + " MiB, " +
+                                  std::to_string(picked.variants.size()) + " of them, on each of " +
+                                  std::to_string(connections) + " connections: more than " +
+                                  std::to_string(most_request_bytes >> 20) + " MiB in all");
     if (picked.has_picks()) e.picks = std::make_shared<const pick_table>(picked);
     e.config.calls.clear();
     for (user_call& call : picked.variants) e.config.calls.push_back(with_payloads(std::move(call)));

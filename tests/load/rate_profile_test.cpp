@@ -51,7 +51,7 @@ TEST(rate_profile, stages_are_read_and_written_as_rate_at_duration) {
   EXPECT_EQ(p->stages().size(), 4u);
   EXPECT_EQ(p->stages()[2], (rate_stage{20'000, 60s}));
   EXPECT_EQ(p->text(), "0@0s,20000@20s,20000@60s,0@500ms");
-  for (const char* bad : {"", "100", "x@1s", "100@", "100@fast", "-5@1s", "100@1s,", "0@10s", "100@0s"}) {
+  for (const char* bad : {"", "100", "x@1s", "100@", "100@fast", "-5@1s", "100@1s,", "100@0s"}) {
     problem.clear();
     EXPECT_FALSE(rate_profile::parse(bad, problem)) << bad;
     EXPECT_FALSE(problem.empty()) << bad;
@@ -96,6 +96,18 @@ TEST(rate_profile, a_poisson_schedule_follows_the_ramp_on_average) {
 
 TEST(rate_profile, bursty_arrivals_have_no_ramp) {
   EXPECT_THROW(arrival_schedule(arrival_kind::bursty, rate_profile({{100, 1s}})), std::invalid_argument);
+}
+
+// Stages without a call are a closed loop's ramp of workers (1@1s: one worker), refused only as
+// an open loop's schedule.
+TEST(rate_profile, stages_without_a_call_are_no_open_loop) {
+  std::string problem;
+  for (const char* few : {"0@10s", "1@1s"}) {
+    const auto p = rate_profile::parse(few, problem);
+    ASSERT_TRUE(p) << few << ": " << problem;
+    EXPECT_LT(p->total_calls(), 1) << few;
+    EXPECT_THROW(arrival_schedule(arrival_kind::uniform, *p), std::invalid_argument) << few;
+  }
 }
 
 }  // namespace

@@ -116,7 +116,7 @@ TEST(call_picks, mistakes_are_refused_naming_the_request_and_the_placeholder) {
   auto why = [](const std::string& arg) { return refusal({command({"GET", "a"}), command({"GET", arg})}); };
   EXPECT_NE(why("__pick(@/nonexistent/keys)__").find("request 2 (GET __pick(@/nonexistent/keys)__): "),
             std::string::npos) << why("__pick(@/nonexistent/keys)__");
-  EXPECT_NE(why("__pick(@/nonexistent/keys)__").find("cannot read /nonexistent/keys: No such file"),
+  EXPECT_NE(why("__pick(@/nonexistent/keys)__").find("/nonexistent/keys: cannot read it: No such file"),
             std::string::npos);
   EXPECT_NE(why("__pick(@" + dir.path("empty.txt") + ")__").find("has no lines"), std::string::npos);
   EXPECT_NE(why("__pick()__").find("'__pick()__': an empty list"), std::string::npos);

@@ -210,6 +210,18 @@ TEST(call_placeholder, a_random_string_of_n_characters_is_filled_in_its_n_bytes)
   // A text that only looks like one is left alone: a leading zero, digits past the bytes, no pad.
   for (const char* text : {"__s05__", "__s9___", "__s5x_", "__s0"})
     EXPECT_TRUE(placeholder_filler(text, 10, 1).empty()) << text;
+  // Four characters, whose marker is all digits, right before the user's own digits: filled, and
+  // the digits after it kept.
+  const std::string before_digits = expand_random_strings("id=__rand_str_4__77");
+  ASSERT_EQ(before_digits, "id=__s477");
+  placeholder_filler digits_after(before_digits, 10, 3);
+  ASSERT_FALSE(digits_after.empty());
+  std::string filled = before_digits;
+  digits_after.fill(filled);
+  EXPECT_EQ(filled.substr(0, 3), "id=");
+  EXPECT_EQ(filled.substr(3, 4).find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz"), std::string::npos) << filled;
+  EXPECT_NE(filled.substr(3, 4), "__s4") << filled;
+  EXPECT_EQ(filled.substr(7), "77");
 }
 
 TEST(user_call, describe_says_what_is_sent) {
@@ -225,6 +237,13 @@ TEST(user_call, describe_says_what_is_sent) {
   EXPECT_EQ(describe(user_call{r, 100}),
             "SET k:__rand_int__ \"a b\" expecting 'OK' (__rand_int__ in [0, 100))");
   EXPECT_EQ(user_call{r}.form(), &resp_call_form());
+  // A line, whatever was sent: a megabyte of data cut at 200 bytes, saying how long it was, and
+  // control bytes escaped.
+  const user_call big{grpc_call{.method = "p.S/M", .request_json = R"({"text": ")" + std::string(1 << 20, 'x') + "\"}"}};
+  const std::string said = describe(big);
+  EXPECT_LT(said.size(), 260u) << said;
+  EXPECT_NE(said.find(" bytes)"), std::string::npos) << said;
+  EXPECT_EQ(describe(user_call{resp_call{{"SET", "k", "a\x1b[2Jb"}}}).find('\x1b'), std::string::npos);
   EXPECT_EQ(user_call{h}.form(), &http_call_form());
 }
 

@@ -433,7 +433,7 @@ TEST(workload_interop, a_bad_workload_file_is_refused_naming_the_field) {
             std::string::npos);
   // A pick's file that cannot be read: refused before anything runs, naming the request.
   EXPECT_NE(refusal("resp", R"({"requests": [{"command": "GET __pick(@/nonexistent/keys)__"}]})")
-                .find("request 1 (GET __pick(@/nonexistent/keys)__): __pick(@/nonexistent/keys)__: cannot read"),
+                .find("request 1 (GET __pick(@/nonexistent/keys)__): __pick(@/nonexistent/keys)__ /nonexistent/keys: cannot read it"),
             std::string::npos);
   EXPECT_NE(refusal("resp", "{\"requests\": []}").find(file + ": requests: a non-empty list"),
             std::string::npos);

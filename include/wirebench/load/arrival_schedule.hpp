@@ -40,7 +40,7 @@ class arrival_schedule {
                    std::uint64_t seed = 1, std::size_t share = 0, std::size_t shares = 1,
                    std::uint64_t calls = 0);
   // A ramped schedule over the profile's stages (uniform or poisson; std::invalid_argument for
-  // bursty, or a share that is not one of `shares`).
+  // bursty, stages that hold no call, or a share that is not one of `shares`).
   arrival_schedule(arrival_kind kind, rate_profile profile, std::uint64_t seed = 1,
                    std::size_t share = 0, std::size_t shares = 1);
 

@@ -22,7 +22,8 @@ struct rate_stage {
 class rate_profile {
  public:
   // Throws std::invalid_argument when a target is negative or not finite, a duration negative,
-  // or the stages together last no time or hold no call.
+  // or the stages together last no time. (Stages that hold no call are an open loop's to refuse:
+  // a closed loop's workers ramp on the same stages, 1@1s being one worker.)
   explicit rate_profile(std::vector<rate_stage> stages);
 
   // "RATE@DURATION,..." (durations as parse_duration() reads them: 500ms, 20s, 120s): the profile, or nullopt with a one-line

@@ -79,5 +79,9 @@ std::string expand_random_strings(std::string_view text);
 // gRPC JSON; MessagePack-RPC params): what a client builds its request from, the call as written
 // staying what results show.
 user_call with_payloads(user_call call);
+// How many bytes with_payloads(call)'s fields will come to, counted without building them (a
+// placeholder's N for the placeholder; one that is not well-formed as written): what a client is
+// about to allocate for it, per connection, judged before it does.
+std::size_t expanded_size(user_call call);
 
 }  // namespace wirebench

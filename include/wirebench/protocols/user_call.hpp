@@ -123,7 +123,8 @@ struct user_call {
   friend bool operator==(const user_call&, const user_call&) = default;
 };
 
-// What a person reads: "GET /x (expect 200)", "SET k:__rand_int__ v"; for tables and logs.
+// What a person reads: "GET /x (expect 200)", "SET k:__rand_int__ v"; for tables and logs (its
+// control bytes escaped, cut at 200 bytes).
 std::string describe(const user_call& call);
 // Its name if it has one, else describe()'s text without the placeholder's range: what a
 // mix's results label it with.
@@ -134,6 +135,10 @@ std::vector<request_field> fields_of(user_call& call);
 // The most requests a mix may have: each keeps latency histograms of its own per recording
 // thread (216 KB each), so a mix is sized for distinct calls, not for a log to replay.
 inline constexpr std::size_t max_mix_requests = 100;
+// The most bytes a client's requests may come to, every variant of their picks with its payloads
+// expanded, over all its connections (each encodes every one): far past any sensible load, well
+// below a machine's memory.
+inline constexpr std::size_t most_request_bytes = std::size_t{1} << 30;
 
 // With user calls, a call's payload (the name the greet call would carry) names which of them it
 // sends: request `index`'s payload is its decimal digits ("0", "1", ...), a static string.

@@ -5,37 +5,17 @@
 #include <nlohmann/json.hpp>
 
 #include "../http/json_string.hpp"
+#include "wirebench/protocols/nesting_depth.hpp"
 
 namespace wirebench::connect {
 namespace {
 
 constexpr std::size_t max_error_json_bytes = 64 * 1024;
-constexpr int max_error_json_depth = 16;
-
-// True when no array or object in `text` nests deeper than `most`: checked before nlohmann, whose
-// parser recurses, reads a peer's JSON (strings skipped, escapes included).
-bool depth_within(std::string_view text, int most) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > most) return false;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return true;
-}
+constexpr std::size_t max_error_json_depth = 16;
 
 // A peer's JSON, or a discarded value: bounded in size and depth, and never an exception.
 nlohmann::json parse_bounded(std::string_view text) {
-  if (text.size() > max_error_json_bytes || !depth_within(text, max_error_json_depth))
+  if (text.size() > max_error_json_bytes || !nesting_within(text, max_error_json_depth))
     return nlohmann::json::value_t::discarded;
   return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
 }

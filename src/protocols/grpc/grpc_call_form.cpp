@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "grpc_call.hpp"
+#include "wirebench/protocols/peer_text.hpp"
 #include "wirebench/protocols/user_call_form.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
 
@@ -60,7 +61,7 @@ static user_request from_line(std::string_view line, const given_flags& d, const
     g.request_json = std::string(line.substr(line.find_first_not_of(" \t", end)));
   const json message = json::parse(g.request_json, nullptr, false);
   if (message.is_discarded() || !(message.is_object() || message.is_array()))
-    refuse(where + ": '" + g.request_json + "': a gRPC request's message is a JSON object (or a list of them)");
+    refuse(where + ": '" + peer_text(g.request_json, 80) + "': a gRPC request's message is a JSON object (or a list of them)");
   return g;
 }
 

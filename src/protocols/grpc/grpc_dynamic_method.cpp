@@ -7,8 +7,10 @@
 #include <google/protobuf/util/json_util.h>
 #include <nlohmann/json.hpp>
 
+#include "grpc_import_chain.hpp"
 #include "rpc_message_format.hpp"
 #include "wirebench/core/setting_error.hpp"
+#include "wirebench/protocols/nesting_depth.hpp"
 
 namespace wirebench::grpc_wire {
 
@@ -32,6 +34,34 @@ std::string service_of(const std::string& method) {
   if (slash == std::string::npos || slash == 0 || slash + 1 == method.size())
     throw setting_error("call", "'" + method + "': give package.Service/Method");
   return method.substr(0, slash);
+}
+
+// The imports `file` (a virtual name under the source tree) comes to, each file parsed alone (no
+// import followed: protobuf's Importer would recurse), refused by `bad` when there are more than
+// most_proto_files of them or they chain deeper than deepest_import_chain. A file that does not
+// parse is left to the Importer to name.
+template <class Refuse>
+void grpc_dynamic_method::check_imports(const std::string& file, const Refuse& bad) {
+  protobuf::compiler::SourceTreeDescriptorDatabase alone(&source_tree_);
+  std::map<std::string, std::vector<std::string>> imports;
+  std::vector<std::string> next{file};
+  while (!next.empty()) {
+    const std::string name = std::move(next.back());
+    next.pop_back();
+    if (imports.contains(name)) continue;
+    if (imports.size() >= most_proto_files)
+      bad("imports more than " + std::to_string(most_proto_files) + " files");
+    protobuf::FileDescriptorProto proto;
+    auto& needs = imports[name];
+    if (!alone.FindFileByName(name, &proto)) continue;
+    needs.assign(proto.dependency().begin(), proto.dependency().end());
+    for (const auto& dependency : needs) next.push_back(dependency);
+  }
+  const auto chain = longest_import_chain(imports);
+  if (!chain) bad("its imports go round in a circle");
+  if (*chain > deepest_import_chain)
+    bad("its imports chain " + std::to_string(*chain) + " files deep, more than " +
+        std::to_string(deepest_import_chain));
 }
 
 grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
@@ -61,6 +91,7 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
     if (source_tree_.DiskFileToVirtualFile(file.string(), &virtual_file, &shadowing) !=
         protobuf::compiler::DiskSourceTree::SUCCESS)
       bad("not under an import path");
+    check_imports(virtual_file, bad);
     importer_ = std::make_unique<protobuf::compiler::Importer>(&source_tree_, errors_.get());
     if (importer_->Import(virtual_file) == nullptr)
       bad(errors_->first().empty() ? "does not parse" : errors_->first());
@@ -80,6 +111,9 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
   // A JSON array is several messages: a client-streaming method's stream, or for any other
   // method one per call, in turn (ghz's --data with an array).
   std::vector<std::string> texts;
+  // Judged before nlohmann or protobuf reads it: both recurse once per level.
+  if (!nesting_within(call.request_json, max_json_nesting))
+    throw setting_error("data", "the JSON nests deeper than " + std::to_string(max_json_nesting) + " levels");
   const auto first = call.request_json.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && call.request_json[first] == '[') {
     nlohmann::json array;

@@ -54,6 +54,8 @@ class grpc_dynamic_method {
 
  private:
   class error_collector;
+  template <class Refuse>
+  void check_imports(const std::string& file, const Refuse& bad);
   std::unique_ptr<error_collector> errors_;
   google::protobuf::compiler::DiskSourceTree source_tree_;
   std::unique_ptr<google::protobuf::compiler::Importer> importer_;  // from a .proto

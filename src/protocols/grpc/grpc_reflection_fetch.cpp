@@ -11,11 +11,13 @@
 #include "grpc_dynamic_method.hpp"
 #include "grpc_metadata.hpp"
 #include "grpc_reflection.hpp"
+#include "grpc_reflection_walk.hpp"
 #include "../from_codecs/client_from_codecs.hpp"
 #include "../http2/h2_backend.hpp"
 #include "proto/reflection.pb.h"
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/setting_error.hpp"
+#include "wirebench/protocols/peer_text.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/tls/tls_client_codec.hpp"
 #include "wirebench/tls/tls_context.hpp"
@@ -71,7 +73,7 @@ class reflection_asker {
     if (error_name(o.ec) == "status_UNIMPLEMENTED")
       refuse("the server at " + address_ + " offers no reflection (grpc.reflection.v1alpha)");
     if (o.ec) refuse("cannot ask the server at " + address_ + ": " + o.ec.message() +
-                     (o.reply.empty() ? "" : " (" + o.reply + ")"));
+                     (o.reply.empty() ? "" : " (" + peer_text(o.reply) + ")"));
     rpb::ServerReflectionResponse response;
     if (!response.ParseFromString(o.reply)) refuse("an answer that is not a ServerReflectionResponse");
     return response;
@@ -86,42 +88,18 @@ class reflection_asker {
 }  // namespace
 
 std::vector<std::string> fetch_reflected_files(const client_config& c, const grpc_call& call) {
-  const std::string symbol = service_of(call.method);
   reflection_asker asker(c, call);
-  std::map<std::string, std::string> files;  // serialized, by file name
-  // Every file an answer carries goes into `files`; an error answer refuses, naming `value`.
-  auto take = [&](const rpb::ServerReflectionResponse& response, const std::string& value) {
-    if (response.has_error_response()) refuse(value + ": " + response.error_response().error_message());
-    for (const std::string& bytes : response.file_descriptor_response().file_descriptor_proto()) {
-      google::protobuf::FileDescriptorProto file;
-      if (!file.ParseFromString(bytes)) refuse("the server sent a file that is not one");
-      files.emplace(file.name(), bytes);
-    }
-  };
-  rpb::ServerReflectionRequest request;
-  request.set_file_containing_symbol(symbol);
-  take(asker.ask(request), symbol);
-  // The imports the server did not send with it, each asked for by name until none is missing.
-  for (bool asked = true; asked;) {
-    asked = false;
-    std::vector<std::string> missing;
-    for (const auto& [name, bytes] : files) {
-      google::protobuf::FileDescriptorProto file;
-      file.ParseFromString(bytes);
-      for (const std::string& dependency : file.dependency())
-        if (!files.contains(dependency)) missing.push_back(dependency);
-    }
-    for (const std::string& name : missing) {
-      if (files.contains(name)) continue;
-      request.set_file_by_filename(name);
-      take(asker.ask(request), name);
-      if (!files.contains(name)) refuse(name + ": the server sent no such file");
-      asked = true;
-    }
-  }
-  std::vector<std::string> out;
-  for (auto& [name, bytes] : files) out.push_back(std::move(bytes));
-  return out;
+  return walk_reflected_files(service_of(call.method), [&](bool by_symbol, const std::string& value) {
+    rpb::ServerReflectionRequest request;
+    if (by_symbol) request.set_file_containing_symbol(value);
+    else request.set_file_by_filename(value);
+    rpb::ServerReflectionResponse response = asker.ask(request);
+    reflection_answer answer;
+    if (response.has_error_response()) answer.error = response.error_response().error_message();
+    for (std::string& bytes : *response.mutable_file_descriptor_response()->mutable_file_descriptor_proto())
+      answer.files.push_back(std::move(bytes));
+    return answer;
+  });
 }
 
 }  // namespace wirebench::grpc_wire

@@ -13,6 +13,7 @@
 
 #include "grpc_backend.hpp"
 #include "grpc_tls.hpp"
+#include "../grpc/grpc_reflection_walk.hpp"
 #include "wirebench/core/setting_error.hpp"
 
 namespace wirebench::grpc_backend {
@@ -116,49 +117,25 @@ std::vector<std::string> reflected_files(const client_config& c, const std::stri
   const protobuf::Descriptor* request_type = reflection_type("ServerReflectionRequest");
   const protobuf::Message* prototype = protobuf::MessageFactory::generated_factory()->GetPrototype(request_type);
   reflection_stream stream(c);
-  // Asks for the file named by `field` ("file_containing_symbol", "file_by_filename") = `value`;
-  // every file the answer carries goes into `files`, by name.
-  std::map<std::string, std::string> files;
-  auto ask = [&](const char* field, const std::string& value) {
+  return grpc_wire::walk_reflected_files(symbol, [&](bool by_symbol, const std::string& value) {
     std::unique_ptr<protobuf::Message> request(prototype->New());
+    const char* field = by_symbol ? "file_containing_symbol" : "file_by_filename";
     request->GetReflection()->SetString(request.get(), request_type->FindFieldByName(field), value);
     const std::unique_ptr<protobuf::Message> reply = stream.ask(*request);
     const protobuf::Descriptor* type = reply->GetDescriptor();
     const protobuf::Reflection* reflection = reply->GetReflection();
+    grpc_wire::reflection_answer answer;
     if (reflection->HasField(*reply, type->FindFieldByName("error_response"))) {
       const protobuf::Message& error = reflection->GetMessage(*reply, type->FindFieldByName("error_response"));
-      refuse(value + ": " + error.GetReflection()->GetString(error, error.GetDescriptor()->FindFieldByName("error_message")));
+      answer.error = error.GetReflection()->GetString(error, error.GetDescriptor()->FindFieldByName("error_message"));
+      return answer;
     }
     const protobuf::Message& found = reflection->GetMessage(*reply, type->FindFieldByName("file_descriptor_response"));
     const protobuf::FieldDescriptor* protos = found.GetDescriptor()->FindFieldByName("file_descriptor_proto");
-    for (int i = 0; i < found.GetReflection()->FieldSize(found, protos); ++i) {
-      std::string bytes = found.GetReflection()->GetRepeatedString(found, protos, i);
-      protobuf::FileDescriptorProto file;
-      if (!file.ParseFromString(bytes)) refuse("the server sent a file that is not one");
-      files.emplace(file.name(), std::move(bytes));
-    }
-  };
-  ask("file_containing_symbol", symbol);
-  // The imports the server did not send with it, each asked for by name until none is missing.
-  for (bool asked = true; asked;) {
-    asked = false;
-    std::vector<std::string> missing;
-    for (const auto& [name, bytes] : files) {
-      protobuf::FileDescriptorProto file;
-      file.ParseFromString(bytes);
-      for (const std::string& dependency : file.dependency())
-        if (!files.contains(dependency)) missing.push_back(dependency);
-    }
-    for (const std::string& name : missing) {
-      if (files.contains(name)) continue;
-      ask("file_by_filename", name);
-      if (!files.contains(name)) refuse("the server did not send " + name);
-      asked = true;
-    }
-  }
-  std::vector<std::string> out;
-  for (auto& [name, bytes] : files) out.push_back(std::move(bytes));
-  return out;
+    for (int i = 0; i < found.GetReflection()->FieldSize(found, protos); ++i)
+      answer.files.push_back(found.GetReflection()->GetRepeatedString(found, protos, i));
+    return answer;
+  });
 }
 
 }  // namespace wirebench::grpc_backend

@@ -10,18 +10,13 @@
 #include <grpcpp/security/tls_certificate_verifier.h>
 #include <grpcpp/security/tls_credentials_options.h>
 
+#include "wirebench/protocols/input_file.hpp"
 #include "wirebench/tls/tls_context.hpp"
 
 namespace wirebench::grpc_backend {
 namespace {
 
-std::string read_pem(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_pem(const std::string& path) { return read_input_file(path, max_listing_file_bytes, "TLS file"); }
 
 }  // namespace
 

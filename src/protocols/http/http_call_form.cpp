@@ -10,6 +10,7 @@
 #include "http_call.hpp"
 #include "http_url.hpp"
 #include "wirebench/protocols/user_call_form.hpp"
+#include "wirebench/protocols/input_file.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 namespace wirebench {
@@ -96,18 +97,12 @@ static user_request from_line(std::string_view line, const given_flags& d, const
   return h;
 }
 
-static std::string read_file(const std::string& path, const std::string& where) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(where + " " + path + ": cannot read it: " + std::strerror(errno));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 static user_request from_entry(const json_fields& f, const given_flags& d) {
   http_call h = defaults(d);
   if (f.has("url") == f.has("path")) refuse(f.at("url") + ": give \"url\" or \"path\" (one)");
   if (f.has("body") && f.has("body_file")) refuse(f.at("body") + ": give \"body\" or \"body_file\", not both");
   if (f.has("body")) h.body = f.text("body");
-  if (f.has("body_file")) h.body = read_file(f.text("body_file"), f.at("body_file"));
+  if (f.has("body_file")) h.body = read_input_file(f.text("body_file"), max_call_file_bytes, f.at("body_file"));
   const bool body = f.has("body") || f.has("body_file") || d.has("--data");
   h.method = body ? "POST" : "GET";
   if (f.has("method")) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "msgpack_call.hpp"
+#include "wirebench/protocols/peer_text.hpp"
 #include "wirebench/protocols/user_call_form.hpp"
 #include "wirebench/protocols/user_call_parsing.hpp"
 
@@ -18,7 +19,7 @@ using json = nlohmann::json;
 static void check_params(const std::string& params, const std::string& where) {
   const json p = json::parse(params, nullptr, false);
   if (p.is_discarded() || !p.is_array())
-    refuse(where + ": '" + params + "': a MessagePack-RPC call's params are a JSON array");
+    refuse(where + ": '" + peer_text(params, 80) + "': a MessagePack-RPC call's params are a JSON array");
 }
 
 static user_request from_flags(const given_flags& g) {

@@ -17,6 +17,8 @@
 #include "wirebench/core/error.hpp"
 #include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
+#include "wirebench/protocols/nesting_depth.hpp"
+#include "wirebench/protocols/peer_text.hpp"
 
 namespace wirebench::msgpack_rpc {
 namespace {
@@ -30,13 +32,16 @@ struct packed_call {
 
 packed_call pack_call(const msgpack_call& call, std::uint64_t keyspace) {
   nlohmann::json params;
+  // Judged before nlohmann reads it: its writers recurse once per level.
+  if (!nesting_within(call.params_json, max_json_nesting))
+    throw setting_error("data", "the JSON nests deeper than " + std::to_string(max_json_nesting) + " levels");
   try {
     params = nlohmann::json::parse(call.params_json);
   } catch (const nlohmann::json::exception& e) {
-    throw setting_error("data", "'" + call.params_json + "': not JSON (" + e.what() + ")");
+    throw setting_error("data", "'" + peer_text(call.params_json, 80) + "': not JSON (" + e.what() + ")");
   }
   if (!params.is_array())
-    throw setting_error("data", "'" + call.params_json + "': MessagePack-RPC params are a JSON array");
+    throw setting_error("data", "'" + peer_text(call.params_json, 80) + "': MessagePack-RPC params are a JSON array");
   if (call.method.empty()) throw setting_error("method", "give the method's name");
   packed_call packed;
   packed.method = call.method;

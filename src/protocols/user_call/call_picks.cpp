@@ -12,15 +12,15 @@
 #include <string>
 #include <string_view>
 
+#include "wirebench/protocols/input_file.hpp"
+
 namespace wirebench {
 namespace {
 
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument(why); }
 
 std::string read_file(const std::string& token, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(token + ": cannot read " + path + ": " + std::strerror(errno));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return read_input_file(path, max_listing_file_bytes, token);
 }
 
 std::vector<std::string> file_lines(const std::string& token, const std::string& path) {

@@ -35,18 +35,21 @@ std::string random_string_marker(std::size_t n) {
   return marker.append(n - marker.size(), '_');
 }
 
-// The length of the marker at `bytes`' start, or 0 when there is none.
+// The length of the marker at `bytes`' start, or 0 when there is none. A marker that fills its N
+// bytes with its digits ("__s4") may be followed by the user's own digits ("__s47..."): the
+// longest run of digits that makes a whole marker wins, then shorter ones, so that __rand_str_4__
+// before a digit is still found (and __s47 with its 42 underscores is 47, not 4).
 std::size_t random_string_marker_at(std::string_view bytes) {
   if (!bytes.starts_with("__s")) return 0;
-  std::size_t n = 0;
-  const char* digits = bytes.data() + 3;
-  const auto [end, ec] = std::from_chars(digits, bytes.data() + bytes.size(), n);
-  if (ec != std::errc{} || end == digits || *digits == '0' || n < min_random_string || n > bytes.size())
-    return 0;
-  const std::size_t written = static_cast<std::size_t>(end - bytes.data());
-  if (written > n || bytes.substr(written, n - written).find_first_not_of('_') != std::string_view::npos)
-    return 0;
-  return n;
+  const std::size_t digits_end = std::min(bytes.find_first_not_of("0123456789", 3), bytes.size());
+  if (digits_end == 3 || bytes[3] == '0') return 0;
+  for (std::size_t end = std::min(digits_end, std::size_t{3 + 8}); end > 3; --end) {  // N < 10^8
+    std::size_t n = 0;
+    std::from_chars(bytes.data() + 3, bytes.data() + end, n);
+    if (n < min_random_string || n > bytes.size() || end > n) continue;
+    if (bytes.substr(end, n - end).find_first_not_of('_') == std::string_view::npos) return n;
+  }
+  return 0;
 }
 
 // `text` with every `open` + N + "__" replaced by make(N); N a whole number in [lowest, highest].
@@ -158,6 +161,29 @@ std::string expand_payloads(std::string_view text) {
 std::string expand_random_strings(std::string_view text) {
   return expand_sized(text, "__rand_str_", min_random_string, max_random_string,
                       "a random string's placeholder", random_string_placeholder, random_string_marker);
+}
+
+std::size_t expanded_size(user_call call) {
+  // Each __payload_N__ or __rand_str_N__ counts as its N bytes, the rest as written.
+  auto size_of = [](std::string_view text) {
+    std::size_t size = text.size();
+    for (const std::string_view open : {std::string_view("__payload_"), std::string_view("__rand_str_")}) {
+      for (auto at = text.find(open); at != std::string_view::npos; at = text.find(open, at + 1)) {
+        std::size_t n = 0;
+        const char* digits = text.data() + at + open.size();
+        const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), n);
+        if (ec != std::errc{} || end == digits || !std::string_view(end, text.data() + text.size() - end).starts_with("__"))
+          continue;
+        const std::size_t written = static_cast<std::size_t>(end - (text.data() + at)) + 2;
+        size = size - written + n;
+      }
+    }
+    return size;
+  };
+  std::size_t total = 0;
+  for (const request_field& f : fields_of(call))
+    if (f.sized) total += size_of(*f.text);
+  return total;
 }
 
 user_call with_payloads(user_call call) {

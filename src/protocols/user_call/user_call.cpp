@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 
+#include "wirebench/protocols/peer_text.hpp"
 #include "wirebench/protocols/user_call_form.hpp"
 
 namespace wirebench {
@@ -15,16 +16,22 @@ std::string request_text(const user_call& call) {
   return form ? form->text(call.request) : std::string();
 }
 
+// The most of a request's text describe() and label() show.
+constexpr std::size_t most_described = 200;
+
 }  // namespace
 
 std::string describe(const user_call& call) {
-  std::string text = request_text(call);
+  // A line a person reads: a 20 MB -d is not printed whole (the results' request keeps it).
+  std::string text = peer_text(request_text(call), most_described);
   if (text.find(random_int_placeholder) != std::string::npos)
     text += " (" + std::string(random_int_placeholder) + " in [0, " + std::to_string(call.keyspace) + "))";
   return text;
 }
 
-std::string label(const user_call& call) { return call.name.empty() ? request_text(call) : call.name; }
+std::string label(const user_call& call) {
+  return call.name.empty() ? peer_text(request_text(call), most_described) : call.name;
+}
 
 std::vector<request_field> fields_of(user_call& call) {
   const user_call_form* form = call.form();

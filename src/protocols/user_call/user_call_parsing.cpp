@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "wirebench/core/setting_error.hpp"
+#include "wirebench/protocols/input_file.hpp"
 
 namespace wirebench {
 namespace {
@@ -38,10 +39,11 @@ std::pair<std::string, std::string> parse_header(std::string_view line) {
 
 std::string read_data_argument(std::string_view arg) {
   if (!arg.starts_with('@')) return std::string(arg);
-  const std::string path(arg.substr(1));
-  std::ifstream file(path, std::ios::binary);
-  if (!file) bad("data", "@" + path + ": cannot read it: " + std::strerror(errno));
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  try {
+    return read_input_file(std::string(arg.substr(1)), max_call_file_bytes, "");
+  } catch (const std::invalid_argument& e) {
+    bad("data", "@" + std::string(e.what()));
+  }
 }
 
 }  // namespace wirebench
