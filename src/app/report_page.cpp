@@ -11,7 +11,8 @@ namespace {
 // JSON, where '<' only occurs inside strings, so each is written as \u003c; the assets are ours
 // and Debian's, checked instead.
 std::string script_safe_json(const nlohmann::json& data) {
-  const std::string text = data.dump();
+  // Texts from results files (a server's words among them) may not be UTF-8: replaced, not thrown.
+  const std::string text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out;
   out.reserve(text.size());
   for (char c : text) {

@@ -5,6 +5,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "wirebench/protocols/nesting_depth.hpp"
+
 namespace wirebench::app {
 namespace {
 
@@ -70,17 +72,22 @@ json scalar(const YAML::Node& node) {
   return text;
 }
 
-json convert(const YAML::Node& node, const std::string& file, std::size_t& values) {
+// `depth`: the node's nesting, at most max_json_nesting, as JSON's (block style, "- - - x",
+// nests without a bracket the text check could count, and this recurses once per level).
+json convert(const YAML::Node& node, const std::string& file, std::size_t& values, std::size_t depth) {
   if (++values > max_yaml_values)
     throw std::invalid_argument(file + ": expands to more than " + std::to_string(max_yaml_values) +
                                 " values (its aliases repeat what they name)");
+  if (depth > max_json_nesting)
+    throw std::invalid_argument(file + ": line " + std::to_string(node.Mark().line + 1) + ": nests deeper than " +
+                                std::to_string(max_json_nesting) + " levels");
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined: return nullptr;
     case YAML::NodeType::Scalar: return scalar(node);
     case YAML::NodeType::Sequence: {
       json list = json::array();
-      for (const auto& item : node) list.push_back(convert(item, file, values));
+      for (const auto& item : node) list.push_back(convert(item, file, values, depth + 1));
       return list;
     }
     case YAML::NodeType::Map: {
@@ -89,7 +96,7 @@ json convert(const YAML::Node& node, const std::string& file, std::size_t& value
         if (!entry.first.IsScalar())
           throw std::invalid_argument(file + ": line " + std::to_string(entry.first.Mark().line + 1) +
                                       ": a key must be a plain name");
-        object[entry.first.Scalar()] = convert(entry.second, file, values);
+        object[entry.first.Scalar()] = convert(entry.second, file, values, depth + 1);
       }
       return object;
     }
@@ -107,7 +114,7 @@ json yaml_as_json(const std::string& text, const std::string& file) {
     throw std::invalid_argument(file + ": not YAML: line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   std::size_t values = 0;
-  return convert(root, file, values);
+  return convert(root, file, values, 0);
 }
 
 }  // namespace wirebench::app

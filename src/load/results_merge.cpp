@@ -45,10 +45,16 @@ void merge_timelines(const std::vector<const point_result*>& points,
   const double interval_s = std::chrono::duration<double>(first.interval()).count();
   out.calls_over_time = timeline(first.interval());
   out.start_unix = earliest;
-  for (const auto* p : points) {
-    const load_result& r = p->repeats[k].load;
-    const auto offset = static_cast<std::size_t>(std::llround((r.start_unix - earliest) / interval_s));
-    out.calls_over_time.merge(r.calls_over_time, offset);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const load_result& r = points[i]->repeats[k].load;
+    // The inputs' windows overlap (merge_repeat checked), so their timelines start close; one
+    // that claims to start far off would make the merged timeline span the gap.
+    const double offset = std::round((r.start_unix - earliest) / interval_s);
+    if (!(offset <= static_cast<double>(first.size() + r.calls_over_time.size())))
+      refuse(inputs[i].file + ": repeat " + std::to_string(k + 1) + "'s timeline starts " +
+             std::to_string(static_cast<long long>(r.start_unix - earliest)) + " s after " + inputs[0].file +
+             "'s, beyond both");
+    out.calls_over_time.merge(r.calls_over_time, static_cast<std::size_t>(offset));
   }
 }
 
@@ -62,7 +68,6 @@ repeat_result merge_repeat(const std::vector<const point_result*>& points,
   double shortest = std::numeric_limits<double>::max();
   bool all_server_cpu = true;
   cpu_time server;
-  merge_timelines(points, inputs, k, out.load);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const repeat_result& r = points[i]->repeats[k];
     if (r.load.window_start_unix <= 0)
@@ -101,6 +106,8 @@ repeat_result merge_repeat(const std::vector<const point_result*>& points,
   if (common_end <= common_start)
     refuse(describe_point(points[0]->parameters) + ", repeat " + std::to_string(k + 1) +
            ": the generators' measured windows do not overlap (they must run at the same time)");
+  // Only now: inputs hours apart would have the merged timeline span the hours between them.
+  merge_timelines(points, inputs, k, out.load);
   out.load.window_start_unix = common_start;
   out.load.window_seconds = common_end - common_start;
   if (all_server_cpu) out.server_cpu = server;

@@ -14,6 +14,10 @@ namespace {
 
 using nlohmann::json;
 
+// The most latency histograms one results file may hold (about 900 MB of them): a sweep of 30
+// protocols x 10 points x 5 repeats holds 3000.
+constexpr std::size_t most_histograms_read = 4096;
+
 // A field that must be there, with the path to it in the error ("points[1].repeats[0].outcomes").
 class reader {
  public:
@@ -51,6 +55,16 @@ class reader {
   std::string text(const char* key) const { return at(key).as<std::string>(); }
   double number(const char* key) const { return at(key).as<double>(); }
   std::uint64_t count(const char* key) const { return at(key).whole(); }
+  // A number of calls (or connections, or bytes of them): at most 2^48, 281 trillion, so that the
+  // sums of merged files cannot overflow 64 bits (a run at 10 million calls/s takes 325 days to
+  // count that high).
+  std::uint64_t tally(const char* key) const { return at(key).tallied(); }
+  std::uint64_t tallied() const {
+    const std::uint64_t n = whole();
+    if (n > most_tallied) fail("is " + std::to_string(n) + ", past 2^48: more than any run counts");
+    return n;
+  }
+  static constexpr std::uint64_t most_tallied = std::uint64_t{1} << 48;
   // A count: a whole number >= 0 (get<uint64_t> would take -1 as 2^64 - 1, 2.5 as 2).
   std::uint64_t whole() const {
     if (!j_.is_number_unsigned()) fail("is not a whole number >= 0");
@@ -72,11 +86,11 @@ latency_histogram histogram(const reader& r) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const reader pair = list.at(i);
     if (pair.size() != 2) pair.fail("is not a [value_ns, count] pair");
-    buckets.push_back({pair.at(std::size_t{0}).whole(), pair.at(std::size_t{1}).whole()});
+    buckets.push_back({pair.at(std::size_t{0}).whole(), pair.at(std::size_t{1}).tallied()});
   }
   auto h = latency_histogram::restore(buckets, r.count("min_ns"), r.count("max_ns"),
                                       r.count("sum_ns"), r.count("saturated"));
-  if (!h || h->count() != r.count("count")) r.fail("is not a consistent histogram");
+  if (!h || h->count() != r.tally("count")) r.fail("is not a consistent histogram");
   return std::move(*h);
 }
 
@@ -144,11 +158,11 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
     const std::string name(outcome_name(kind));
     // Files written before a run could leave calls unfinished have no such count: none were.
     if (kind == outcome::unfinished && !by_outcome.has(name.c_str())) continue;
-    o.add_counted(kind, by_outcome.count(name.c_str()));
+    o.add_counted(kind, by_outcome.tally(name.c_str()));
   }
   if (!errors.raw().is_object()) errors.fail("is not an object");
   for (const auto& [name, n] : errors.raw().items())
-    o.add_counted_error(name, errors.at(name.c_str()).whole());
+    o.add_counted_error(name, errors.at(name.c_str()).tallied());
   for (std::size_t i = 0; i < samples.size(); ++i)
     o.add_sample({samples.at(i).text("error"), samples.at(i).text("text")});
   return o;
@@ -157,7 +171,7 @@ outcome_counts outcomes(const reader& by_outcome, const reader& errors, const re
 // A repeat's or a summary's client counts, among its other fields.
 client_counts client_counts_of(const reader& r) {
   client_counts c;
-  for (const auto& [name, count] : client_counts::fields) c.*count = r.count(name);
+  for (const auto& [name, count] : client_counts::fields) c.*count = r.tally(name);
   return c;
 }
 
@@ -199,7 +213,8 @@ point_parameters parameters(const reader& r) {
   return p;
 }
 
-repeat_result repeat(const reader& r) {
+// Repeat `r` of a point whose parameters name `requests` requests (a mix's; 0 for one call).
+repeat_result repeat(const reader& r, std::size_t requests) {
   repeat_result out;
   out.load.window_seconds = r.number("window_seconds");
   out.load.window_start_unix = r.number("window_start_unix");
@@ -210,10 +225,10 @@ repeat_result repeat(const reader& r) {
   out.load.outcomes = outcomes(r.at("outcomes"), r.at("errors"),
                                r.has("error_samples") ? r.at("error_samples")
                                                       : reader(no_samples, "error_samples"));
-  out.load.late = r.count("late");
-  out.load.planned = r.count("planned");
+  out.load.late = r.tally("late");
+  out.load.planned = r.tally("planned");
   // Files written before every call was counted have neither.
-  if (r.has("issued")) out.load.issued = r.count("issued");
+  if (r.has("issued")) out.load.issued = r.tally("issued");
   if (r.has("watchdog")) out.load.watchdog = r.text("watchdog");
   if (r.has("gave_up")) out.load.gave_up = r.text("gave_up");
   out.client = client_counts_of(r);
@@ -223,12 +238,14 @@ repeat_result repeat(const reader& r) {
   if (r.has("timeline")) out.load.calls_over_time = calls_over_time(r.at("timeline"), out.load.start_unix);
   if (r.has("requests")) {  // a mix's (files before mixes have none)
     const reader list = r.at("requests");
+    if (list.size() > requests)  // each would be a histogram: checked before one is made
+      list.fail("has " + std::to_string(list.size()) + " requests, the point " + std::to_string(requests));
     for (std::size_t i = 0; i < list.size(); ++i) {
       const reader q = list.at(i);
       request_result one;
       one.latency = histogram(q.at("latency_histogram"));
       one.outcomes = outcomes(q.at("outcomes"), q.at("errors"), q.at("error_samples"));
-      one.late = q.count("late");
+      one.late = q.tally("late");
       out.load.per_request.push_back(std::move(one));
     }
   }
@@ -237,7 +254,7 @@ repeat_result repeat(const reader& r) {
 
 // The summary is read as written, not recomputed: it was made with the run's CPU budget, which
 // the file does not hold.
-point_summary summary(const reader& r, const std::vector<repeat_result>& repeats) {
+point_summary summary(const reader& r, const std::vector<repeat_result>& repeats, std::size_t requests) {
   point_summary s;
   s.repeats = r.count("repeats");
   const reader rps = r.at("requests_per_second");
@@ -251,9 +268,9 @@ point_summary summary(const reader& r, const std::vector<repeat_result>& repeats
   s.latency = quantiles(r.at("latency_us"));
   s.actual_latency = quantiles(r.at("actual_latency_us"));
   for (const auto& rep : repeats) s.outcomes.merge(rep.load.outcomes);
-  s.late = r.count("late");
-  s.planned = r.count("planned");
-  if (r.has("issued")) s.issued = r.count("issued");
+  s.late = r.tally("late");
+  s.planned = r.tally("planned");
+  if (r.has("issued")) s.issued = r.tally("issued");
   s.client = client_counts_of(r);
   s.client_cores_used = r.number("client_cores_used");
   s.client_cpu_us_per_call = r.number("client_cpu_us_per_call");
@@ -263,6 +280,8 @@ point_summary summary(const reader& r, const std::vector<repeat_result>& repeats
   s.warning = r.text("warning");
   if (r.has("requests")) {
     const reader list = r.at("requests");
+    if (list.size() > requests)
+      list.fail("has " + std::to_string(list.size()) + " requests, the point " + std::to_string(requests));
     for (std::size_t i = 0; i < list.size(); ++i) {
       const reader q = list.at(i);
       request_summary one;
@@ -271,7 +290,7 @@ point_summary summary(const reader& r, const std::vector<repeat_result>& repeats
       one.latency = quantiles(q.at("latency_us"));
       for (const auto& rep : repeats)
         if (i < rep.load.per_request.size()) one.outcomes.merge(rep.load.per_request[i].outcomes);
-      one.late = q.count("late");
+      one.late = q.tally("late");
       s.requests.push_back(std::move(one));
     }
   }
@@ -347,13 +366,29 @@ run_record read_results_json(std::string_view text) {
     run.echo.push_back(std::move(cell));
   }
   const reader points = top.at("points");
+  // Every repeat holds two latency histograms, and one per request of a mix, each 216 KB however
+  // few calls it counts: their number is judged before one is made (a 6 MB file once asked for
+  // 4 GB).
+  std::size_t histograms = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const json& p = points.at(i).raw();
+    if (!p.is_object() || !p.contains("repeats") || !p["repeats"].is_array()) continue;  // refused below
+    for (const json& r : p["repeats"]) {
+      histograms += 2;
+      if (r.is_object() && r.contains("requests") && r["requests"].is_array()) histograms += r["requests"].size();
+    }
+  }
+  if (histograms > most_histograms_read)
+    top.at("points").fail("hold " + std::to_string(histograms) + " latency histograms, more than the " +
+                          std::to_string(most_histograms_read) + " one file may (each takes 216 KB)");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const reader p = points.at(i);
     point_result point;
     point.parameters = parameters(p.at("parameters"));
+    const std::size_t requests = point.parameters.requests.size();
     const reader repeats = p.at("repeats");
-    for (std::size_t k = 0; k < repeats.size(); ++k) point.repeats.push_back(repeat(repeats.at(k)));
-    point.summary = summary(p.at("summary"), point.repeats);
+    for (std::size_t k = 0; k < repeats.size(); ++k) point.repeats.push_back(repeat(repeats.at(k), requests));
+    point.summary = summary(p.at("summary"), point.repeats, requests);
     run.points.push_back(std::move(point));
   }
   for (std::size_t i = 0; i < run.echo.size(); ++i)

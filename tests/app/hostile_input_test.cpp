@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,6 +89,14 @@ TEST(hostile_input, a_yaml_alias_bomb_is_refused_before_it_expands) {
                  file + ": expands to more than 1000000 values");
 }
 
+TEST(hostile_input, yaml_nested_in_block_style_is_refused_past_64_levels) {
+  // "- - - - x": no bracket for the text's check to count; the reader counts the levels itself.
+  std::string yaml;
+  for (int i = 0; i < 300; ++i) yaml += "- ";  // yaml-cpp refuses some hundreds more itself
+  const std::string file = write_file("nested.yaml", yaml + "x\n");
+  expect_refused({"run", "-p", "http1", "--workload", file, "-D", "0.2", "-q"}, "nests deeper than 64 levels");
+}
+
 TEST(hostile_input, a_scalar_of_forty_thousand_digits_is_a_value_not_a_crash) {
   const std::string file = write_file("digits.yaml", "http:\n  requests:\n    - url: /x\n      weight: " + std::string(40000, '9') + "\n");
   const capped_result r = run_capped({"run", "-p", "http1", "--workload", file, "-D", "0.2", "-q"});
@@ -155,6 +164,62 @@ TEST(hostile_input, picks_and_payloads_are_sized_before_they_are_built) {
   for (const char* workers : {"1", "4"})
     expect_refused({"run", "-p", "http1", "--url", url, "-d", "__payload_1048576__", "--workers", workers, "-D", "0.2", "-q"},
                    "requests: their variants come to 1024 MiB, 1024 of them, on each of");
+}
+
+// A results file of a real run, read back as JSON, for the cases below to bend.
+nlohmann::json a_results_file() {
+  static const nlohmann::json doc = [] {
+    const std::string path = ::testing::TempDir() + "/" + std::to_string(::getpid()) + "-real.json";
+    const capped_result r = run_capped({"run", "-p", "line", "-D", "0.2", "-r", "1", "-q", "--out", path});
+    EXPECT_EQ(r.status, 0) << r.out;
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+  }();
+  return doc;
+}
+
+std::string write_json(const std::string& name, const nlohmann::json& doc) { return write_file(name, doc.dump()); }
+
+TEST(hostile_input, results_files_are_sized_and_ranged_before_they_are_built) {
+  // A repeat listing 1000 requests for a point of none: each would be a 216 KB histogram.
+  nlohmann::json doc = a_results_file();
+  nlohmann::json& repeat = doc["points"][0]["repeats"][0];
+  nlohmann::json request = {{"latency_histogram", repeat["latency_histogram"]},
+                            {"outcomes", repeat["outcomes"]}, {"errors", repeat["errors"]},
+                            {"error_samples", nlohmann::json::array()}, {"late", 0}};
+  repeat["requests"] = nlohmann::json::array();
+  for (int i = 0; i < 1000; ++i) repeat["requests"].push_back(request);
+  const std::string many = write_json("many-requests.json", doc);
+  expect_refused({"report", many, "-o", many + ".html"},
+                 many + ": file.points[0].repeats[0].requests has 1000 requests, the point 0", 1);
+  // 2100 repeats, 4200 histograms, in a file of a few megabytes.
+  doc = a_results_file();
+  nlohmann::json one = doc["points"][0]["repeats"][0];
+  one.erase("timeline");
+  doc["points"][0]["repeats"] = nlohmann::json::array();
+  for (int i = 0; i < 2100; ++i) doc["points"][0]["repeats"].push_back(one);
+  const std::string repeats = write_json("many-repeats.json", doc);
+  expect_refused({"report", repeats, "-o", repeats + ".html"},
+                 repeats + ": file.points hold 4200 latency histograms, more than the 4096", 1);
+  // A count past 2^48: merged with itself it would wrap.
+  doc = a_results_file();
+  doc["points"][0]["repeats"][0]["late"] = std::uint64_t{1} << 63;
+  const std::string huge = write_json("huge-count.json", doc);
+  expect_refused({"merge", huge, huge, "-o", huge + ".merged.json"},
+                 huge + ": file.points[0].repeats[0].late is 9223372036854775808, past 2^48", 1);
+}
+
+TEST(hostile_input, generators_a_day_apart_are_refused_before_their_timelines_are_joined) {
+  nlohmann::json doc = a_results_file();
+  for (auto& point : doc["points"]) point["parameters"]["server_local"] = false;  // as --connect's
+  const std::string now = write_json("today.json", doc);
+  for (auto& repeat : doc["points"][0]["repeats"]) {
+    repeat["window_start_unix"] = repeat["window_start_unix"].get<double>() + 86400;
+    repeat["timeline"]["start_unix"] = repeat["timeline"]["start_unix"].get<double>() + 86400;
+  }
+  doc["started_at"] = "2099-01-02T00:00:00Z";  // another generator's run
+  const std::string later = write_json("tomorrow.json", doc);
+  expect_refused({"merge", now, later, "-o", later + ".merged.json"}, "do not overlap", 1);
 }
 
 TEST(hostile_input, flags_without_an_upper_bound_have_one) {

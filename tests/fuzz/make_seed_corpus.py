@@ -330,3 +330,16 @@ codec_seed("connect-stream", "connect_stream", settings + h2_head(1, b"applicati
            + h2_frame(0, 0, 1, grpc_message(greet_reply(2)) + grpc_message(greet_reply(9))[:4])
            + h2_frame(0, 0, 1, grpc_message(greet_reply(9))[4:] + grpc_message(greet_reply(1)))
            + h2_frame(0, 1, 1, end_stream))
+
+# ---- results_reader: a results file of one small run (the timeline dropped, three latency
+# buckets kept), as `wirebench run -p line -D 0.1 -r 1 --out` writes it; read back whole.
+write("results_reader", "one_point", open(os.path.join(HERE, "corpus", "results_reader", "one_point"), "rb").read()
+      if os.path.exists(os.path.join(HERE, "corpus", "results_reader", "one_point")) else b"{}")
+
+# ---- tool_input: [kind] then the text: 0 a YAML workload (aliases and all), 1 a request target
+# with placeholders and picks.
+write("tool_input", "workload_yaml", b"\x00" + b"http:\n  requests:\n    - &r {url: /a, weight: 2}\n"
+      b"    - *r\n    - {url: /b, body: \"x\", expect: 201, weight: 1.5e0}\n"
+      b"laughs: &a [lol, lol]\nmore: [*a, *a, 12345678901234567890123, -0.5, ~, true]\n")
+write("tool_input", "placeholders", b"\x01" + b"k/__rand_int__/__rand_str_4__7/__payload_3__/__pick(a|bb|ccc)__"
+      b"/__pick(x|y)__/__rand_str__/__sequence__")

@@ -5,7 +5,9 @@ namespace wirebench {
 std::string peer_text(std::string_view text, std::size_t most) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out;
-  const std::size_t shown = text.size() > most ? most : text.size();
+  std::size_t shown = text.size() > most ? most : text.size();
+  // Not inside a character: a cut UTF-8 sequence would make the line invalid text (and JSON).
+  while (shown > 0 && shown < text.size() && (static_cast<unsigned char>(text[shown]) & 0xc0) == 0x80) --shown;
   out.reserve(shown + 16);
   for (std::size_t i = 0; i < shown; ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
