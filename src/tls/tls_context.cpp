@@ -1,5 +1,6 @@
 #include "wirebench/tls/tls_context.hpp"
 
+#include <fstream>
 #include <stdexcept>
 
 #include <openssl/err.h>
@@ -118,10 +119,23 @@ certificate_pem make_self_signed_certificate(std::string_view common_name) {
 // The certificate chain and private key files `options` names, on `ctx`; `whose` words the errors
 // ("client " for a client's).
 static void use_certificate_files(SSL_CTX* ctx, const tls_options& options, const std::string& whose) {
+  // An encrypted key would have OpenSSL ask for its passphrase on the terminal, holding a run or
+  // a server's start-up for ever (or until someone types): no passphrase is given, so it fails
+  // here and says so.
+  SSL_CTX_set_default_passwd_cb(ctx, [](char*, int, int, void*) { return 0; });
   if (SSL_CTX_use_certificate_chain_file(ctx, options.certificate_file.c_str()) != 1)
     throw_openssl("cannot use " + whose + "certificate " + options.certificate_file);
-  if (SSL_CTX_use_PrivateKey_file(ctx, options.private_key_file.c_str(), SSL_FILETYPE_PEM) != 1)
+  if (SSL_CTX_use_PrivateKey_file(ctx, options.private_key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
+    std::string head(4096, '\0');
+    std::ifstream key(options.private_key_file, std::ios::binary);
+    key.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(key.gcount()));
+    if (head.find("ENCRYPTED") != std::string::npos)
+      throw std::runtime_error("cannot use " + whose + "private key " + options.private_key_file +
+                               ": it is encrypted, and no passphrase is asked for (decrypt it: openssl pkey "
+                               "-in KEY -out PLAIN_KEY)");
     throw_openssl("cannot use " + whose + "private key " + options.private_key_file);
+  }
 }
 
 context_ptr make_server_context(const tls_options& options, alpn_choice alpn) {

@@ -1,6 +1,7 @@
 // Per-call picks (call_picks.hpp): each request expanded into its variants, a file's picks taking
 // one line or row together, values escaped where they land in JSON and refused where an HTTP
 // request cannot carry them; and the registry's clients and codecs naming one variant per call.
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -129,6 +130,20 @@ TEST(call_picks, mistakes_are_refused_naming_the_request_and_the_placeholder) {
             std::string::npos);
   EXPECT_NE(why("__csv(" + dir.path("broken.csv") + ":id)__").find("is not CSV ("), std::string::npos);
   EXPECT_EQ(why("__csv(" + csv + ":id)__"), "");  // the short row has the id column
+}
+
+// A run picks from the file as it first read it: edited mid-run (between points, or protocols),
+// it still gives the lines it gave.
+TEST(call_picks, a_file_is_read_once_whatever_happens_to_it_after) {
+  test::temp_dir dir("picks-once");
+  const std::string keys = dir.path("keys.txt");
+  std::ofstream(keys) << "a\nb\n";
+  const std::vector<user_call> calls = {command({"GET", "__pick(@" + keys + ")__"})};
+  EXPECT_EQ(args_of(expand_picks(calls), 1), (std::vector<std::string>{"a", "b"}));
+  std::ofstream(keys) << "c\n";
+  EXPECT_EQ(args_of(expand_picks(calls), 1), (std::vector<std::string>{"a", "b"}));
+  std::filesystem::remove(keys);
+  EXPECT_EQ(args_of(expand_picks(calls), 1), (std::vector<std::string>{"a", "b"}));
 }
 
 TEST(call_picks, the_variants_of_all_requests_are_bounded) {

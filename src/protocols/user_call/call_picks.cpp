@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -19,8 +20,17 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument(why); }
 
+// A pick's file as the run first read it: every point and protocol of one run picks from the
+// same lines (a file edited mid-run once ended the run at the next point), read once. Start-up
+// code, any thread.
 std::string read_file(const std::string& token, const std::string& path) {
-  return read_input_file(path, max_listing_file_bytes, token);
+  static std::mutex mutex;
+  static std::map<std::string, std::string> read;  // by path
+  const std::lock_guard lock(mutex);
+  const auto it = read.find(path);
+  if (it != read.end()) return it->second;
+  std::string text = read_input_file(path, max_listing_file_bytes, token);
+  return read.emplace(path, std::move(text)).first->second;
 }
 
 std::vector<std::string> file_lines(const std::string& token, const std::string& path) {
