@@ -240,6 +240,18 @@ TEST(hostile_input, generators_a_day_apart_are_refused_before_their_timelines_ar
   expect_refused({"merge", now, later, "-o", later + ".merged.json"}, "do not overlap", 1);
 }
 
+TEST(hostile_input, json_that_does_not_parse_is_named_in_the_users_terms) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"run", "-p", "grpc", "--proto", WIREBENCH_ECHO_PROTO, "--call", "wirebench.echo.Echo/Collect", "-d",
+            R"([{"text": x}])", "-D", "0.2", "-q"},
+           {"run", "-p", "msgpack-rpc", "--method", "m", "-d", "[1,", "-D", "0.2", "-q"}}) {
+    const capped_result r = run_capped(args);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find("not JSON: it goes wrong at byte"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("json.exception"), std::string::npos) << r.out;
+  }
+}
+
 TEST(hostile_input, an_encrypted_key_is_refused_not_asked_for) {
   // OpenSSL would ask for its passphrase on the terminal and hold the run there.
   const std::string dir = ::testing::TempDir() + "/" + std::to_string(::getpid());

@@ -119,10 +119,12 @@ grpc_dynamic_method::grpc_dynamic_method(const grpc_call& call,
     nlohmann::json array;
     try {
       array = nlohmann::json::parse(call.request_json);
-    } catch (const nlohmann::json::exception& e) {
-      throw setting_error("data", "not JSON (" + std::string(e.what()) + ")");
+    } catch (const nlohmann::json::parse_error& e) {
+      // Where it goes wrong, in the user's terms, not the library's "[json.exception...]".
+      throw setting_error("data", "not JSON: it goes wrong at byte " + std::to_string(e.byte));
     }
-    for (const auto& element : array) texts.push_back(element.dump());
+    for (const auto& element : array)
+      texts.push_back(element.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     if (texts.empty() && !client_streaming_)
       throw setting_error("data", "[]: no request message (a list is one message per call, in turn)");
   } else {

@@ -37,8 +37,10 @@ packed_call pack_call(const msgpack_call& call, std::uint64_t keyspace) {
     throw setting_error("data", "the JSON nests deeper than " + std::to_string(max_json_nesting) + " levels");
   try {
     params = nlohmann::json::parse(call.params_json);
-  } catch (const nlohmann::json::exception& e) {
-    throw setting_error("data", "'" + peer_text(call.params_json, 80) + "': not JSON (" + e.what() + ")");
+  } catch (const nlohmann::json::parse_error& e) {
+    // Where it goes wrong, in the user's terms, not the library's "[json.exception...]".
+    throw setting_error("data", "'" + peer_text(call.params_json, 80) + "': not JSON: it goes wrong at byte " +
+                                    std::to_string(e.byte));
   }
   if (!params.is_array())
     throw setting_error("data", "'" + peer_text(call.params_json, 80) + "': MessagePack-RPC params are a JSON array");
