@@ -72,6 +72,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   // An open loop's calls fail at once while no connection can be had, so that a dead server
   // costs its schedule nothing; a closed loop's wait for the next dial (no worker spins).
   cc.wait_for_connection = params.load == "closed";
+  cc.interrupted = plan.interrupted;
   auto client = p.make_client(cc);
 
   load_spec spec;
@@ -303,6 +304,10 @@ run_record execute(const run_plan& plan, sweep_status& status) {
           ended = true;
           break;
         } catch (const std::exception& e) {  // a client that cannot be made (bad config)
+          if (interrupted_now()) {  // or whose start-up (reflection) the signal cut short
+            end_interrupted("while " + label + " repeat " + std::to_string(r) + "'s client started");
+            break;
+          }
           failures.push_back(name + ": " + error_text(e));
           progress.note(name + ": " + error_text(e));
           break;

@@ -6,7 +6,9 @@
 // server's text is shown escaped. And a local --proto whose imports chain as deep.
 #include <filesystem>
 #include <fstream>
+#include <csignal>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -64,6 +66,27 @@ TEST_P(grpc_reflection_hostile, every_lie_is_refused_at_start_up) {
 
 INSTANTIATE_TEST_SUITE_P(clients, grpc_reflection_hostile, ::testing::Values("grpc", "grpcpp"),
                          [](const auto& info) { return std::string(info.param); });
+
+// A server that takes the reflection request and never answers: SIGTERM during that start-up
+// ends the run at once (exit 143, "interrupted"), not after the reflection's own deadline.
+TEST(grpc_reflection_hostile_signal, sigterm_while_a_server_stalls_reflection_ends_the_run_at_once) {
+  WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  const int port = test::free_loopback_port();
+  test::child_process server({test::debian_python3, WIREBENCH_HOSTILE_REFLECTION_PEER, std::to_string(port), "stall"});
+  ASSERT_TRUE(test::wait_for_listener(port));
+  const std::string out = ::testing::TempDir() + "/stall-" + std::to_string(::getpid()) + ".out";
+  test::child_process run({WIREBENCH_CLI, "run", "-p", "grpc", "--connect", "tcp://127.0.0.1:" + std::to_string(port),
+                           "--reflect", "--call", "hostile.S/Call", "-d", "{}", "-D", "0.2", "-q"},
+                          out, out);
+  std::this_thread::sleep_for(1s);  // it has connected and asked (the server holds the answer)
+  run.signal(SIGTERM);
+  // Its own reply timeout is 10 s: ended by the signal, it exits well before.
+  EXPECT_EQ(run.wait_for_exit(4s), 128 + SIGTERM);
+  std::ifstream in(out);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(said.find("interrupted by SIGTERM while grpc closed workers=1 repeat 1's client started"), std::string::npos)
+      << said;
+}
 
 // The same chain on disk: refused before protobuf's importer follows it.
 TEST(grpc_reflection_hostile_local, a_proto_whose_imports_chain_deeper_than_64_is_refused) {

@@ -8,6 +8,7 @@ reflection client (grpc_reflection_hostile_test.cpp):
                                             ever: every answer names a file not yet sent
   hostile_reflection_peer.py PORT error     answers with an error whose message carries a
                                             terminal's escape sequences and a newline
+  hostile_reflection_peer.py PORT stall     takes each request and never answers
 
 It prints "listening" and serves until killed. No generated code: the reflection messages are
 written by hand (ServerReflectionResponse: file_descriptor_response 4 > file_descriptor_proto 1;
@@ -76,6 +77,8 @@ def main():
 
     def reflection(requests, context):
         for request in requests:
+            if mode == "stall":  # never answers
+                time.sleep(3600)
             if mode == "error":
                 message = b"\x1b[2J\x1b[31mowned\x1b[0m\nsecond line"
                 yield field(7, varint(1 << 3) + varint(5) + field(2, message))

@@ -1,6 +1,7 @@
 #pragma once
 // What a protocol's client is made with (protocol::make_client, protocol::client_codecs): where it
 // dials, its connections, threads, limits, timeouts, TLS and keep-alive, and the user's calls.
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <vector>
@@ -46,6 +47,10 @@ struct client_config {
   // closes, its calls failing with errc::keepalive_timeout, and is replaced. Off by default; only
   // protocols with a ping take it (protocol_capabilities::keepalive).
   keepalive_settings keepalive;
+  // Set (non-zero: the signal's number) when the run was interrupted, or null: what a client's
+  // start-up that waits on a server (gRPC's reflection) checks while it waits, so that SIGINT or
+  // SIGTERM ends it there rather than after its own deadline.
+  const std::atomic<int>* interrupted = nullptr;
 };
 
 }  // namespace wirebench

@@ -34,7 +34,8 @@ class reflection_asker {
  public:
   reflection_asker(const client_config& c, const grpc_call& call)
       : address_(c.connect.to_string()),
-        wait_(c.connect_timeout + c.reply_timeout + std::chrono::seconds(1)) {
+        wait_(c.connect_timeout + c.reply_timeout + std::chrono::seconds(1)),
+        interrupted_(c.interrupted) {
     grpc_client_config settings{.authority = http2::authority_for(c.connect),
                                 .https = c.tls.enabled,
                                 .timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -67,8 +68,13 @@ class reflection_asker {
                          [done](std::error_code ec, std::string_view reply) {
                            done->set_value({ec, std::string(reply)});
                          });
-    if (answer.wait_for(wait_) != std::future_status::ready)
-      refuse("the server at " + address_ + " did not answer");
+    // Waited for in steps, so that an interrupted run's start-up ends now.
+    const auto give_up = std::chrono::steady_clock::now() + wait_;
+    while (answer.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      if (interrupted_ != nullptr && interrupted_->load() != 0)
+        refuse("interrupted while waiting for the server at " + address_);
+      if (std::chrono::steady_clock::now() > give_up) refuse("the server at " + address_ + " did not answer");
+    }
     const outcome o = answer.get();
     if (error_name(o.ec) == "status_UNIMPLEMENTED")
       refuse("the server at " + address_ + " offers no reflection (grpc.reflection.v1alpha)");
@@ -82,6 +88,7 @@ class reflection_asker {
  private:
   std::string address_;
   std::chrono::steady_clock::duration wait_;
+  const std::atomic<int>* interrupted_;
   std::unique_ptr<protocol_client> client_;
 };
 
