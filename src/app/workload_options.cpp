@@ -1,16 +1,13 @@
 #include "workload_options.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "workload_document.hpp"
 #include "workload_yaml.hpp"
 #include "wirebench/load/request_mix.hpp"
 #include "wirebench/protocols/input_file.hpp"
@@ -23,37 +20,6 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument(why); }
-
-// The server a mix's requests go to: every one that names a server (an absolute URL) must name
-// the same (a mix loads one server); the others go to it, or to --connect.
-struct mix_server {
-  std::optional<named_server> server;
-  void take(const user_call& call, const std::string& where) {
-    if (!call.form()->server) return;
-    const std::optional<named_server> named = call.form()->server(call.request);
-    if (!named) return;
-    if (!server) {
-      server = named;
-      return;
-    }
-    if (!named->same_place(*server))
-      refuse(where + ": " + named->origin + " is not the mix's server (" + server->origin +
-             "): a mix loads one server");
-  }
-};
-
-// A listing of the forms' names: "http, resp, grpc, msgpack".
-std::string form_names(const std::vector<const user_call_form*>& forms) {
-  std::string list;
-  for (const user_call_form* f : forms) list += (list.empty() ? "" : ", ") + f->name;
-  return list;
-}
-
-std::string field_list(const std::set<std::string>& fields) {
-  std::string list;
-  for (const auto& f : fields) list += (list.empty() ? "" : ", ") + f;
-  return list;
-}
 
 // --weights "3,1,1": one whole number >= 1 per request.
 std::vector<std::uint32_t> parse_weights(const std::string& text, std::size_t requests) {
@@ -75,47 +41,6 @@ std::vector<std::uint32_t> parse_weights(const std::string& text, std::size_t re
     refuse("--weights " + text + ": " + std::to_string(weights.size()) + " weights for " +
            std::to_string(requests) + " requests");
   return weights;
-}
-
-// `doc` (the file, or one of its sections: `section` is then "resp.") as `form`'s requests.
-std::vector<user_call> parse_entries(const json& doc, const std::string& file, const std::string& section,
-                                     const user_call_form* form, const given_flags& d,
-                                     std::uint64_t keyspace, mix_server& server) {
-  const std::string at = file + ": " + section;
-  if (!doc.is_object())
-    refuse(file + ": " + (section.empty() ? "a JSON object" : section + " an object") + " {\"requests\": [...]}");
-  for (const auto& [key, value] : doc.items())
-    if (key != "requests" && key != "keyspace")
-      refuse(at + key + ": unknown field (known: keyspace, requests" +
-             (section.empty() ? "; or a section per kind of request: " +
-                                    form_names(protocol_registry::builtin().forms()) + ")"
-                              : ")"));
-  if (doc.contains("keyspace"))
-    keyspace = json_fields(doc, at.substr(0, at.size() - (section.empty() ? 2 : 1)))
-                   .whole("keyspace", 1, 1'000'000'000'000);
-  if (!doc.contains("requests") || !doc["requests"].is_array() || doc["requests"].empty())
-    refuse(at + "requests: a non-empty list of requests");
-  if (!form) refuse(file + ": the protocol sends only its greet call");
-  // A workload file's fields: anything else is refused by name (a typo would otherwise silently
-  // send something else).
-  std::set<std::string> known(form->entry_fields.begin(), form->entry_fields.end());
-  known.insert({"name", "weight"});
-  std::vector<user_call> calls;
-  const json& list = doc["requests"];
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string where = at + "requests[" + std::to_string(i) + "]";
-    if (!list[i].is_object()) refuse(where + ": an object");
-    for (const auto& [key, value] : list[i].items())
-      if (!known.contains(key))
-        refuse(where + "." + key + ": unknown field for " + form->phrase() + " (known: " + field_list(known) + ")");
-    const json_fields f(list[i], where);
-    user_call call{form->from_entry(f, d), keyspace};
-    if (f.has("weight")) call.weight = static_cast<std::uint32_t>(f.whole("weight", 1, 1'000'000));
-    if (f.has("name")) call.name = f.text("name");
-    server.take(call, where);
-    calls.push_back(std::move(call));
-  }
-  return calls;
 }
 
 }  // namespace
@@ -180,7 +105,6 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   if (!from_flags && given("--weights")) refuse("--weights go with --request (a workload file gives each request's weight)");
 
   user_call_choice choice;
-  mix_server server;
   if (from_file) {
     // By its name: .yaml or .yml is YAML, anything else JSON.
     const std::string& name = o.workload_file;
@@ -190,35 +114,13 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
       refuse("--workload " + name + ": nests deeper than " + std::to_string(max_json_nesting) + " levels");
     const json doc = yaml ? yaml_as_json(text, name) : json::parse(text, nullptr, false);
     if (doc.is_discarded()) refuse("--workload " + name + ": not JSON (a YAML file's name ends in .yaml or .yml)");
-    const std::vector<const user_call_form*> all = protocol_registry::builtin().forms();
-    auto is_section = [&](const std::string& key) {
-      return std::any_of(all.begin(), all.end(), [&](const user_call_form* f) { return key == f->name; });
-    };
-    const bool sections = doc.is_object() && std::any_of(doc.items().begin(), doc.items().end(),
-                                                         [&](const auto& item) { return is_section(item.key()); });
-    if (sections) {
-      for (const auto& [key, value] : doc.items())
-        if (!is_section(key))
-          refuse(name + ": " + key + ": unknown field beside the sections (known: " + form_names(all) + ")");
-      // Each protocol's form its section; sections no protocol of the run takes are not read.
-      for (const user_call_form* f : forms) {
-        if (!doc.contains(f->name))
-          refuse(name + ": no '" + f->name + "' section, for the protocols that send " + f->what + "s");
-        if (!choice.by_form.contains(f))
-          choice.by_form[f] = parse_entries(doc[f->name], name, f->name + ".", f, d, user.keyspace, server);
-      }
-    } else {
-      if (std::any_of(forms.begin(), forms.end(), [&](const user_call_form* f) { return f != form; }))
-        refuse("--workload " + name + ": its requests are read in one protocol's words: give it a "
-               "section per kind of request (" + form_names(all) + "), or run protocols that "
-               "take the same requests");
-      choice.calls = parse_entries(doc, name, "", form, d, user.keyspace, server);
-    }
+    choice = workload_from_document(doc, name, forms, d, user.keyspace);
   } else {
     if (std::any_of(forms.begin(), forms.end(), [&](const user_call_form* f) { return f != form; }))
       refuse("--request: a mix is read in its protocols' words: run protocols that send the same "
              "kind of request, or give a --workload file a section per kind (" +
              form_names(protocol_registry::builtin().forms()) + ")");
+    mix_server server;
     auto add = [&](const std::string& line, const std::string& where) {
       // Refused at the first request past the most, not after a file of millions is parsed.
       if (choice.calls.size() == max_mix_requests)
@@ -249,6 +151,7 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
       const auto weights = parse_weights(o.weights, choice.calls.size());
       for (std::size_t i = 0; i < weights.size(); ++i) choice.calls[i].weight = weights[i];
     }
+    choice.server = server.server;
   }
   // Each list as the drivers will take it: at most max_mix_requests, weights that make a cycle.
   auto check = [&](const std::vector<user_call>& calls) {
@@ -265,7 +168,6 @@ user_call_choice read_workload(const workload_options& o, const user_call_option
   };
   if (choice.by_form.empty()) check(choice.calls);
   for (const auto& [f, calls] : choice.by_form) check(calls);
-  choice.server = server.server;
   return choice;
 }
 

@@ -336,10 +336,18 @@ codec_seed("connect-stream", "connect_stream", settings + h2_head(1, b"applicati
 write("results_reader", "one_point", open(os.path.join(HERE, "corpus", "results_reader", "one_point"), "rb").read()
       if os.path.exists(os.path.join(HERE, "corpus", "results_reader", "one_point")) else b"{}")
 
-# ---- tool_input: [kind] then the text: 0 a YAML workload (aliases and all), 1 a request target
-# with placeholders and picks.
-write("tool_input", "workload_yaml", b"\x00" + b"http:\n  requests:\n    - &r {url: /a, weight: 2}\n"
+# ---- tool_input: [kind][form] then the text: 0 a YAML workload (aliases and all), 1 a request
+# target with placeholders and picks, 2 a JSON workload and 3 a YAML one read for a form (0xff:
+# all, by section).
+write("tool_input", "workload_yaml", b"\x00\xff" + b"http:\n  requests:\n    - &r {url: /a, weight: 2}\n"
       b"    - *r\n    - {url: /b, body: \"x\", expect: 201, weight: 1.5e0}\n"
       b"laughs: &a [lol, lol]\nmore: [*a, *a, 12345678901234567890123, -0.5, ~, true]\n")
-write("tool_input", "placeholders", b"\x01" + b"k/__rand_int__/__rand_str_4__7/__payload_3__/__pick(a|bb|ccc)__"
+write("tool_input", "workload_json", b"\x02\xff" + b'{"http": {"keyspace": 100, "requests": [{"url": "/a", '
+      b'"weight": 3, "expect": 200}, {"method": "POST", "url": "/b", "body": "x", "name": "b"}]}, '
+      b'"resp": {"requests": [{"command": "GET k__rand_int__"}]}, "grpc": {"requests": [{"method": '
+      b'"pkg.S/M", "message": {"a": [1, {"b": null}]}}]}, "msgpack": {"requests": [{"method": "m", '
+      b'"params": [1, "two"]}]}}')
+write("tool_input", "workload_one_form", b"\x03\x00" + b"requests:\n  - {url: /a, weight: 2}\n  - url: /b\n"
+      b"    headers: {x-a: b}\n")
+write("tool_input", "placeholders", b"\x01\x00" + b"k/__rand_int__/__rand_str_4__7/__payload_3__/__pick(a|bb|ccc)__"
       b"/__pick(x|y)__/__rand_str__/__sequence__")

@@ -4,6 +4,8 @@
 //   kind 0: the text as a YAML workload (yaml_as_json), under the CLI's nesting bound
 //   kind 1: the text as an HTTP target with payloads and random strings expanded, its picks
 //           expanded (none reading files: '@' and __csv( are left out) and each variant filled
+//   kind 2: the text as a JSON workload (kind 3: a YAML one), its requests read for one form
+//           (setting 1 picks which) or, with setting 1 past the forms, for all of them by section
 // Checked: each ends with a value or one std::invalid_argument; a filled request keeps its
 // length. Any other exception, or a crash, aborts.
 #include <cstddef>
@@ -11,13 +13,16 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "app/workload_document.hpp"
 #include "app/workload_yaml.hpp"
 #include "fuzz_support.hpp"
 #include "protocols/http/http_call.hpp"
 #include "wirebench/protocols/call_picks.hpp"
 #include "wirebench/protocols/call_placeholder.hpp"
 #include "wirebench/protocols/nesting_depth.hpp"
+#include "wirebench/protocols/registry.hpp"
 
 namespace {
 
@@ -52,12 +57,30 @@ void placeholders(const std::string& text) {
   }
 }
 
+// What read_workload does with a file's content, but for the flags: no -H, -d or --proto beside.
+void workload(const std::string& text, bool as_yaml, std::uint8_t which) {
+  if (!nesting_within(text, max_json_nesting)) return;  // refused before
+  const std::vector<const user_call_form*> all = protocol_registry::builtin().forms();
+  const std::vector<const user_call_form*> forms =
+      which < all.size() ? std::vector<const user_call_form*>{all[which]} : all;
+  try {
+    const nlohmann::json doc = as_yaml ? app::yaml_as_json(text, "fuzz.yaml")
+                                       : nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded()) return;
+    (void)app::workload_from_document(doc, "fuzz.json", forms, given_flags{}, 1);
+  } catch (const std::invalid_argument&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const fuzz::input in(data, size, 1);
+  const fuzz::input in(data, size, 2);
   const std::string text(in.stream());
-  if (in.setting(0) % 2 == 0) yaml(text);
-  else placeholders(text);
+  switch (in.setting(0) % 4) {
+    case 0: yaml(text); break;
+    case 1: placeholders(text); break;
+    default: workload(text, in.setting(0) % 4 == 3, in.setting(1));
+  }
   return 0;
 }

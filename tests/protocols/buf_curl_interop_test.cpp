@@ -4,6 +4,7 @@
 // of article 003's Echo API in each protocol, over h2c and, where HTTP/1.1 carries it, HTTP/1.1 on
 // the same port; on an abstract socket; by reflection; and an unknown service's error as buf reads
 // it. Skips where buf is missing, failing under CI=true.
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>

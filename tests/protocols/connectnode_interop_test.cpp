@@ -17,6 +17,7 @@
 #include "support/require_peer.hpp"
 #include "support/sync_call.hpp"
 #include "test_paths.h"
+#include "wirebench/core/error.hpp"
 #include "wirebench/core/error_condition.hpp"
 
 namespace wirebench {

@@ -21,6 +21,7 @@
 #include "support/sync_call.hpp"
 #include "support/user_calls.hpp"
 #include "test_paths.h"
+#include "wirebench/core/error.hpp"
 #include "wirebench/core/error_condition.hpp"
 
 namespace wirebench {

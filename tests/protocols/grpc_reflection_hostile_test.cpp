@@ -29,7 +29,9 @@ std::string refusal(const char* protocol, int port) {
   client_config cc;
   cc.connect = endpoint::parse_or_throw("tcp://127.0.0.1:" + std::to_string(port));
   cc.reply_timeout = 5s;
-  grpc_call call{.method = "hostile.S/Call", .request_json = "{}"};
+  grpc_call call;
+  call.method = "hostile.S/Call";
+  call.request_json = "{}";
   call.reflect = true;
   cc.calls = {user_call{call}};
   try {
@@ -69,13 +71,14 @@ INSTANTIATE_TEST_SUITE_P(clients, grpc_reflection_hostile, ::testing::Values("gr
 
 // A server that takes the reflection request and never answers: SIGTERM during that start-up
 // ends the run at once (exit 143, "interrupted"), not after the reflection's own deadline.
-TEST(grpc_reflection_hostile_signal, sigterm_while_a_server_stalls_reflection_ends_the_run_at_once) {
+TEST_P(grpc_reflection_hostile, sigterm_while_a_server_stalls_reflection_ends_the_run_at_once) {
   WIREBENCH_REQUIRE_PYTHON_MODULE("grpc", "python3-grpcio");
+  const std::string protocol = GetParam();
   const int port = test::free_loopback_port();
   test::child_process server({test::debian_python3, WIREBENCH_HOSTILE_REFLECTION_PEER, std::to_string(port), "stall"});
   ASSERT_TRUE(test::wait_for_listener(port));
-  const std::string out = ::testing::TempDir() + "/stall-" + std::to_string(::getpid()) + ".out";
-  test::child_process run({WIREBENCH_CLI, "run", "-p", "grpc", "--connect", "tcp://127.0.0.1:" + std::to_string(port),
+  const std::string out = ::testing::TempDir() + "/stall-" + protocol + "-" + std::to_string(::getpid()) + ".out";
+  test::child_process run({WIREBENCH_CLI, "run", "-p", protocol, "--connect", "tcp://127.0.0.1:" + std::to_string(port),
                            "--reflect", "--call", "hostile.S/Call", "-d", "{}", "-D", "0.2", "-q"},
                           out, out);
   std::this_thread::sleep_for(1s);  // it has connected and asked (the server holds the answer)
@@ -84,7 +87,8 @@ TEST(grpc_reflection_hostile_signal, sigterm_while_a_server_stalls_reflection_en
   EXPECT_EQ(run.wait_for_exit(4s), 128 + SIGTERM);
   std::ifstream in(out);
   const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(said.find("interrupted by SIGTERM while grpc closed workers=1 repeat 1's client started"), std::string::npos)
+  EXPECT_NE(said.find("interrupted by SIGTERM while " + protocol + " closed workers=1 repeat 1's client started"),
+            std::string::npos)
       << said;
 }
 

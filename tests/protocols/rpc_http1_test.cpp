@@ -13,6 +13,7 @@
 #include "../../src/protocols/connect/connect_wire.hpp"
 #include "../../src/protocols/grpc/rpc_server_codec.hpp"
 #include "../../src/protocols/grpc_web/grpc_web_wire.hpp"
+#include "../../src/protocols/http/base64.hpp"
 #include "support/grpc_frames.hpp"
 #include "support/protocol_cases.hpp"
 #include "wirebench/codec/bytes.hpp"

@@ -1,5 +1,6 @@
 #include "grpc_reflection_client.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -44,6 +45,7 @@ class reflection_stream {
  public:
   explicit reflection_stream(const client_config& c)
       : address_(grpc_address(c.connect)),
+        interrupted_(c.interrupted),
         stub_(grpc::CreateCustomChannel(address_, channel_credentials(c.tls), channel_arguments(c))) {
     context_.set_deadline(std::chrono::system_clock::now() +
                           std::chrono::duration_cast<std::chrono::system_clock::duration>(c.connect_timeout));
@@ -87,22 +89,38 @@ class reflection_stream {
   }
 
  private:
+  // The next operation's completion, waited for in steps so that an interrupted run's start-up
+  // ends now: the call is cancelled, and the operation then completes (not ok) at once.
   bool next() {
-    void* tag = nullptr;
-    bool ok = false;
-    return queue_.Next(&tag, &ok) && ok;
+    for (;;) {
+      void* tag = nullptr;
+      bool ok = false;
+      const auto step = std::chrono::system_clock::now() + std::chrono::milliseconds(100);
+      switch (queue_.AsyncNext(&tag, &ok, step)) {
+        case grpc::CompletionQueue::GOT_EVENT: return ok;
+        case grpc::CompletionQueue::SHUTDOWN: return false;
+        case grpc::CompletionQueue::TIMEOUT:
+          if (!cancelled_ && interrupted_ != nullptr && interrupted_->load() != 0) {
+            cancelled_ = true;
+            context_.TryCancel();
+          }
+      }
+    }
   }
   // The stream broke: its status says why (no reflection: UNIMPLEMENTED; no server: UNAVAILABLE).
   [[noreturn]] void fail() {
     stream_->Finish(&status_, this);
     next();
     finished_ = true;
+    if (cancelled_) refuse("interrupted while waiting for the server at " + address_);
     if (status_.error_code() == grpc::StatusCode::UNIMPLEMENTED)
       refuse("the server at " + address_ + " offers no reflection (grpc.reflection.v1alpha)");
     refuse("cannot ask the server at " + address_ + ": " + status_.error_message());
   }
 
   const std::string address_;
+  const std::atomic<int>* interrupted_;  // the run's signal (client_config::interrupted)
+  bool cancelled_ = false;               // by that signal
   grpc::GenericStub stub_;
   grpc::CompletionQueue queue_;
   grpc::ClientContext context_;

@@ -1,7 +1,5 @@
 #include "grpc_tls.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>

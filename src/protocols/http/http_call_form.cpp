@@ -1,9 +1,5 @@
 // The HTTP family's user-call form (user_call_form.hpp): --url/--path and curl's -X, -H, -d;
 // "[METHOD] URL-or-/path" lines (h2load's -i takes the URL alone); workload entries; results.
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <stdexcept>
 

@@ -2,11 +2,7 @@
 
 #include <csv.h>
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <stdexcept>

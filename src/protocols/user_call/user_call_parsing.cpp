@@ -1,10 +1,7 @@
 #include "wirebench/protocols/user_call_parsing.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 
 #include "wirebench/core/setting_error.hpp"
