@@ -10,6 +10,7 @@
 #include "number_checks.hpp"
 #include "error_text.hpp"
 #include "keepalive_flags.hpp"
+#include "max_reply_flag.hpp"
 #include "resolve_flag.hpp"
 #include "tls_flags.hpp"
 #include "user_call_options.hpp"
@@ -26,6 +27,7 @@ command_runner add_call_command(CLI::App& app) {
     std::vector<std::string> words;
     std::size_t count = 1;
     double timeout_s = 5;
+    std::size_t max_reply_bytes = default_max_reply_bytes;
     tls_options tls;
     keepalive_flags keepalive;
     user_call_options user;
@@ -42,6 +44,7 @@ command_runner add_call_command(CLI::App& app) {
   cmd->add_option("--timeout", o->timeout_s, "Seconds to wait for each reply")
       ->check(above_zero())
       ->capture_default_str();
+  add_max_reply_flag(*cmd, o->max_reply_bytes);
   add_tls_client_flags(*cmd, o->tls);
   add_resolve_flag(*cmd, o->resolve);
   add_keepalive_client_flags(*cmd, o->keepalive);
@@ -81,6 +84,8 @@ command_runner add_call_command(CLI::App& app) {
         std::chrono::duration<double>(o->timeout_s));
     config.connect_timeout = timeout;
     config.reply_timeout = timeout;
+    config.max_frame_bytes = o->max_reply_bytes;
+    config.show_replies = true;
     config.tls = o->tls;
     if (auto problem = settle_tls_client_flags(config.tls); !problem.empty())
       return usage_error(problem);

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "error_text.hpp"
+#include "typo_hint.hpp"
 #include "wirebench/protocols/library_versions.hpp"
 #include "wirebench/protocols/registry.hpp"
 #include "wirebench/version.hpp"
@@ -93,7 +94,9 @@ int main(int argc, char** argv) {
       for (auto* sub : app.get_subcommands()) std::cout << sub->help();
       return 0;
     }
-    return app::usage_error(std::string(e.what()) + " (see wirebench --help)");
+    // A typo is named with what it was probably meant to be.
+    const std::string hint = app::typo_hint(app, argc, argv);
+    return app::usage_error(std::string(e.what()) + (hint.empty() ? " (see wirebench --help)" : hint));
   }
 
   try {

@@ -27,14 +27,12 @@ command_runner add_merge_command(CLI::App& app) {
       "latency histograms and outcomes added, percentiles recomputed, rates summed.",
       {"wirebench merge gen-1.json gen-2.json -o all.json"});
   add_input_files_option(*cmd, o->inputs, "Results files written by `wirebench run -o` (two or more)");
-  cmd->add_option("-o,--out", o->out_json, "Write the merged results as JSON here (and CSV beside it)");
-  cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
+  cmd->add_option("-o,--out", o->out_json, "Write the merged results as JSON here (and CSV beside it; - : to stdout)");
+  cmd->add_option("--csv", o->out_csv, "Write the CSV here instead (- : to stdout)");
 
   return [o = o]() -> int {
-    if (!o->out_json.empty() && o->out_csv.empty()) o->out_csv = csv_path_for(o->out_json);
-    for (const auto* path : {&o->out_json, &o->out_csv})
-      if (!path->empty())
-        if (auto problem = prepare_output(*path); !problem.empty()) return usage_error(problem);
+    if (auto problem = prepare_results_outputs(o->out_json, o->out_csv); !problem.empty())
+      return usage_error(problem);
     auto read = read_results_files(o->inputs);
     if (!read) return 1;
     std::vector<results_input>& inputs = *read;
@@ -45,8 +43,9 @@ command_runner add_merge_command(CLI::App& app) {
       std::cerr << "wirebench: cannot merge: " << error_text(e) << "\n";
       return 1;
     }
-    print_table(std::cout, merged);
-    std::cout.flush();  // before stderr's results line, as in run
+    std::ostream& table = table_stream(o->out_json, o->out_csv);
+    print_table(table, merged);
+    table.flush();  // before stderr's results line, as in run
     return write_results(merged, o->out_json, o->out_csv) ? 0 : 1;
   };
 }

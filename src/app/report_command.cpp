@@ -55,7 +55,7 @@ command_runner add_report_command(CLI::App& app) {
   add_input_files_option(*cmd, o->inputs,
                          "Results files written by `wirebench run -o` or `merge -o`; Google "
                          "Benchmark --benchmark_out files");
-  cmd->add_option("-o,--out", o->out, "Write the page here (default: the first file's, .html)");
+  cmd->add_option("-o,--out", o->out, "Write the page here (default: the first file's, .html; - : to stdout)");
   cmd->add_option("--title", o->title, "The page's title (default: the files' names)");
 
   return [o = o]() -> int {
@@ -83,7 +83,7 @@ command_runner add_report_command(CLI::App& app) {
       std::cerr << "wirebench: cannot write " << o->out << "\n";
       return 1;
     }
-    std::cerr << "wirebench: report in " << o->out << "\n";
+    std::cerr << "wirebench: report in " << (o->out == "-" ? "stdout" : o->out) << "\n";
     return 0;
   };
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error_text.hpp"
@@ -40,8 +41,57 @@ std::optional<std::vector<results_input>> read_results_files(const std::vector<s
   return inputs;
 }
 
+namespace {
+
+// Where a results path's bytes go: "-" is stdout; a symlink is followed to what it names (the
+// link stays a link); a path that is there and not a regular file (a device, a FIFO,
+// /dev/stdout) is written through, never replaced.
+struct output_place {
+  bool standard_output = false;
+  bool write_through = false;
+  std::filesystem::path file;  // the regular file to replace, or the one to write through
+};
+
+output_place place_of(const std::string& path) {
+  if (path == "-") return {.standard_output = true, .write_through = false, .file = {}};
+  std::error_code ec;
+  // The kernel's view first (it follows /proc's links, /dev/stdout to a pipe, as open(2) does).
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    return {.standard_output = false, .write_through = true, .file = path};
+  // A regular file, or none yet: the file a chain of links ends at is the one replaced (to a
+  // bound: a loop is left to fail at open).
+  std::filesystem::path file = path;
+  for (int hops = 0; hops < 40 && std::filesystem::is_symlink(file, ec); ++hops) {
+    const std::filesystem::path target = std::filesystem::read_symlink(file, ec);
+    if (ec) break;
+    file = target.is_absolute() ? target : file.parent_path() / target;
+  }
+  return {.standard_output = false, .write_through = false, .file = file};
+}
+
+// Whether `path` is where stdout goes (--out /dev/stdout): the table then goes to stderr.
+bool is_standard_output(const std::string& path) {
+  if (path == "-") return true;
+  struct stat out{}, file{};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &file) == 0 && out.st_dev == file.st_dev &&
+         out.st_ino == file.st_ino;
+}
+
+}  // namespace
+
 bool write_file(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  const output_place place = place_of(path);
+  if (place.standard_output) {
+    std::cout << text;
+    return static_cast<bool>(std::cout.flush());
+  }
+  if (place.write_through) {
+    std::ofstream out(place.file, std::ios::binary | std::ios::out);
+    out << text;
+    return static_cast<bool>(out.flush());
+  }
+  const std::string temporary = place.file.string() + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     file << text;
@@ -50,17 +100,23 @@ bool write_file(const std::string& path, const std::string& text) {
       return false;
     }
   }
-  if (std::rename(temporary.c_str(), path.c_str()) == 0) return true;
+  if (std::rename(temporary.c_str(), place.file.c_str()) == 0) return true;
   std::remove(temporary.c_str());
   return false;
 }
 
 std::string prepare_output(const std::string& path) {
+  const output_place place = place_of(path);
+  if (place.standard_output) return {};
+  if (place.write_through) {
+    if (::access(place.file.c_str(), W_OK) != 0) return "cannot write " + path + ": " + std::strerror(errno);
+    return {};
+  }
   std::error_code ec;
-  const auto folder = std::filesystem::path(path).parent_path();
+  const auto folder = place.file.parent_path();
   if (!folder.empty()) std::filesystem::create_directories(folder, ec);
   if (ec) return "cannot create " + folder.string() + ": " + ec.message();
-  if (std::filesystem::is_directory(path, ec)) return "cannot write " + path + ": a directory";
+  if (std::filesystem::is_directory(place.file, ec)) return "cannot write " + path + ": a directory";
   // The file is written beside itself and renamed (write_file): the folder must take new files.
   // A probe is made and removed; the file itself is not touched before there are results.
   std::string probe = (folder.empty() ? std::string(".") : folder.string()) + "/.wirebench-XXXXXX";
@@ -72,10 +128,24 @@ std::string prepare_output(const std::string& path) {
 }
 
 std::string csv_path_for(const std::string& json_path) {
+  if (const output_place place = place_of(json_path); place.standard_output || place.write_through) return {};
   const auto dot = json_path.rfind('.');
   const auto slash = json_path.rfind('/');
   const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
   return (has_extension ? json_path.substr(0, dot) : json_path) + ".csv";
+}
+
+std::string prepare_results_outputs(const std::string& json_path, std::string& csv_path) {
+  if (!json_path.empty() && csv_path.empty()) csv_path = csv_path_for(json_path);
+  if (json_path == "-" && csv_path == "-") return "--out - and --csv -: only one of them can go to stdout";
+  for (const std::string& path : {json_path, csv_path})
+    if (!path.empty())
+      if (auto problem = prepare_output(path); !problem.empty()) return problem;
+  return {};
+}
+
+std::ostream& table_stream(const std::string& json_path, const std::string& csv_path) {
+  return is_standard_output(json_path) || is_standard_output(csv_path) ? std::cerr : std::cout;
 }
 
 bool write_results(const run_record& run, const std::string& json_path,
@@ -99,6 +169,8 @@ bool write_results(const run_record& run, const std::string& json_path,
       ok = false;
     }
   }
+  for (std::string& path : written)
+    if (path == "-") path = "stdout";
   if (written.size() == 2)
     std::cerr << "wirebench: results in " << written[0] << " and " << written[1] << "\n";
   else if (written.size() == 1)

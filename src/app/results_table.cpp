@@ -6,6 +6,7 @@
 
 #include "run_plan.hpp"
 #include "table_text.hpp"
+#include "wirebench/protocols/registry.hpp"
 
 namespace wirebench::app {
 namespace {
@@ -89,7 +90,7 @@ void print_table(std::ostream& out, const run_record& run) {
     return p.parameters.transport != "tcp";
   });
   std::vector<std::string> header = {"protocol", "load", "workers", "conns", "req/s", "(min-max)",
-                                     "p50", "p90", "p99", "p99.9", "max", "failed", "late",
+                                     "mean", "p50", "p90", "p99", "p99.9", "max", "failed", "late",
                                      "cli cpu/call", "srv cpu/call"};
   if (show_transport) header.insert(header.begin() + 2, "transport");
   std::vector<std::vector<std::string>> rows = {header};
@@ -110,7 +111,7 @@ void print_table(std::ostream& out, const run_record& run) {
     auto latency = [timed](double us) { return timed ? microseconds(us) : std::string("-"); };
     std::vector<std::string> row = {
         p.protocol, load, std::to_string(p.workers), std::to_string(p.connections),
-        count(s.rps_median), count(s.rps_min) + "-" + count(s.rps_max), latency(s.latency.p50),
+        count(s.rps_median), count(s.rps_min) + "-" + count(s.rps_max), latency(s.latency.mean), latency(s.latency.p50),
         latency(s.latency.p90), latency(s.latency.p99), latency(s.latency.p999),
         latency(s.latency.max), std::to_string(s.outcomes.failed()), late_text(p, s),
         microseconds(s.client_cpu_us_per_call),
@@ -142,14 +143,30 @@ void print_table(std::ostream& out, const run_record& run) {
                          std::to_string(s.client.late_replies) + " late and " +
                          std::to_string(s.client.unknown_replies) +
                          " unknown replies (after their call had ended, or for no call)");
-    if (s.client.reconnects + s.client.connect_failures > 0)
-      warnings.push_back(label + ": " + std::to_string(s.client.reconnects) + " reconnects (the server closed or sent "
-                         "away a connection; " + std::to_string(s.client.resent) +
-                         " unprocessed calls sent again), " + std::to_string(s.client.connect_failures) +
-                         " failed dials");
+    // A connection per call is that protocol's design: its reconnects are worth a line only with
+    // calls sent again or dials that failed.
+    const protocol* entry = protocol_registry::builtin().find(p.protocol);
+    const bool by_design = entry != nullptr && entry->can.connection_per_call;
+    if ((by_design ? s.client.resent : s.client.reconnects) + s.client.connect_failures > 0) {
+      // The client closes a connection too: after a reply over --max-reply, or one it cannot read.
+      const auto& errors = s.outcomes.errors();
+      const bool own_close = errors.contains("frame_too_long") || errors.contains("protocol_error");
+      warnings.push_back(label + ": " + std::to_string(s.client.reconnects) + " reconnects (" +
+                         (own_close ? "the client closed a connection after a reply it could not take, "
+                                      "or the server closed one; "
+                                    : "the server closed or sent away a connection; ") +
+                         std::to_string(s.client.resent) + " unprocessed calls sent again), " +
+                         std::to_string(s.client.connect_failures) + " failed dials");
+    }
+    if (s.outcomes.errors().contains("frame_too_long"))
+      warnings.push_back(label + ": frame_too_long: a reply over the client's --max-reply (raise it), or a "
+                         "request over the server's limit");
+    // A server wirebench did not start (--connect) has no threads or CPUs it could say.
     const std::string placement =
-        "server threads " + std::to_string(p.server_threads) + " on cpus " + p.server_cpus +
-        (p.server_engine.empty() ? "" : " (" + p.server_engine + " engine)") +
+        (p.transport == "remote" ? std::string("server not started by wirebench (its CPU unmeasured)")
+                                 : "server threads " + std::to_string(p.server_threads) + " on cpus " +
+                                       p.server_cpus +
+                                       (p.server_engine.empty() ? "" : " (" + p.server_engine + " engine)")) +
         ", client threads " + std::to_string(p.client_threads) + " on cpus " + p.client_cpus;
     auto at = std::find_if(placements.begin(), placements.end(),
                            [&](const auto& known) { return known.first == placement; });
@@ -160,7 +177,7 @@ void print_table(std::ostream& out, const run_record& run) {
   write_rows(out, rows);
   const auto& first = run.points.front();
   out << "\nreq/s: successful calls per second, median of " << first.summary.repeats
-      << " repeat(s) (min-max across them); latency percentiles are medians over the repeats, "
+      << " repeat(s) (min-max across them); mean and latency percentiles are medians over the repeats, "
          "timed from each call's intended start for open loads (late = sent more than "
       << first.parameters.late_after_ms << " ms after it); cpu/call = user+sys CPU per call.\n";
   out << "machine: " << run.machine.cpu_model << ", " << run.machine.available_cpus << " of "

@@ -16,6 +16,7 @@
 #include "number_checks.hpp"
 #include "error_text.hpp"
 #include "keepalive_flags.hpp"
+#include "max_reply_flag.hpp"
 #include "results_output.hpp"
 #include "run_plan.hpp"
 #include "resolve_flag.hpp"
@@ -83,6 +84,23 @@ std::vector<std::string> check_points(const slo_target& target, const run_record
   return missed;
 }
 
+// The points in which no call succeeded, each named with what its calls ended with: such a run
+// measured nothing, and says so by its exit status (3, as a missed --check) whatever the table
+// shows.
+std::vector<std::string> points_without_success(const run_record& record) {
+  std::vector<std::string> failed;
+  for (const auto& point : record.points) {
+    if (point.repeats.empty()) continue;  // interrupted before it ran: said otherwise
+    outcome_counts all;
+    for (const auto& r : point.repeats) all.merge(r.load.outcomes);
+    if (all.count(outcome::ok) > 0) continue;
+    std::string why;
+    for (const auto& [name, n] : all.errors()) why += (why.empty() ? "" : " ") + name + "=" + std::to_string(n);
+    failed.push_back(describe_point(point.parameters) + ": " + (why.empty() ? "no call was made" : why));
+  }
+  return failed;
+}
+
 // What every run checks last: the CPUs it pins to are there, and its results files can be
 // written (nothing is created before there are results).
 std::string finish_placement_and_outputs(run_options& o) {
@@ -104,11 +122,7 @@ std::string finish_placement_and_outputs(run_options& o) {
         return option + *cpus + ": this machine has CPUs 0 to " + std::to_string(online - 1);
   }
   plan.progress = !o.quiet;
-  if (!o.out_json.empty() && o.out_csv.empty()) o.out_csv = csv_path_for(o.out_json);
-  for (const auto* path : {&o.out_json, &o.out_csv})
-    if (!path->empty())
-      if (auto problem = prepare_output(*path); !problem.empty()) return problem;
-  return {};
+  return prepare_results_outputs(o.out_json, o.out_csv);
 }
 
 // --scenario echo's plan (echo_scenario.hpp): its own servers, clients and loads; the flags
@@ -183,6 +197,10 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
     if (!given("--repeats")) plan.repeats = 1;
   }
   if (given("--rate") && !given("--load") && o.scenario.empty()) plan.loads = {"uniform"};
+  // A flag that would do nothing in the load asked for is refused, not ignored.
+  if (given("--rate") && plan.loads == std::vector<std::string>{"closed"} && !o.find_max_rate)
+    return "--rate paces an open loop; --load closed calls as fast as its --workers can (give one "
+           "of them, or --load closed,uniform for both)";
   if (given("--stages")) {
     // The ramp says the rate and the time, and starts at 0 calls/s: its own warm-up.
     for (const char* flag : {"--rate", "--duration", "--warmup", "--calls", "--scenario", "--find-max-rate"})
@@ -242,7 +260,7 @@ std::string finish_plan(run_options& o, const CLI::App& cmd) {
   }
   if (!o.check.empty()) {
     try {
-      o.check_target = slo_target::parse(o.check);
+      o.check_target = slo_target::parse(o.check, slo_target::use::check);
     } catch (const std::exception& e) {
       return std::string("--check: ") + error_text(e);
     }
@@ -436,6 +454,7 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
                   "Open loop: a call sent this many ms after its intended start counts as late")
       ->check(above_zero())
       ->capture_default_str();
+  add_max_reply_flag(*cmd, plan.max_reply_bytes);
   cmd->add_option("--timeout", plan.reply_timeout_seconds, "Seconds a call may wait for its reply")
       ->check(above_zero())
       ->capture_default_str();
@@ -463,14 +482,15 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("--check", o->check,
                   "Exit 3 when a point misses this target (as --slo: quantiles and an error "
-                  "share), e.g. 'p99<=2ms,errors<=1%': a verdict for CI, naming each point missed");
+                  "share; and a floor on calls/s), e.g. 'p99<=2ms,errors<=1%,rps>=5000': a "
+                  "verdict for CI, naming each point missed");
   cmd->add_option("--stages", o->stages,
                   "An open loop whose rate ramps, as k6's ramping-arrival-rate: RATE@DURATION,... "
                   "from 0 calls/s, each stage linear to its rate (\"20000@20s,20000@60s\"); the "
                   "window is their whole time, late calls counted against the ramp. With --load "
                   "closed: WORKERS@DURATION,..., the workers calling (k6's ramping-vus)");
-  cmd->add_option("-o,--out", o->out_json, "Write the results as JSON here (and CSV beside it)");
-  cmd->add_option("--csv", o->out_csv, "Write the CSV here instead");
+  cmd->add_option("-o,--out", o->out_json, "Write the results as JSON here (and CSV beside it); - : to stdout, the table then to stderr");
+  cmd->add_option("--csv", o->out_csv, "Write the CSV here instead (- : to stdout)");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress line");
   add_user_call_options(*cmd, o->user);
   add_workload_options(*cmd, o->workload);
@@ -482,16 +502,21 @@ command_runner add_run_command(CLI::App& app, int argc, char** argv) {
     sweep_status sweep;
     const bool echo = o->scenario == "echo";
     const run_record record = echo ? run_echo_scenario(o->plan, o->echo, sweep) : execute(o->plan, sweep);
+    std::ostream& table = table_stream(o->out_json, o->out_csv);
     if (echo)
-      print_echo_table(std::cout, record);
+      print_echo_table(table, record);
     else
-      print_table(std::cout, record);
+      print_table(table, record);
     // Flushed before anything goes to stderr: with both in one file, the results line would
     // otherwise land inside the table.
-    std::cout.flush();
+    table.flush();
     int status = write_results(record, o->out_json, o->out_csv) ? 0 : 1;
     if (!sweep.failures.empty()) status = 1;
     for (const auto& f : sweep.failures) std::cerr << "wirebench: " << f << "\n";
+    for (const auto& failed : points_without_success(record)) {
+      std::cerr << "wirebench: no call succeeded: " << failed << "\n";
+      if (status == 0) status = 3;
+    }
     if (o->check_target) {
       const auto missed = check_points(*o->check_target, record);
       for (const auto& m : missed) std::cerr << "wirebench: --check missed: " << m << "\n";

@@ -68,6 +68,7 @@ struct run_plan {
   double late_after_ms = 1;
   std::chrono::nanoseconds interval = std::chrono::milliseconds(100);  // the timeline's
   double reply_timeout_seconds = 10;
+  std::size_t max_reply_bytes = 4 * 1024 * 1024;  // --max-reply (max_reply_flag.hpp)
   std::uint64_t seed = 1;
   // --find-max-rate: each protocol, open load and worker count is a search for the highest rate
   // meeting `slo`, from `rate` (the first step) up to `max_rate`; steps are points of the run.

@@ -57,7 +57,7 @@ std::chrono::nanoseconds seconds(double s) {
 // One repeat of one point: a fresh client, the load, both sides' CPU over the measured window.
 repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_parameters& params,
                          const connection_layout& layout, const endpoint& where,
-                         const server_process* server, const tls_options& tls) {
+                         const server_process* server, const tls_options& tls, progress_line& progress) {
   client_config cc;
   cc.tls = tls;
   cc.connect = where;
@@ -66,6 +66,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   cc.threads = plan.client_threads;
   if (!plan.client_cpus.empty()) cc.cpus = parse_cpu_list(plan.client_cpus);
   cc.reply_timeout = seconds(plan.reply_timeout_seconds);
+  cc.max_frame_bytes = plan.max_reply_bytes;
   cc.connect_timeout = seconds(std::min(plan.reply_timeout_seconds, 5.0));
   cc.calls = params.requests;
   cc.keepalive = plan.keepalive;
@@ -99,6 +100,7 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
     if (c.connects == 0 && c.connect_failures >= lanes) return "no connection";
     return {};
   };
+  spec.on_live = [&progress](std::function<live_counts()> read) { progress.watch(std::move(read)); };
   cpu_time client_start{};
   std::optional<cpu_time> server_start;
   repeat_result result;
@@ -187,7 +189,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
       plan.calls == 0 || !(plan.rate > 0) ? plan.duration_seconds
                                           : std::min(plan.duration_seconds, plan.calls / plan.rate);
   progress_line progress(plan.protocols.size() * points_per_protocol * plan.repeats,
-                         plan.warmup_seconds + seconds_each + 0.1, plan.progress);
+                         plan.warmup_seconds + seconds_each + 0.1, plan.calls, plan.progress);
   if (!plan.client_cpus.empty()) pin_current_thread(parse_cpu_list(plan.client_cpus));
 
   // TLS against servers the run starts: a certificate of its own, verified by its client.
@@ -288,7 +290,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
         progress.begin_step(label + " repeat " + std::to_string(r) + "/" +
                             std::to_string(plan.repeats));
         try {
-          point.repeats.push_back(run_repeat(p, plan, params, layout, where, server, tls));
+          point.repeats.push_back(run_repeat(p, plan, params, layout, where, server, tls, progress));
         } catch (const no_connection& e) {  // nothing more of this protocol can run
           failures.push_back(name + ": " + error_text(e));  // printed when the run ends
           unreachable = true;

@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -45,6 +46,15 @@ std::string format_duration(std::chrono::nanoseconds d) {
   if (ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000) + "ms";
   if (ns % 1'000 == 0) return std::to_string(ns / 1'000) + "us";
   return std::to_string(ns) + "ns";
+}
+
+std::string readable_duration(double ns) {
+  char text[32];
+  if (ns >= 1e9) std::snprintf(text, sizeof text, "%.3gs", ns / 1e9);
+  else if (ns >= 1e6) std::snprintf(text, sizeof text, "%.3gms", ns / 1e6);
+  else if (ns >= 1e3) std::snprintf(text, sizeof text, "%.3gus", ns / 1e3);
+  else std::snprintf(text, sizeof text, "%.3gns", ns);
+  return text;
 }
 
 }  // namespace wirebench

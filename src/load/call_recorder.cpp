@@ -53,4 +53,11 @@ call_recorder::totals call_recorder::merged() const {
   return all;
 }
 
+live_counts call_recorder::live() const {
+  live_counts sum;
+  std::lock_guard lock(mutex_);
+  for (const auto& s : shards_) s->add_live(sum);
+  return sum;
+}
+
 }  // namespace wirebench

@@ -227,6 +227,7 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   if (no_warmup && spec.on_window) spec.on_window(true);
   result.start_unix = unix_seconds_now();
   loop->start(no_warmup);
+  const detail::live_reader_lease live(spec, [&loop = *loop] { return loop.live(); });
   const auto start = loop->started_at();
   detail::counter_sampler sampler(client, start, spec.interval);
   timeline workers_over_time(spec.interval);  // worker stages: the count, interval by interval

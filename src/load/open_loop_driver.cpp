@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <future>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <asio/post.hpp>
@@ -120,6 +121,14 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
     shards.push_back(std::make_shared<open_loop_shard>(client, *loops.loops[k], plan, *run));
   }
   for (auto& s : shards) s->start();
+  // The shards are read, not owned, by the reader: it is handed back (reset) before they can
+  // go, on every path below.
+  std::optional<detail::live_reader_lease> live;
+  live.emplace(spec, [&shards] {
+    live_counts sum;
+    for (const auto& s : shards) s->records().add_live(sum);
+    return sum;
+  });
 
   load_result result;
   result.start_unix = unix_seconds_now() + std::chrono::duration<double>(lead).count();
@@ -153,6 +162,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
     result.watchdog = in_flight_report(shards);
     run->cut.store(true, std::memory_order_relaxed);  // what completes from now on: unfinished
     if (!detail::close_within(client, close_limit)) {
+      live.reset();
       // Its threads may still run the shards' code: nothing they touch may ever be freed, so the
       // loops, the shards and the run state are let go of (load_result::stuck tells the caller
       // to end the process without destroying the client or the spec).
@@ -168,6 +178,7 @@ load_result run_open_loop(protocol_client& client, const load_spec& spec) {
     for (auto& s : shards) s->account_abandoned();
   }
 
+  live.reset();
   // Finished, each shard's records were last written before it told the run (under its mutex).
   call_recorder::totals totals;
   totals.calls_over_time = timeline(spec.interval);

@@ -32,4 +32,21 @@ std::string count_cap_passed(const load_spec& spec);
 // the process instead).
 bool close_within(protocol_client& client, std::chrono::nanoseconds limit);
 
+// Hands load_spec::on_live a reader for the run's life, and takes it back as the run returns,
+// whichever way (a scope's end).
+class live_reader_lease {
+ public:
+  live_reader_lease(const load_spec& spec, std::function<live_counts()> read) : spec_(spec) {
+    if (spec_.on_live) spec_.on_live(std::move(read));
+  }
+  ~live_reader_lease() {
+    if (spec_.on_live) spec_.on_live({});
+  }
+  live_reader_lease(const live_reader_lease&) = delete;
+  live_reader_lease& operator=(const live_reader_lease&) = delete;
+
+ private:
+  const load_spec& spec_;
+};
+
 }  // namespace wirebench::detail

@@ -23,16 +23,6 @@ std::optional<double> number(std::string_view text) {
   return v;
 }
 
-// "1.42ms", "870us": three significant digits, in the unit that keeps it readable.
-std::string readable(double ns) {
-  char text[32];
-  if (ns >= 1e9) std::snprintf(text, sizeof text, "%.3gs", ns / 1e9);
-  else if (ns >= 1e6) std::snprintf(text, sizeof text, "%.3gms", ns / 1e6);
-  else if (ns >= 1e3) std::snprintf(text, sizeof text, "%.3gus", ns / 1e3);
-  else std::snprintf(text, sizeof text, "%.3gns", ns);
-  return text;
-}
-
 std::string percentile_name(double p) {
   if (p == 100) return "max";
   char text[16];
@@ -42,7 +32,7 @@ std::string percentile_name(double p) {
 
 }  // namespace
 
-slo_target slo_target::parse(std::string_view text) {
+slo_target slo_target::parse(std::string_view text, use purpose) {
   slo_target t;
   t.text = std::string(text);
   std::string_view rest = text;
@@ -50,8 +40,21 @@ slo_target slo_target::parse(std::string_view text) {
     const auto comma = rest.find(',');
     const std::string_view part = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    if (const auto floor = part.find(">="); floor != std::string_view::npos) {
+      if (part.substr(0, floor) != "rps")
+        refuse(text, part, "sets a floor on what has none: only rps>=N (calls/s) is a lower bound");
+      if (purpose == use::search)
+        refuse(text, part, "is what the search finds: give latency and errors only");
+      const auto v = number(part.substr(floor + 2));
+      if (!v || *v <= 0) refuse(text, part, "needs calls per second above 0, like rps>=1000");
+      t.min_rps = *v;
+      continue;
+    }
     const auto op = part.find("<=");
-    if (op == std::string_view::npos) refuse(text, part, "is not NAME<=LIMIT (p99<=1ms, errors<=0.1%)");
+    if (op == std::string_view::npos)
+      refuse(text, part,
+             purpose == use::check ? "is not NAME<=LIMIT or rps>=N (p99<=1ms, errors<=0.1%, rps>=1000)"
+                                   : "is not NAME<=LIMIT (p99<=1ms, errors<=0.1%)");
     const std::string_view name = part.substr(0, op);
     const std::string_view limit = part.substr(op + 2);
     if (name == "errors") {
@@ -70,8 +73,10 @@ slo_target slo_target::parse(std::string_view text) {
     if (!d || d->count() == 0) refuse(text, part, "needs a duration above 0, like 1ms or 250us");
     t.latency.push_back({*p, *d});
   }
-  if (t.latency.empty())
+  if (purpose == use::search && t.latency.empty())
     refuse(text, text, "sets no latency target: the search needs one (p99<=1ms)");
+  if (t.latency.empty() && !t.max_error_fraction && !t.min_rps)
+    refuse(text, text, "sets no target (p99<=1ms, errors<=0.1%, rps>=1000)");
   // Percentiles are of successful calls: a server that fails calls fast must not pass for one
   // that answers them.
   if (!t.max_error_fraction) t.max_error_fraction = default_max_error_fraction;
@@ -88,8 +93,17 @@ std::optional<std::string> slo_target::violation(const std::vector<repeat_result
       each.push_back(static_cast<double>(r.load.latency.percentile(l.percentile)));
     const double ns = median(std::move(each));
     if (ns > static_cast<double>(l.at_most.count()))
-      return percentile_name(l.percentile) + " " + readable(ns) + " > " +
+      return percentile_name(l.percentile) + " " + readable_duration(ns) + " > " +
              format_duration(l.at_most);
+  }
+  if (min_rps) {
+    std::vector<double> each;
+    for (const auto& r : repeats) each.push_back(r.load.requests_per_second());
+    if (const double rps = median(std::move(each)); rps < *min_rps) {
+      char why[96];
+      std::snprintf(why, sizeof why, "rps %.6g < %.6g", rps, *min_rps);
+      return std::string(why);
+    }
   }
   if (max_error_fraction) {
     std::uint64_t failed = 0, total = 0;

@@ -290,10 +290,10 @@ check "... and says why" one_line_error "-n: --find-max-rate times each step"
 check "-n 0 exits 2" exit_is 2 "$wb" run -p line -n 0
 # A run whose every call fails: its latencies are "-", not "0us".
 check "serve http1 for a run whose calls all fail" start_server http1 "tcp://127.0.0.1:0"
-check "a run of 404s" exit_is 0 "$wb" run -p http1 --url "http://${bound#tcp://}/nope" --workers 1 \
+check "a run of 404s exits 3 (no call succeeded)" exit_is 3 "$wb" run -p http1 --url "http://${bound#tcp://}/nope" --workers 1 \
   "${quick[@]}"
 check "... shows no latency where no call succeeded" \
-  grep -qE '^http1 +closed +remote +1 +1 +0 +0-0 +- +- +- +- +- +[1-9]' "$work/out"
+  grep -qE '^http1 +closed +remote +1 +1 +0 +0-0 +- +- +- +- +- +- +[1-9]' "$work/out"
 check "the 404 server stops cleanly" stop_server TERM
 # User calls (--url, --path, --command): flags that do not fit the protocol, or each other, are
 # one-line errors with exit 2, before anything is dialed.
@@ -360,7 +360,7 @@ check "run resp with a user command" exit_is 0 "$wb" run -p resp --command 'GREE
   --expect-reply 'hello, a b' "${quick[@]}" --out "$work/resp.json"
 check "every resp user call succeeded" json_has "$work/resp.json" \
   "d['points'][0]['parameters']['requests'][0]['args'] == ['GREET', 'a b'] and d['points'][0]['summary']['outcomes']['ok'] > 0 and d['points'][0]['summary']['outcomes']['ok'] == sum(d['points'][0]['summary']['outcomes'].values())"
-check "run http2 with a path ours does not serve counts its 404s" exit_is 0 "$wb" run -p http2 \
+check "run http2 with a path ours does not serve counts its 404s and exits 3" exit_is 3 "$wb" run -p http2 \
   --path /nope "${quick[@]}" --out "$work/404.json"
 check "the 404s are failed calls by status" json_has "$work/404.json" \
   "d['points'][0]['summary']['outcomes']['ok'] == 0 and d['points'][0]['summary']['errors']['status_404'] > 0"

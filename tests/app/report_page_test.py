@@ -153,6 +153,19 @@ def main():
         if drawn != figures or int(attrs.get("charts", -1)) != figures or figures < want:
             fail(f"{name}.html: {figures} charts, {drawn} drawn, {attrs.get('charts')} counted, "
                  f"at least {want} wanted")
+        if attrs.get("style-conflicts") != "0":
+            fail(f"{name}.html: a protocol's colour or marker differs between charts, or two protocols "
+                 f"look alike ({attrs.get('style-conflicts')})")
+        # The answer first: a ranking per load, read in a line, before every other section.
+        if name in ("compare", "all"):
+            ranking = shown.stdout.find("Which protocol wins")
+            if ranking < 0 or ranking > shown.stdout.find("Summary: every point"):
+                fail(f"{name}.html does not open with the ranking")
+            if not re.search(r'class="reading">(line|mux)[^<]* (leads with [\d.]+k? calls/s, [\d.]+x (line|mux)|'
+                             r'and (line|mux)[^<]* are within 2%)', shown.stdout):
+                fail(f"{name}.html: the ranking has no reading of who leads by how much")
+            if '<nav class="contents">' not in shown.stdout:
+                fail(f"{name}.html has no table of contents")
         if attrs.get("empty-charts") != "0":
             fail(f"{name}.html: {attrs.get('empty-charts')} chart(s) had nothing to draw")
         if name == "compare" and "Before and after" not in shown.stdout:

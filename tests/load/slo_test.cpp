@@ -81,5 +81,28 @@ TEST(slo, fails_a_step_with_too_many_errors_or_no_success) {
   EXPECT_EQ(t.violation({}), "no repeat completed");
 }
 
+// --check's floor on throughput: read only for a check, judged on the median repeat.
+TEST(slo, a_check_takes_a_floor_on_calls_per_second) {
+  const slo_target t = slo_target::parse("rps>=1500", slo_target::use::check);
+  EXPECT_TRUE(t.latency.empty());
+  EXPECT_DOUBLE_EQ(*t.min_rps, 1500);
+  repeat_result slow = repeat_with(1000, 0, 0), fast = repeat_with(2000, 0, 0);
+  slow.load.window_seconds = fast.load.window_seconds = 1;
+  EXPECT_EQ(t.violation({slow, fast, fast}), std::nullopt);
+  EXPECT_EQ(t.violation({slow, slow, fast}), "rps 1000 < 1500");
+  auto why = [](const char* text, slo_target::use u) {
+    try {
+      slo_target::parse(text, u);
+    } catch (const setting_error& e) {
+      return e.detail();
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(why("p99<=1ms,rps>=10", slo_target::use::search).find("is what the search finds"), std::string::npos);
+  EXPECT_NE(why("p99>=1ms", slo_target::use::check).find("only rps>=N"), std::string::npos);
+  EXPECT_NE(why("rps>=0", slo_target::use::check).find("above 0"), std::string::npos);
+  EXPECT_NE(why("", slo_target::use::check).find("sets no target"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wirebench

@@ -13,6 +13,7 @@
 #include "proto/echo.pb.h"
 #include "support/sync_call.hpp"
 #include "support/trickle_server.hpp"
+#include "wirebench/core/error.hpp"
 #include "wirebench/core/error_condition.hpp"
 #include "wirebench/protocols/registry.hpp"
 
@@ -34,6 +35,7 @@ lie_outcome against(const std::string& protocol, const std::string& response,
   client_config cc;
   cc.connect = server.where();
   cc.reply_timeout = 10s;
+  cc.max_frame_bytes = 64 * 1024;  // the limit the lies below go past (the default is 4 MiB)
   auto client = protocol_registry::builtin().find(protocol)->make_client(cc);
   const auto start = std::chrono::steady_clock::now();
   const auto r = test::greet_sync(*client, "x");

@@ -17,5 +17,8 @@ namespace wirebench {
 WIREBENCH_API std::optional<std::chrono::nanoseconds> parse_duration(std::string_view text);
 /// Writes `d` in the largest unit that keeps it exact ("5ms"), text parse_duration() reads back.
 WIREBENCH_API std::string format_duration(std::chrono::nanoseconds d);
+/// A measured duration for people to read, not to parse back: three significant digits in the
+/// unit that keeps it short ("1.42ms", "870us").
+WIREBENCH_API std::string readable_duration(double ns);
 
 }  // namespace wirebench

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "wirebench/load/live_counts.hpp"
 #include "wirebench/load/load_spec.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
 #include "wirebench/stats/outcome_counts.hpp"
@@ -56,6 +57,7 @@ class call_recorder {
                 std::uint64_t latency_ns, std::uint64_t actual_latency_ns = 0, bool late = false,
                 std::string_view detail = {}, std::uint32_t request = 0) {
       timeline_.completed(at_ns, ec, latency_ns);
+      live_.record(!ec, latency_ns);
       if (measured) {
         data_.outcomes.add(ec, detail);
         if (late) ++data_.late;
@@ -80,6 +82,8 @@ class call_recorder {
       timeline_.scheduled(due_ns, sent, sent_ns, late);
     }
     std::uint64_t completions() const { return completions_.load(std::memory_order_acquire); }
+    // What it has recorded so far, warm-up included: any thread, while calls complete.
+    void add_live(live_counts& into) const { live_.add_to(into); }
     // Adds these records to `all`; once the recording thread is done.
     void merge_into(totals& all) const;
 
@@ -89,6 +93,7 @@ class call_recorder {
     std::thread::id owner_;
     totals data_;  // but for its timeline, which timeline_ records
     timeline_recorder timeline_;
+    live_tally live_;
     std::atomic<std::uint64_t> completions_{0};
   };
 
@@ -115,6 +120,8 @@ class call_recorder {
 
   // Calls completed so far on every thread (measured or not). Any thread, while calls complete.
   std::uint64_t completions() const;
+  // Every shard's live counts summed: any thread, while calls complete.
+  live_counts live() const;
   // Every shard merged. Call it once the recording threads are done (the driver has seen its
   // last call complete).
   totals merged() const;

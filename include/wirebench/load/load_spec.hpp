@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wirebench/load/arrival_schedule.hpp"
+#include "wirebench/load/live_counts.hpp"
 #include "wirebench/load/rate_profile.hpp"
 #include "wirebench/stats/latency_histogram.hpp"
 #include "wirebench/stats/outcome_counts.hpp"
@@ -64,6 +65,10 @@ struct load_spec {
   // in load_result::gave_up. Where a caller stops a run that cannot do its work (no connection
   // could be made) or was interrupted.
   std::function<std::string()> give_up;
+  // Called on the driving thread as the run starts, with a reader of what it has done so far
+  // (live_counts.hpp: warm-up included), which any thread may call until the run calls this
+  // again with an empty one before it returns (whatever way it ends). What a progress line reads.
+  std::function<void(std::function<live_counts()> read)> on_live;
 };
 
 // One request of a mix, as the window measured it: each field as load_result's own.

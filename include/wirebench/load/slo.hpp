@@ -5,6 +5,9 @@
 //   p50<=200us,p99.9<=5ms   several quantiles (any in (0, 100]; max is p100)
 //   p99<=1ms,errors<=0.1%   and at most 0.1% of the calls failed (1% when not given: latency
 //                           quantiles are of successful calls only)
+// And what `run --check` judges every point by, which may also set a floor on throughput:
+//   rps>=1000               the median over repeats of successful calls per second at least 1000
+//                           (with a floor alone, no latency limit is needed)
 // Latency is the open loop's, from each call's intended start, so a server that falls behind
 // fails the target by its queue, not only by its service time.
 #include <chrono>
@@ -25,10 +28,15 @@ struct slo_target {
   std::vector<latency_limit> latency;
   static constexpr double default_max_error_fraction = 0.01;
   std::optional<double> max_error_fraction;  // errors<=0.1% -> 0.001; parse() sets the default
+  std::optional<double> min_rps;             // rps>=1000 (a --check only)
   std::string text;                          // as given, for tables and results
 
+  // What the target is for: the rate search needs a latency limit and takes no throughput floor
+  // (the rate is what it searches); a check takes any target.
+  enum class use { search, check };
+
   /// Reads the syntax above; throws std::invalid_argument with the part it could not read.
-  static slo_target parse(std::string_view text);
+  static slo_target parse(std::string_view text, use purpose = use::search);
 
   /// Why the repeats of one step miss the target ("p99 1.42ms > 1ms"), or nullopt when they meet
   /// it. A quantile is the median over the repeats of each repeat's own; errors are summed.

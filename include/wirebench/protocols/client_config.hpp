@@ -20,7 +20,13 @@ struct client_config {
   std::size_t connections = 1;  // calls are spread round robin over the connections
   std::size_t threads = 1;      // event-loop threads for the connections
   std::vector<int> cpus;        // pin client threads (empty: no pinning)
-  std::size_t max_frame_bytes = 64 * 1024 + 64;  // largest reply accepted
+  // The largest reply accepted (gRPC's receive limit): a larger one fails its call with
+  // frame_too_long and closes the connection. Read buffers grow to what arrives, not to this.
+  std::size_t max_frame_bytes = 4 * 1024 * 1024;
+  // The replies are shown to a user (wirebench call), not only judged: a reply a protocol would
+  // summarise on a load's hot path (a RESP array as "(array)") is rendered whole, as its own
+  // tool shows it (redis-cli).
+  bool show_replies = false;
   std::chrono::steady_clock::duration connect_timeout = 5s;
   // Each call's deadline (errc::timeout past it, whatever the server sends meanwhile); and with
   // calls pending and no byte from the server for this long, the connection is closed, its calls

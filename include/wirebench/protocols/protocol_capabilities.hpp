@@ -41,6 +41,9 @@ struct protocol_capabilities {
   // server_config::keepalive); the registry refuses such a config for a protocol without
   // (setting_error "keepalive"), rather than ignore it.
   bool keepalive = false;
+  // Its client opens a connection per call (http1-close): its reconnects are what it exists to
+  // show, not a fault worth a warning.
+  bool connection_per_call = false;
   // What its TLS negotiates with ALPN (the client offers it; the server must pass the same).
   alpn_choice tls_alpn = {};
   // Clients on the client engine: calls in flight per connection when client_config::depth is 0.

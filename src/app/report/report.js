@@ -3,7 +3,8 @@
 // calls and textContent, never from markup, so no text from a results file can run as code.
 // When it is done, <body> says how it went, for a browser test to read:
 //   data-ready="yes", data-charts="N" (charts drawn with data), data-empty-charts="N",
-//   data-errors="N" (script errors and console.error calls, also listed at the top of the page).
+//   data-errors="N" (script errors and console.error calls, also listed at the top of the page),
+//   data-style-conflicts="N" (protocols drawn in more than one colour or marker, or alike).
 "use strict";
 
 const errors = [];
@@ -15,6 +16,11 @@ function noteError(text) {
     box.append(el("div", {}, text));
   }
   document.body.dataset.errors = String(errors.length);
+try {
+  document.body.dataset.styleConflicts = String(styleConflicts());
+} catch (e) {
+  noteError("style check failed: " + e);
+}
 }
 window.addEventListener("error", (e) => noteError("script error: " + e.message));
 const consoleError = console.error.bind(console);
@@ -61,13 +67,32 @@ function fmtPercentile(p) {
   return String(Number(p.toPrecision(6))) + "%";
 }
 
-// Distinct colours in a fixed order, so that a protocol keeps its colour from chart to chart.
+// Distinct colours in a fixed order. A protocol (a point's label) keeps one colour and one marker
+// on every chart of the page: main() gives each label its style, in the order of the points,
+// before anything is drawn; a colour repeats only with another marker. Other series (outcomes,
+// benchmark variants) take colours of their own, never a protocol's place in the order.
 const palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
                  "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#ad494a", "#637939", "#843c39"];
-const colours = new Map();
-function colourOf(label) {
-  if (!colours.has(label)) colours.set(label, palette[colours.size % palette.length]);
-  return colours.get(label);
+const markers = ["circle", "rect", "triangle", "rectRot", "star", "crossRot", "cross", "rectRounded"];
+const protocolStyles = new Map();
+function protocolStyle(label) {
+  if (!protocolStyles.has(label)) {
+    const n = protocolStyles.size;
+    protocolStyles.set(label, { colour: palette[n % palette.length],
+                                marker: markers[Math.floor(n / palette.length) % markers.length] });
+  }
+  return protocolStyles.get(label);
+}
+// A dataset's look for a protocol's series: colour, marker and the label it stands for (what the
+// page's own check reads, see main()).
+function protocolLook(label) {
+  const st = protocolStyle(label);
+  return { borderColor: st.colour, backgroundColor: st.colour, pointStyle: st.marker, protocol: label };
+}
+const otherColours = new Map();
+function colourOf(name) {
+  if (!otherColours.has(name)) otherColours.set(name, palette[(palette.length - 1 - otherColours.size % palette.length)]);
+  return otherColours.get(name);
 }
 
 // --- Charts -----------------------------------------------------------------------------------
@@ -128,15 +153,15 @@ function axis(title, type, extra) {
 // and p99.99 get as much room as the median.
 function spectrumChart(parent, title, series, note) {
   const canvas = chartBox(parent, title, note);
-  const datasets = series.map(({ label, spectrum, dashed }) => {
+  const datasets = series.map(({ label, protocol, spectrum, dashed }) => {
     let last = 1;
     const data = spectrum.map(([p, us]) => {
       const x = p >= 100 ? last * 2 : 1 / (1 - p / 100);
       last = x;
       return { x, y: Math.max(us, 0.001), p };
     });
-    return { label, data, borderColor: colourOf(label), backgroundColor: colourOf(label),
-             borderDash: dashed ? [6, 4] : [], pointRadius: 1.5, borderWidth: 1.5, stepped: false };
+    return Object.assign({ label, data, borderDash: dashed ? [6, 4] : [], pointRadius: 1.5, borderWidth: 1.5,
+                           stepped: false }, protocolLook(protocol));
   });
   draw(canvas, {
     type: "line",
@@ -498,17 +523,22 @@ function sweepSection(data) {
   const s = section("Sweeps over workers (closed loop)", "sweeps");
   for (const ps of sweeps) {
     const labels = [...new Set(ps.map((p) => p.label))];
-    const series = (get) => labels.map((label) => ({
-      label, borderColor: colourOf(label), backgroundColor: colourOf(label), pointRadius: 3, borderWidth: 1.5,
+    const series = (get) => labels.map((label) => Object.assign({
+      label, pointRadius: 4, borderWidth: 1.5,
       data: ps.filter((p) => p.label === label).sort((a, b) => a.parameters.workers - b.parameters.workers)
               .map((p) => ({ x: p.parameters.workers, y: get(p.summary) })),
-    }));
+    }, protocolLook(label)));
+    // calls/s on a log axis when they span more than a decade: else the slow protocols lie on 0.
+    const rates = ps.map((p) => p.summary.requests_per_second.median).filter((v) => v > 0);
+    const logRate = rates.length > 1 && Math.max(...rates) / Math.min(...rates) > 10;
     const row = el("div", { class: "pair" });
     s.append(row);
     const common = { parsing: false, plugins: { legend: { position: "bottom" } } };
     draw(chartBox(row, "calls/s against workers (median of repeats)"), {
       type: "line", data: { datasets: series((x) => x.requests_per_second.median) },
-      options: Object.assign({ scales: { x: axis("workers", "logarithmic"), y: axis("calls/s", "linear", { beginAtZero: true }) } }, common),
+      options: Object.assign({ scales: { x: axis("workers", "logarithmic"),
+                                         y: logRate ? axis("calls/s (log)", "logarithmic")
+                                                    : axis("calls/s", "linear", { beginAtZero: true }) } }, common),
     });
     draw(chartBox(row, "p99 latency against workers"), {
       type: "line", data: { datasets: series((x) => (okCalls(x) > 0 ? x.latency_us.p99 : null)) },
@@ -562,8 +592,9 @@ function requestsOf(parent, p) {
 
 function placementOf(p) {
   const q = p.parameters;
-  return [`${q.connections} connection(s), depth ${q.depth}`, `server: ${q.server_threads} thread(s) on CPUs ${q.server_cpus}` +
-          (q.server_engine ? `, ${q.server_engine} engine` : ""), `client: ${q.client_threads} thread(s) on CPUs ${q.client_cpus}`,
+  // A remote server's threads and CPUs are not the run's to say.
+  return [`${q.connections} connection(s), depth ${q.depth}`, q.server_local ? `server: ${q.server_threads} thread(s) on CPUs ${q.server_cpus}` +
+          (q.server_engine ? `, ${q.server_engine} engine` : "") : "", `client: ${q.client_threads} thread(s) on CPUs ${q.client_cpus}`,
           q.server_local ? "server started by the run" : `remote server ${q.endpoint}`,
           q.generators > 1 ? `${q.generators} generators merged` : "",
           requestOf(p) ? `request: ${requestOf(p)}` : "greet call"].filter(Boolean).join("; ");
@@ -575,20 +606,22 @@ function groupSections(data) {
     if (!groups.has(p.group)) groups.set(p.group, []);
     groups.get(p.group).push(p);
   }
-  for (const [name, ps] of groups) {
-    const s = section(name, "");
+  for (const [i, [name, ps]] of [...groups].entries()) {
+    const s = section(name, `group-${i}`);
     const series = [];
     for (const p of ps) {
-      if (p.spectrum.length) series.push({ label: p.label, spectrum: p.spectrum });
+      if (p.spectrum.length) series.push({ label: p.label, protocol: p.label, spectrum: p.spectrum });
       if (p.actual_spectrum && p.actual_spectrum.length)
-        series.push({ label: p.label + " (from the send)", spectrum: p.actual_spectrum, dashed: true });
+        series.push({ label: p.label + " (from the send)", protocol: p.label, spectrum: p.actual_spectrum, dashed: true });
     }
     spectrumChart(s, "latency percentile spectrum", series,
                   "every repeat's calls together; an open loop's dashed line times calls from their " +
                   "actual send instead of their intended start");
     for (const p of ps) {
-      const box = el("div", { class: "point", id: `point-${p.id}` });
-      box.append(el("h3", {}, p.describe + (data.files.length > 1 ? ` [${data.files[p.file].file}]` : "")));
+      // Folded: a point's timeline and outcomes are there when asked for (the summary links here).
+      const box = el("details", { class: "point", id: `point-${p.id}` });
+      box.append(el("summary", {}, p.describe + (data.files.length > 1 ? ` [${data.files[p.file].file}]` : "") +
+                    ` — ${fmtNumber(p.summary.requests_per_second.median)} calls/s, p99 ${latencyCell(p.summary, "p99")}`));
       box.append(el("p", { class: "note" }, placementOf(p)));
       timelineCharts(box, p);
       outcomesOf(box, p);
@@ -632,6 +665,12 @@ function benchmarkSection(data) {
       if (!sweeps.has(key)) sweeps.set(key, { param: last[1], rows: [] });
       sweeps.get(key).rows.push({ variant: parts.slice(1, -1).join("/") || parts[0], x: Number(last[2]), r });
     }
+    // A "sweep" of one value is a single point: listed with the others, not drawn as a line.
+    for (const [title, sweep] of [...sweeps]) {
+      if (new Set(sweep.rows.map((p) => p.x)).size > 1) continue;
+      for (const p of sweep.rows) others.push(p.r);
+      sweeps.delete(title);
+    }
     for (const [title, sweep] of sweeps) {
       const figures = benchFigures.filter(([key]) => sweep.rows.some((p) => typeof p.r[key] === "number"));
       if (!figures.length) figures.push(["real_time", `time per iteration, ${sweep.rows[0].r.time_unit || "ns"}`, true]);
@@ -664,6 +703,121 @@ function benchmarkSection(data) {
   }
 }
 
+// The answer first: per load shape (a group of points that differ only by protocol), the
+// protocols ranked, each figure with its spread and the best of each column marked, and a line
+// that reads the table. A closed loop ranks by calls/s (what the protocol made of the same
+// callers); an open loop offers every protocol the same rate, so it ranks by p99 at that rate.
+function rankingSection(data) {
+  const groups = new Map();
+  for (const p of data.points) {
+    if (!groups.has(p.group)) groups.set(p.group, []);
+    groups.get(p.group).push(p);
+  }
+  const ranked = [...groups.entries()].filter(([, ps]) => new Set(ps.map((p) => p.label)).size > 1);
+  if (!ranked.length) return;
+  // Closed loops first, the most callers first (where protocols differ most), then open loops.
+  const workersOf = (ps) => Math.max(...ps.map((p) => p.parameters.workers));
+  const closedOf = (ps) => ps[0].parameters.load === "closed";
+  ranked.sort(([, a], [, b]) => (closedOf(b) - closedOf(a)) || (workersOf(b) - workersOf(a)));
+  const s = section("Which protocol wins: a ranking per load", "ranking");
+  s.append(el("p", { class: "note" },
+              "Medians over repeats, [min–max] of calls/s across them; ★ marks the best of each column. " +
+              "A closed loop is ranked by calls/s, an open loop (the same rate offered to all) by p99."));
+  const p99Of = (p) => (okCalls(p.summary) > 0 ? p.summary.latency_us.p99 : Infinity);
+  const rpsOf = (p) => p.summary.requests_per_second.median;
+  for (const [name, ps] of ranked) {
+    const closed = closedOf(ps);
+    const order = [...ps].sort(closed ? (a, b) => rpsOf(b) - rpsOf(a) : (a, b) => p99Of(a) - p99Of(b));
+    const best = (get, most) => {
+      const values = order.map(get).filter((v) => v !== null && Number.isFinite(v));
+      return values.length ? (most ? Math.max(...values) : Math.min(...values)) : null;
+    };
+    const cpu = (p, side) => p.summary[`${side}_cpu_us_per_call`];
+    const bests = { rps: best(rpsOf, true), p99: best(p99Of, false), client: best((p) => cpu(p, "client"), false),
+                    server: best((p) => cpu(p, "server"), false) };
+    const marked = (text, value, bestValue) => {
+      const winner = value !== null && bestValue !== null && value === bestValue;
+      return el("td", { class: winner ? "best" : "" }, winner ? `★ ${text}` : text);
+    };
+    const rows = order.map((p, i) => {
+      const x = p.summary, rps = x.requests_per_second;
+      const versus = closed ? (i === 0 ? "best" : rpsOf(p) > 0 ? `${(rpsOf(order[0]) / rpsOf(p)).toFixed(2)}x fewer` : "none")
+                            : (i === 0 ? "best" : Number.isFinite(p99Of(p)) ? `${(p99Of(p) / p99Of(order[0])).toFixed(2)}x slower` : "-");
+      return [String(i + 1), el("td", {}, el("span", { class: "swatch", style: `background:${protocolStyle(p.label).colour}` }), " ", p.label),
+              marked(`${fmtNumber(rps.median)} [${fmtNumber(rps.min)}–${fmtNumber(rps.max)}]`, rpsOf(p), closed ? bests.rps : null),
+              versus, latencyCell(x, "p50"), marked(latencyCell(x, "p99"), p99Of(p), bests.p99), failedText(x),
+              marked(fmtNumber(cpu(p, "client")) + " µs", cpu(p, "client"), bests.client),
+              cpu(p, "server") === null ? "-" : marked(fmtNumber(cpu(p, "server")) + " µs", cpu(p, "server"), bests.server)];
+    });
+    s.append(el("h3", {}, name));
+    s.append(el("p", { class: "reading" }, readingOf(order, closed, bests, cpu)));
+    table(s, ["#", "protocol", "calls/s [spread]", closed ? "vs the first" : "p99 vs the first", "p50", "p99", "failed",
+              "client cpu/call", "server cpu/call"], rows, "ranking");
+  }
+}
+
+// One line that reads a ranking: who leads and by how much, and who is cheapest where that differs.
+function readingOf(order, closed, bests, cpu) {
+  const [first, second] = order;
+  const parts = [];
+  if (closed) {
+    const r1 = first.summary.requests_per_second.median, r2 = second.summary.requests_per_second.median;
+    // Within 2%: a tie on a machine this noisy, said as one.
+    if (r2 > 0 && r1 / r2 < 1.02)
+      parts.push(`${first.label} and ${second.label} are within 2% (${fmtNumber(r1)} and ${fmtNumber(r2)} calls/s)`);
+    else
+      parts.push(`${first.label} leads with ${fmtNumber(r1)} calls/s, ` +
+                 (r2 > 0 ? `${(r1 / r2).toFixed(2)}x ${second.label}'s (${fmtNumber(r2)})` : `while ${second.label} completed none`));
+  } else {
+    const rate = fmtNumber(first.parameters.rate);
+    parts.push(okCalls(first.summary) > 0
+      ? `at ${rate} calls/s offered, ${first.label} answers with the lowest p99, ${latencyCell(first.summary, "p99")}` +
+        (okCalls(second.summary) > 0 ? ` (${second.label}: ${latencyCell(second.summary, "p99")})` : "")
+      : "no protocol completed a call");
+  }
+  const cheapest = (side) => order.find((p) => cpu(p, side) !== null && cpu(p, side) === bests[side]);
+  for (const [side, words] of [["server", "least server CPU per call"], ["client", "least client CPU per call"]]) {
+    const c = cheapest(side);
+    if (c && c !== first) parts.push(`${words}: ${c.label} (${fmtNumber(cpu(c, side))} µs)`);
+  }
+  const failing = order.filter((p) => failedCalls(p.summary) > 0).map((p) => p.label);
+  if (failing.length) parts.push(`calls failed on ${failing.join(", ")}`);
+  return parts.join("; ") + ".";
+}
+
+// A table of contents of the sections the page has, under the header.
+function contents() {
+  const sections = [...document.querySelectorAll("#app > section[id]")];
+  if (sections.length < 2) return;
+  const nav = el("nav", { class: "contents" }, el("strong", {}, "Contents"));
+  const list = el("ol", {});
+  for (const s of sections) list.append(el("li", {}, el("a", { href: `#${s.id}` }, s.querySelector("h2").textContent)));
+  nav.append(list);
+  document.getElementById("app").insertBefore(nav, sections[0]);
+}
+
+// The page's own check, read by its test: each protocol has one colour and marker on every chart.
+function styleConflicts() {
+  const seen = new Map();
+  let conflicts = 0;
+  for (const chart of Object.values(Chart.instances)) {
+    for (const d of chart.data.datasets) {
+      if (!d.protocol) continue;
+      const look = `${d.borderColor} ${d.pointStyle}`;
+      if (seen.has(d.protocol) && seen.get(d.protocol) !== look) conflicts++;
+      seen.set(d.protocol, look);
+    }
+  }
+  const looks = [...seen.values()];
+  return conflicts + (looks.length - new Set(looks).size);  // and no two protocols alike
+}
+
+// A link to a folded point opens it.
+function openLinkedPoint() {
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  if (target && target.tagName === "DETAILS") target.open = true;
+}
+
 function header(data) {
   const app = document.getElementById("app");
   app.append(el("h1", {}, "wirebench report"));
@@ -684,17 +838,22 @@ function header(data) {
 function main() {
   const data = JSON.parse(document.getElementById("data").textContent);
   Chart.defaults.font.size = 11;
+  for (const p of data.points) protocolStyle(p.label);  // the page's protocols, in order
   header(data);
   echoSection(data);
   // An echo table's points are its cells (their figures are in the results file): no summary,
   // sweep or timeline of its own.
   const echo = data.echo.length > 0;
+  if (!echo) rankingSection(data);
   if (data.points.length && !echo) summarySection(data);
   comparisonSection(data);
   kneeSection(data);
   if (!echo) sweepSection(data);
   if (!echo) groupSections(data);
   benchmarkSection(data);
+  contents();
+  window.addEventListener("hashchange", openLinkedPoint);
+  openLinkedPoint();
 }
 
 try {
@@ -707,4 +866,9 @@ try {
 document.body.dataset.charts = String(chartsDrawn);
 document.body.dataset.emptyCharts = String(chartsEmpty);
 document.body.dataset.errors = String(errors.length);
+try {
+  document.body.dataset.styleConflicts = String(styleConflicts());
+} catch (e) {
+  noteError("style check failed: " + e);
+}
 document.body.dataset.ready = "yes";

@@ -53,6 +53,7 @@ void register_http1_protocol(protocol_registry& registry) {
       "HTTP/1.1 as http1, but a connection per call: every request says Connection: close",
       http1::connection_use::one_per_call);
   close.reference.server_of = "http1";
+  close.can.connection_per_call = true;
   registry.add(std::move(close));
 }
 

@@ -63,13 +63,73 @@ struct reply_functions {
 };
 
 namespace {
+
+}  // namespace
+
+void append_redis_cli_quoted(std::string& out, std::string_view text) {
+  out.push_back('"');
+  for (const char c : text) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      default:
+        if (const auto u = static_cast<unsigned char>(c); u < 0x20 || u >= 0x7f) {
+          constexpr const char* hex = "0123456789abcdef";
+          out += "\\x";
+          out.push_back(hex[u >> 4]);
+          out.push_back(hex[u & 15]);
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+namespace {
+
+// One reply as redis-cli prints it on a terminal: "1) ..." per element, the lines of a nested
+// array indented under their number.
+void render_reply(const reply_reader::value& v, std::string& out) {
+  switch (v.kind) {
+    case reply_kind::string: append_redis_cli_quoted(out, v.text); return;
+    case reply_kind::status: out += v.text; return;
+    case reply_kind::error: out += "(error) " + v.text; return;
+    case reply_kind::integer: out += "(integer) " + v.text; return;
+    case reply_kind::nil: out += "(nil)"; return;
+    case reply_kind::array: break;
+  }
+  if (v.elements.empty()) {
+    out += "(empty array)";
+    return;
+  }
+  const std::size_t width = std::to_string(v.elements.size()).size();
+  for (std::size_t i = 0; i < v.elements.size(); ++i) {
+    std::string number = std::to_string(i + 1);
+    const std::string prefix = std::string(width - number.size(), ' ') + number + ") ";
+    std::string element;
+    render_reply(*v.elements[i], element);
+    if (i > 0) out.push_back('\n');
+    out += prefix;
+    for (const char c : element) {
+      out.push_back(c);
+      if (c == '\n') out.append(prefix.size(), ' ');
+    }
+  }
+}
+
 redisReplyObjectFunctions functions{reply_functions::create_string, reply_functions::create_array,
                                     reply_functions::create_integer, reply_functions::create_nil,
                                     reply_functions::free_object};
 }  // namespace
 
-reply_reader::reply_reader(std::size_t max_reply_bytes, std::size_t max_elements)
-    : max_reply_bytes_(max_reply_bytes), max_elements_(max_elements) {
+reply_reader::reply_reader(std::size_t max_reply_bytes, std::size_t max_elements, bool render_arrays)
+    : max_reply_bytes_(max_reply_bytes), max_elements_(max_elements), render_arrays_(render_arrays) {
   reader_ = redisReaderCreateWithFunctions(&functions);
   if (reader_ == nullptr) throw std::bad_alloc();
   reader_->privdata = this;  // hiredis copies it into every read task
@@ -136,6 +196,7 @@ std::optional<reply_view> reply_reader::next(std::error_code& error) {
     return std::nullopt;
   }
   handed_out_.push_back(v);
+  if (v->kind == reply_kind::array && render_arrays_) render_reply(*v, v->text);
   return reply_view{v->kind, v->text};
 }
 

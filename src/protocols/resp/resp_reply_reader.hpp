@@ -26,12 +26,22 @@ enum class reply_kind { string, status, error, integer, nil, array };
 // One reply, as next() hands it out: valid until release().
 struct reply_view {
   reply_kind kind = reply_kind::nil;
-  std::string_view text;  // string, status and error replies; an integer's decimal digits
+  // String, status and error replies; an integer's decimal digits; an array's elements as
+  // redis-cli shows them when the reader renders arrays (else empty).
+  std::string_view text;
 };
+
+// `text` as redis-cli quotes a string reply (its sdscatrepr): "...", with escapes for quotes,
+// backslashes and control bytes, \xHH for other bytes that do not print.
+void append_redis_cli_quoted(std::string& out, std::string_view text);
 
 class reply_reader {
  public:
-  explicit reply_reader(std::size_t max_reply_bytes, std::size_t max_elements = 1024);
+  // `render_arrays`: an array reply's text is its elements as redis-cli prints them (1) "a",
+  // (integer) 2, nested arrays indented): for a reply shown to a user, not for a load, which
+  // would pay for it on every call.
+  explicit reply_reader(std::size_t max_reply_bytes, std::size_t max_elements = 1024,
+                        bool render_arrays = false);
   ~reply_reader();
   reply_reader(const reply_reader&) = delete;
   reply_reader& operator=(const reply_reader&) = delete;
@@ -57,6 +67,7 @@ class reply_reader {
 
   std::size_t max_reply_bytes_;
   std::size_t max_elements_;
+  bool render_arrays_;
   bool feed_failed_ = false;  // hiredis could not take bytes (out of memory): the stream is lost
   std::size_t parsed_ = 0;  // bytes of the reply in progress that hiredis has parsed
   redisReader* reader_ = nullptr;
