@@ -104,9 +104,11 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
   cpu_time client_start{};
   std::optional<cpu_time> server_start;
   repeat_result result;
+  // The server's processes found before the load, so that each sample is read in microseconds.
+  const std::vector<pid_t> server_tree = server ? process_tree(server->pid()) : std::vector<pid_t>{};
   spec.on_window = [&](bool opening) {
     const cpu_time client_now = process_cpu_time();
-    const auto server_now = server ? process_tree_cpu_time(server->pid()) : std::nullopt;
+    const auto server_now = server ? processes_cpu_time(server_tree) : std::nullopt;
     if (opening) {
       client_start = client_now;
       server_start = server_now;
@@ -120,7 +122,9 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
     (void)client.release();  // its threads may still run: it is never destroyed
     throw stuck(result.load.watchdog);
   }
-  if (result.load.gave_up == "interrupted") throw interrupted("interrupted");
+  // Interrupted: a repeat that measured calls keeps them (marked by its gave_up); one still
+  // warming up has nothing to keep.
+  if (result.load.gave_up == "interrupted" && result.load.outcomes.total() == 0) throw interrupted("interrupted");
   client->close();
   const client_counters c = client->counters();
   result.client = client_counts::of(c);
@@ -295,7 +299,7 @@ run_record execute(const run_plan& plan, sweep_status& status) {
           failures.push_back(name + ": " + error_text(e));  // printed when the run ends
           unreachable = true;
           break;
-        } catch (const interrupted&) {  // the repeat under way is dropped, half measured
+        } catch (const interrupted&) {  // the repeat under way had measured nothing yet
           end_interrupted("during " + label + " repeat " + std::to_string(r));
           break;
         } catch (const stuck& e) {
@@ -312,6 +316,10 @@ run_record execute(const run_plan& plan, sweep_status& status) {
           }
           failures.push_back(name + ": " + error_text(e));
           progress.note(name + ": " + error_text(e));
+          break;
+        }
+        if (point.repeats.back().load.gave_up == "interrupted") {
+          end_interrupted("during " + label + " repeat " + std::to_string(r) + " (the calls it finished are kept)");
           break;
         }
         if (const auto& why = point.repeats.back().load.watchdog; !why.empty())

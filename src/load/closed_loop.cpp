@@ -272,7 +272,6 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
     std::lock_guard lock(loop->state_mutex());
     window_end = loop->window_done_at();
   }
-  if (spec.on_window) spec.on_window(false);
   result.window_seconds = std::chrono::duration<double>(window_end - window_start).count();
   if (!loop->stop_until(window_end + spec.call_timeout + spec.watchdog_grace)) {
     result.watchdog = loop->cut();
@@ -285,6 +284,8 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
       return result;
     }
   }
+  // The window's CPU ends once the calls it counts have (those in flight as it closed too).
+  if (spec.on_window) spec.on_window(false);
   auto totals = loop->results();
   const auto end = clock::now();
   totals.calls_over_time.set_span(end - start);

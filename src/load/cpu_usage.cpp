@@ -60,8 +60,8 @@ std::optional<double> cpu_clock_seconds(pid_t pid) {
 
 }  // namespace
 
-std::optional<cpu_time> process_tree_cpu_time(pid_t root) {
-  std::map<pid_t, proc_stat_fields> processes;
+std::vector<pid_t> process_tree(pid_t root) {
+  std::map<pid_t, pid_t> parents;
   if (DIR* proc = opendir("/proc")) {
     while (dirent* entry = readdir(proc)) {
       pid_t pid = 0;
@@ -70,30 +70,46 @@ std::optional<cpu_time> process_tree_cpu_time(pid_t root) {
       std::ifstream file("/proc/" + std::string(name) + "/stat");
       std::string line;
       if (!std::getline(file, line)) continue;  // exited meanwhile
-      if (auto f = parse_proc_stat(line)) processes[pid] = *f;
+      if (auto f = parse_proc_stat(line)) parents[pid] = f->parent;
     }
     closedir(proc);
   }
-  if (!processes.contains(root)) return std::nullopt;
+  std::vector<pid_t> tree;
+  if (!parents.contains(root)) return tree;
   // Descendants: walk each process's parent chain up to the root (the table is small).
+  for (const auto& [pid, parent] : parents) {
+    pid_t at = pid;
+    for (int hops = 0; hops < 64 && at != root && parents.contains(at); ++hops) at = parents[at];
+    if (at == root) tree.push_back(pid);
+  }
+  return tree;
+}
+
+std::optional<cpu_time> processes_cpu_time(const std::vector<pid_t>& pids) {
   // /proc's utime and stime count whole clock ticks (10 ms), too coarse for a short window: 300
-  // calls would read 0 or 33 µs each. So each process's CPU clock (nanoseconds) gives its total,
+  // calls would read 0 or 33 us each. So each process's CPU clock (nanoseconds) gives its total,
   // and the ticks only split it into user and system (all user while both are still 0).
   const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
   cpu_time sum;
-  for (const auto& [pid, f] : processes) {
-    pid_t at = pid;
-    for (int hops = 0; hops < 64 && at != root && processes.contains(at); ++hops)
-      at = processes[at].parent;
-    if (at != root) continue;
-    const double user = static_cast<double>(f.user_ticks) / tick;
-    const double system = static_cast<double>(f.system_ticks) / tick;
+  bool any = false;
+  for (const pid_t pid : pids) {
+    std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(file, line)) continue;  // exited
+    const auto f = parse_proc_stat(line);
+    if (!f) continue;
+    const double user = static_cast<double>(f->user_ticks) / tick;
+    const double system = static_cast<double>(f->system_ticks) / tick;
     const double total = cpu_clock_seconds(pid).value_or(user + system);
     const double user_share = user + system > 0 ? user / (user + system) : 1.0;
     sum.user_seconds += total * user_share;
     sum.system_seconds += total * (1 - user_share);
+    any = true;
   }
+  if (!any) return std::nullopt;
   return sum;
 }
+
+std::optional<cpu_time> process_tree_cpu_time(pid_t root) { return processes_cpu_time(process_tree(root)); }
 
 }  // namespace wirebench

@@ -73,13 +73,54 @@ TEST(run_results, sigint_mid_sweep_writes_and_prints_the_points_finished) {
   ::kill(p.pid(), SIGINT);
   EXPECT_EQ(p.wait_for_exit(20s), 130) << read_file(dir.path("stderr"));
   const json results = json::parse(read_file(dir.path("r.json")));
-  ASSERT_EQ(results["points"].size(), 1u);
+  // The first point whole; the second with the calls its repeat finished, marked; no third.
+  ASSERT_EQ(results["points"].size(), 2u);
   EXPECT_EQ(results["points"][0]["parameters"]["workers"], 1u);
+  EXPECT_EQ(results["points"][0]["repeats"][0]["gave_up"], "");
+  EXPECT_EQ(results["points"][1]["parameters"]["workers"], 2u);
+  EXPECT_EQ(results["points"][1]["repeats"][0]["gave_up"], "interrupted");
+  EXPECT_GT(results["points"][1]["summary"]["outcomes"]["ok"].get<std::uint64_t>(), 0u);
   EXPECT_NE(results["incomplete"].get<std::string>().find("interrupted by SIGINT"),
             std::string::npos);
   const std::string table = read_file(dir.path("stdout"));
   EXPECT_NE(table.find("line      closed  1"), std::string::npos) << table;
   EXPECT_NE(table.find("incomplete: interrupted by SIGINT"), std::string::npos) << table;
+}
+
+// A run of one point, as a user stops it with Ctrl-C half-way: what it measured until then is
+// kept (the table, the results file), marked incomplete, not "no results".
+TEST(run_results, sigint_in_a_single_point_keeps_the_calls_it_finished) {
+  test::temp_dir dir("results-sigint-one");
+  test::child_process p({WIREBENCH_CLI, "run", "-p", "line", "-w", "1", "--warmup", "0.1", "-D", "6", "-R", "1",
+                         "-q", "-o", dir.path("r.json")},
+                        dir.path("stdout"), dir.path("stderr"));
+  std::this_thread::sleep_for(1500ms);
+  ::kill(p.pid(), SIGINT);
+  EXPECT_EQ(p.wait_for_exit(20s), 130) << read_file(dir.path("stderr"));
+  const json results = json::parse(read_file(dir.path("r.json")));
+  ASSERT_EQ(results["points"].size(), 1u);
+  const json& repeat = results["points"][0]["repeats"][0];
+  EXPECT_EQ(repeat["gave_up"], "interrupted");
+  EXPECT_GT(repeat["outcomes"]["ok"].get<std::uint64_t>(), 0u);
+  EXPECT_LT(repeat["window_seconds"].get<double>(), 5.0) << "the window ends at the signal";
+  EXPECT_NE(results["incomplete"].get<std::string>().find("(the calls it finished are kept)"), std::string::npos);
+  EXPECT_NE(read_file(dir.path("stdout")).find("line      closed"), std::string::npos) << read_file(dir.path("stdout"));
+}
+
+// Bursty arrivals fall on whole seconds, so a burst is due as the window opens: the server's CPU
+// is read before it is served (it once read 0 µs per call), and every repeat has some.
+TEST(run_results, a_burst_due_as_the_window_opens_is_in_the_servers_cpu) {
+  test::temp_dir dir("results-burst");
+  ASSERT_EQ(run(dir, {"-p", "mux", "--load", "bursty", "--rate", "100", "--warmup", "1", "-D", "1", "-R", "3", "-q",
+                      "-o", dir.path("r.json")}),
+            0)
+      << read_file(dir.path("stderr"));
+  const json results = json::parse(read_file(dir.path("r.json")));
+  for (const json& repeat : results["points"][0]["repeats"]) {
+    EXPECT_EQ(repeat["outcomes"]["ok"], 100u) << "one burst in the window";
+    const json& cpu = repeat["server_cpu"];
+    EXPECT_GT(cpu["user_seconds"].get<double>() + cpu["system_seconds"].get<double>(), 0.0) << cpu;
+  }
 }
 
 TEST(run_results, check_exits_3_naming_the_point_and_the_figure_missed) {

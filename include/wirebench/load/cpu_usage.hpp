@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace wirebench {
 
@@ -25,6 +26,11 @@ cpu_time process_cpu_time();
 // counts of /proc/<pid>/stat. The sum is exact; each part only as fine as a tick, so over a short
 // window one of them may even step back a little. nullopt when `root` is gone.
 std::optional<cpu_time> process_tree_cpu_time(pid_t root);
+// The same in two steps: the tree found once (a scan of /proc, milliseconds), then its processes'
+// CPU read in microseconds, so that a sample taken as a burst arrives is taken before it is
+// served. processes_cpu_time sums those still there; nullopt when none is.
+std::vector<pid_t> process_tree(pid_t root);
+std::optional<cpu_time> processes_cpu_time(const std::vector<pid_t>& pids);
 
 // The utime and stime fields of one /proc/<pid>/stat line, in clock ticks, and the parent pid.
 // Sans-IO so the parsing is tested (the command name may hold spaces and parentheses).

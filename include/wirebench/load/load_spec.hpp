@@ -57,8 +57,9 @@ struct load_spec {
   // watchdog fires when calls are still in flight this long after the window, plus watchdog_grace.
   std::chrono::nanoseconds call_timeout = 10s;
   std::chrono::nanoseconds watchdog_grace = 2s;
-  // Called on the driving thread as the measured window opens (true) and closes (false): where
-  // the caller samples CPU clocks.
+  // Called on the driving thread as the measured window opens (true) and once the calls it
+  // counts have all ended (false: after it closes, when the last of them completes, so that a
+  // burst due at its end is served inside what is sampled): where the caller samples CPU clocks.
   std::function<void(bool opening)> on_window;
   // Asked on the driving thread about every 50 ms while the run goes on: a non-empty answer gives
   // up the run at once (no call is issued after it; calls in flight still complete), and is kept
