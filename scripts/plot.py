@@ -26,10 +26,14 @@ PREFIX = ""
 FAMILIES = [
     ("framed", "-", [("line", "#1f77b4", "o"), ("length-prefixed", "#17becf", "s"),
                      ("mux", "#393b79", "^"), ("msgpack-rpc", "#9467bd", "D")]),
-    ("HTTP", "--", [("http1", "#2ca02c", "o"), ("http2", "#8c9f1b", "s")]),
+    ("HTTP", "--", [("http1", "#2ca02c", "o"), ("http1-close", "#98df8a", "v"), ("http2", "#8c9f1b", "s")]),
     ("gRPC", "-.", [("grpc", "#ff7f0e", "o"), ("grpc-stream", "#ffbb78", "s"),
                     ("grpc-batch", "#637939", "^"), ("grpcpp", "#c45a00", "v"),
                     ("grpcpp-stream", "#8c564b", "s"), ("grpcpp-batch", "#d4a017", "^")]),
+    ("Connect and gRPC-Web", (0, (3, 1, 1, 1)),
+     [("connect", "#17a589", "o"), ("connect-h1", "#17a589", "v"), ("connect-json", "#5dade2", "o"),
+      ("connect-json-h1", "#5dade2", "v"), ("connect-stream", "#0e6655", "s"), ("grpc-web", "#af7ac5", "o"),
+      ("grpc-web-h1", "#af7ac5", "v"), ("grpc-web-text", "#6c3483", "o"), ("grpc-web-text-h1", "#6c3483", "v")]),
     ("RESP", ":", [("resp", "#d62728", "o"), ("resp-sync", "#e377c2", "s"),
                    ("redis-server", "#7f2020", "^")]),
 ]

@@ -163,7 +163,7 @@ void print_table(std::ostream& out, const run_record& run) {
                          "request over the server's limit");
     // A server wirebench did not start (--connect) has no threads or CPUs it could say.
     const std::string placement =
-        (p.transport == "remote" ? std::string("server not started by wirebench (its CPU unmeasured)")
+        (p.transport.starts_with("remote") ? std::string("server not started by wirebench (its CPU unmeasured)")
                                  : "server threads " + std::to_string(p.server_threads) + " on cpus " +
                                        p.server_cpus +
                                        (p.server_engine.empty() ? "" : " (" + p.server_engine + " engine)")) +

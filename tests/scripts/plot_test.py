@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """scripts/plot's open-loop quantile chart on a log axis, so that bursty bars (tens of ms) do not
-flatten uniform ones (a tenth of a ms) to nothing, and no bar where no call succeeded.
+flatten uniform ones (a tenth of a ms) to nothing, and no bar where no call succeeded; and every
+protocol the program registers has a look of its own (colour and marker), none the grey of an
+unknown one.
 
-  plot_test.py SOURCE_DIR     (Debian's python3, where python3-matplotlib is)"""
+  plot_test.py SOURCE_DIR WIREBENCH     (Debian's python3, where python3-matplotlib is)"""
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -39,3 +42,10 @@ with tempfile.TemporaryDirectory() as out:
         # mux's bars, and line's with no such schedule, are not drawn (NaN): no bar at 0.
         assert sum(1 for h in heights if h == h) == 2, heights
 print("plot_test: ok")
+
+registered = [line.split()[0] for line in
+              subprocess.run([sys.argv[2], "list"], capture_output=True, text=True, check=True).stdout.splitlines()
+              if line.strip()]
+looks = {p: (plot.style(p)["color"], plot.style(p)["marker"]) for p in registered}
+assert all(p in plot.STYLE for p in registered), [p for p in registered if p not in plot.STYLE]
+assert len(set(looks.values())) == len(looks), looks
