@@ -31,6 +31,8 @@ class progress_line {
   // The running step's live counts (load_spec::on_live), or an empty reader when it ends. Any
   // thread; the reader is called on the ticker's thread until it is taken back.
   void watch(std::function<live_counts()> read);
+  // Whether it draws live figures (on a terminal, not -q): else nobody needs them kept.
+  bool shows_live() const { return enabled_ && terminal_; }
 
  private:
   void draw_locked();

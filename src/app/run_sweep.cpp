@@ -100,7 +100,8 @@ repeat_result run_repeat(const protocol& p, const run_plan& plan, const point_pa
     if (c.connects == 0 && c.connect_failures >= lanes) return "no connection";
     return {};
   };
-  spec.on_live = [&progress](std::function<live_counts()> read) { progress.watch(std::move(read)); };
+  if (progress.shows_live())
+    spec.on_live = [&progress](std::function<live_counts()> read) { progress.watch(std::move(read)); };
   cpu_time client_start{};
   std::optional<cpu_time> server_start;
   repeat_result result;

@@ -20,6 +20,7 @@ call_recorder::shard& call_recorder::find_or_make() {
     if (s->owner_ == me) return *s;
   shards_.push_back(std::unique_ptr<shard>(new shard(track_actual_, interval_, requests_)));
   shards_.back()->owner_ = me;
+  if (keeps_live_) shards_.back()->keep_live_counts();
   return *shards_.back();
 }
 

@@ -226,6 +226,7 @@ load_result run_closed_loop(protocol_client& client, const load_spec& spec) {
   if (no_warmup && spec.calls > 0) loop->limit_window(spec.calls);
   if (no_warmup && spec.on_window) spec.on_window(true);
   result.start_unix = unix_seconds_now();
+  if (spec.on_live) loop->keep_live_counts();
   loop->start(no_warmup);
   const detail::live_reader_lease live(spec, [&loop = *loop] { return loop.live(); });
   const auto start = loop->started_at();

@@ -38,6 +38,7 @@ open_loop_shard::open_loop_shard(protocol_client& client, asio::io_context& loop
       name_(p.spec->payload_bytes, 'x'),
       padding_(p.spec->payload_bytes, 'x'),
       records_(/*track_actual=*/true, p.spec->interval, run.mix.is_mix() ? run.mix.requests() : 0) {
+  if (p.spec->on_live) records_.keep_live_counts();  // someone reads them (load_spec::on_live)
   const load_spec& spec = *p.spec;
   if (run.mix.is_mix()) requests_.emplace(run.mix, run.mix.start_of(p.share, p.shares));
   // The warm-up has a schedule of its own, so that a bursty run's whole seconds are the measured

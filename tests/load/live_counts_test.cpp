@@ -50,6 +50,7 @@ TEST(live_counts, the_p99_of_the_last_second_is_read_from_two_readings) {
 
 TEST(live_counts, a_recorder_is_read_while_its_threads_record) {
   call_recorder recorder;
+  recorder.keep_live_counts();  // a progress line reads them (off by default: no cost)
   std::vector<std::thread> threads;
   for (int k = 0; k < 4; ++k)
     threads.emplace_back([&recorder, k] {
@@ -67,6 +68,11 @@ TEST(live_counts, a_recorder_is_read_while_its_threads_record) {
   const live_counts all = recorder.live();
   EXPECT_EQ(all.completed, 40000u);
   EXPECT_EQ(all.failed, 4000u);
+  // Unless asked for, none are kept: a run without a progress line pays nothing for them.
+  call_recorder quiet;
+  quiet.local().record(1, true, {}, 50'000);
+  EXPECT_EQ(quiet.live().completed, 0u);
+  EXPECT_EQ(quiet.local().completions(), 1u);
 }
 
 }  // namespace

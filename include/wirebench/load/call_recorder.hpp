@@ -57,7 +57,7 @@ class call_recorder {
                 std::uint64_t latency_ns, std::uint64_t actual_latency_ns = 0, bool late = false,
                 std::string_view detail = {}, std::uint32_t request = 0) {
       timeline_.completed(at_ns, ec, latency_ns);
-      live_.record(!ec, latency_ns);
+      if (keeps_live_) live_.record(!ec, latency_ns);
       if (measured) {
         data_.outcomes.add(ec, detail);
         if (late) ++data_.late;
@@ -82,6 +82,9 @@ class call_recorder {
       timeline_.scheduled(due_ns, sent, sent_ns, late);
     }
     std::uint64_t completions() const { return completions_.load(std::memory_order_acquire); }
+    // Keep live counts (live_counts.hpp) from now on: before the recording thread starts, and
+    // only when someone reads them (a progress line), so that a run without pays nothing.
+    void keep_live_counts() { keeps_live_ = true; }
     // What it has recorded so far, warm-up included: any thread, while calls complete.
     void add_live(live_counts& into) const { live_.add_to(into); }
     // Adds these records to `all`; once the recording thread is done.
@@ -93,6 +96,7 @@ class call_recorder {
     std::thread::id owner_;
     totals data_;  // but for its timeline, which timeline_ records
     timeline_recorder timeline_;
+    bool keeps_live_ = false;
     live_tally live_;
     std::atomic<std::uint64_t> completions_{0};
   };
@@ -120,6 +124,8 @@ class call_recorder {
 
   // Calls completed so far on every thread (measured or not). Any thread, while calls complete.
   std::uint64_t completions() const;
+  // Shards made from now on keep live counts (shard::keep_live_counts): before any call.
+  void keep_live_counts() { keeps_live_ = true; }
   // Every shard's live counts summed: any thread, while calls complete.
   live_counts live() const;
   // Every shard merged. Call it once the recording threads are done (the driver has seen its
@@ -133,6 +139,7 @@ class call_recorder {
   const std::chrono::nanoseconds interval_;
   const std::size_t requests_;
   const std::uint64_t id_;  // unique per recorder: a new one at a freed one's address is not it
+  bool keeps_live_ = false;
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<shard>> shards_;  // under mutex_
 };

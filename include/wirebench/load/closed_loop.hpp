@@ -67,6 +67,8 @@ class closed_loop {
   // Returns once `n` calls have completed since start() (recorded or not); stops no one.
   void wait_for_completions(std::uint64_t n) const;
   std::uint64_t completions() const { return recorder_.completions(); }
+  // Keep live counts for live(): before start().
+  void keep_live_counts() { recorder_.keep_live_counts(); }
   // What its calls have done so far (load_spec::on_live): any thread.
   live_counts live() const { return recorder_.live(); }
   // No worker starts another call; returns once every call in flight has completed.
