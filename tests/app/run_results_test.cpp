@@ -107,22 +107,6 @@ TEST(run_results, sigint_in_a_single_point_keeps_the_calls_it_finished) {
   EXPECT_NE(read_file(dir.path("stdout")).find("line      closed"), std::string::npos) << read_file(dir.path("stdout"));
 }
 
-// Bursty arrivals fall on whole seconds, so a burst is due as the window opens: the server's CPU
-// is read before it is served (it once read 0 µs per call), and every repeat has some.
-TEST(run_results, a_burst_due_as_the_window_opens_is_in_the_servers_cpu) {
-  test::temp_dir dir("results-burst");
-  ASSERT_EQ(run(dir, {"-p", "mux", "--load", "bursty", "--rate", "100", "--warmup", "1", "-D", "1", "-R", "3", "-q",
-                      "-o", dir.path("r.json")}),
-            0)
-      << read_file(dir.path("stderr"));
-  const json results = json::parse(read_file(dir.path("r.json")));
-  for (const json& repeat : results["points"][0]["repeats"]) {
-    EXPECT_EQ(repeat["outcomes"]["ok"], 100u) << "one burst in the window";
-    const json& cpu = repeat["server_cpu"];
-    EXPECT_GT(cpu["user_seconds"].get<double>() + cpu["system_seconds"].get<double>(), 0.0) << cpu;
-  }
-}
-
 TEST(run_results, check_exits_3_naming_the_point_and_the_figure_missed) {
   test::temp_dir dir("results-check");
   const std::vector<std::string> quick = {"-p", "line", "-w", "1", "--warmup", "0.05", "-D", "0.2",
