@@ -110,6 +110,4 @@ std::optional<cpu_time> processes_cpu_time(const std::vector<pid_t>& pids) {
   return sum;
 }
 
-std::optional<cpu_time> process_tree_cpu_time(pid_t root) { return processes_cpu_time(process_tree(root)); }
-
 }  // namespace wirebench

@@ -39,23 +39,26 @@ void burn(double seconds) {
     for (int i = 0; i < 100000; ++i) sink = sink + static_cast<std::uint64_t>(i);
 }
 
+// A process tree's CPU as run_sweep samples a server's: its processes found, then read.
+std::optional<cpu_time> tree_cpu_time(pid_t root) { return processes_cpu_time(process_tree(root)); }
+
 TEST(CpuUsage, SeesThisProcessWork) {
-  const auto before = process_tree_cpu_time(getpid());
+  const auto before = tree_cpu_time(getpid());
   ASSERT_TRUE(before);
   burn(0.2);
-  const auto after = process_tree_cpu_time(getpid());
+  const auto after = tree_cpu_time(getpid());
   ASSERT_TRUE(after);
   EXPECT_GE(after->total() - before->total(), 0.15);  // clock ticks are 10 ms
 }
 
 // Finer than /proc's 10 ms clock ticks: 3 ms of work shows as at least 3 ms.
 TEST(CpuUsage, SeesLessThanAClockTickOfWork) {
-  const auto before = process_tree_cpu_time(getpid());
+  const auto before = tree_cpu_time(getpid());
   ASSERT_TRUE(before);
   const double self_before = process_cpu_time().total();
   burn(0.003);
   const double self_used = process_cpu_time().total() - self_before;
-  const auto after = process_tree_cpu_time(getpid());
+  const auto after = tree_cpu_time(getpid());
   ASSERT_TRUE(after);
   // getrusage rounds to microseconds: allow for that, not for a tick.
   EXPECT_GE(after->total() - before->total(), self_used - 1e-5);
@@ -70,11 +73,11 @@ TEST(CpuUsage, CountsAChildProcessInTheTree) {
   }
   // Wait (boundedly) until the tree has used 0.2 s more than this process itself.
   const double self_before = process_cpu_time().total();
-  const double tree_before = process_tree_cpu_time(getpid())->total();
+  const double tree_before = tree_cpu_time(getpid())->total();
   double children = 0;
   for (int i = 0; i < 500 && children < 0.2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    children = (process_tree_cpu_time(getpid())->total() - tree_before) -
+    children = (tree_cpu_time(getpid())->total() - tree_before) -
                (process_cpu_time().total() - self_before);
   }
   kill(child, SIGKILL);
@@ -87,7 +90,7 @@ TEST(CpuUsage, AProcessThatIsGoneHasNoTime) {
   ASSERT_GE(child, 0);
   if (child == 0) _exit(0);
   waitpid(child, nullptr, 0);
-  EXPECT_FALSE(process_tree_cpu_time(child));
+  EXPECT_FALSE(tree_cpu_time(child));
 }
 
 }  // namespace

@@ -21,14 +21,13 @@ struct cpu_time {
 // This process, every thread (getrusage RUSAGE_SELF; microsecond resolution).
 cpu_time process_cpu_time();
 
-// A process and all its descendants (a server may fork its own, as redis-server's backend does):
-// each one's total from its CPU clock (nanoseconds), split into user and system by the clock-tick
-// counts of /proc/<pid>/stat. The sum is exact; each part only as fine as a tick, so over a short
-// window one of them may even step back a little. nullopt when `root` is gone.
-std::optional<cpu_time> process_tree_cpu_time(pid_t root);
-// The same in two steps: the tree found once (a scan of /proc, milliseconds), then its processes'
-// CPU read in microseconds, so that a sample taken as a burst arrives is taken before it is
-// served. processes_cpu_time sums those still there; nullopt when none is.
+// A process and all its descendants (a server may fork its own, as redis-server's backend does),
+// in two steps: the tree found once (a scan of /proc, milliseconds; empty when `root` is gone),
+// then its processes' CPU read in microseconds, so that a sample taken as a burst arrives is taken
+// before it is served. Each one's total from its CPU clock (nanoseconds), split into user and
+// system by the clock-tick counts of /proc/<pid>/stat: the sum is exact, each part only as fine
+// as a tick, so over a short window one of them may even step back a little.
+// processes_cpu_time sums those still there; nullopt when none is.
 std::vector<pid_t> process_tree(pid_t root);
 std::optional<cpu_time> processes_cpu_time(const std::vector<pid_t>& pids);
 

@@ -1,8 +1,10 @@
 // The RESP family's user-call form (user_call_form.hpp): --command as redis-cli splits it,
 // --expect-reply; a command per line of a mix; workload entries; results.
+#include <algorithm>
 #include <stdexcept>
 
 #include "resp_call.hpp"
+#include "resp_reply_reader.hpp"
 #include "resp_request_parser.hpp"
 #include "wirebench/core/setting_error.hpp"
 #include "wirebench/protocols/user_call_form.hpp"
@@ -79,24 +81,14 @@ static std::string text(const user_request& request) {
   std::string text;
   for (const auto& arg : r.args) {
     if (!text.empty()) text += ' ';
-    // Quoted where a blank or a quote would otherwise make it read as something else.
-    const bool quote = arg.empty() || arg.find_first_of(" \t\r\n\"'\\") != std::string::npos;
-    if (!quote) {
-      text += arg;
-      continue;
-    }
-    text += '"';
-    for (const char c : arg) {
-      switch (c) {
-        case '\n': text += "\\n"; break;
-        case '\r': text += "\\r"; break;
-        case '\t': text += "\\t"; break;
-        case '"': text += "\\\""; break;
-        case '\\': text += "\\\\"; break;
-        default: text += c;
-      }
-    }
-    text += '"';
+    // Quoted, as redis-cli quotes (and reads back), where a blank, a quote or a byte that does
+    // not print would otherwise make it read as something else.
+    const bool quote = arg.empty() || arg.find_first_of(" \t\r\n\"'\\") != std::string::npos ||
+                       std::any_of(arg.begin(), arg.end(), [](char c) {
+                         return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f;
+                       });
+    if (quote) resp::append_redis_cli_quoted(text, arg);
+    else text += arg;
   }
   if (r.expect_reply) text += " expecting '" + *r.expect_reply + "'";
   return text;
